@@ -1,0 +1,1 @@
+"""Kriegsspiel: the umpired wargame server (see ../DESIGN and docs/)."""

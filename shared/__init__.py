@@ -1,0 +1,1 @@
+"""What server and clients share: the wire protocol and the scenarios (data)."""

@@ -1,0 +1,73 @@
+"""The one codec: msgpack binary frames (the default) and JSON text frames (for debugging).
+
+Inbound frames are parsed and validated once at the edge; outbound messages are packed without re-validation.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import msgpack
+from pydantic import BaseModel, TypeAdapter, ValidationError
+
+from shared.protocol.client import ClientMessage
+from shared.protocol.server import ErrorCode, ServerMessage
+
+_client_adapter: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
+_server_adapter: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
+
+
+class ProtocolError(Exception):
+    """A frame that is not a valid message; `code` is the protocol error code, `cid` echoed when readable."""
+
+    def __init__(self, code: ErrorCode, message: str, cid: int | None = None):
+        super().__init__(message)
+        self.code: ErrorCode = code
+        self.message = message
+        self.cid = cid
+
+
+def _unpack(frame: bytes | str) -> Any:
+    try:
+        if isinstance(frame, str):
+            return json.loads(frame)
+        return msgpack.unpackb(frame, raw=False, strict_map_key=True)
+    except (ValueError, msgpack.ExtraData, msgpack.FormatError, msgpack.StackError, TypeError) as exc:
+        kind = "JSON" if isinstance(frame, str) else "msgpack"
+        raise ProtocolError("bad_frame", f"frame is not valid {kind}: {exc}") from None
+
+
+def decode_client(frame: bytes | str) -> ClientMessage:
+    """Parse and validate one client frame, raising ProtocolError with the right code."""
+    obj = _unpack(frame)
+    if not isinstance(obj, dict):
+        raise ProtocolError("bad_message", "a message is a map with a 't' field")
+    cid = obj.get("cid") if isinstance(obj.get("cid"), int) else None
+    t = obj.get("t")
+    if not isinstance(t, str):
+        raise ProtocolError("bad_message", "missing message type 't'", cid)
+    try:
+        return _client_adapter.validate_python(obj)
+    except ValidationError as exc:
+        errors = exc.errors(include_url=False)
+        if any(e["type"] == "union_tag_invalid" for e in errors):
+            raise ProtocolError("unknown_type", f"unknown message type {t!r}", cid) from None
+        detail = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in errors[:5])
+        raise ProtocolError("bad_message", f"invalid {t!r} message: {detail}", cid) from None
+
+
+def decode_server(frame: bytes | str) -> ServerMessage:
+    """Parse a server frame (clients, tests and tools)."""
+    return _server_adapter.validate_python(_unpack(frame))
+
+
+def encode(message: BaseModel | dict[str, Any]) -> bytes:
+    """Pack a message (a model, or an already-built dict on the hot path) as one msgpack frame."""
+    obj = message.model_dump(mode="json") if isinstance(message, BaseModel) else message
+    return msgpack.packb(obj, use_bin_type=True)  # type: ignore[no-any-return]
+
+
+def encode_json(message: BaseModel | dict[str, Any]) -> str:
+    obj = message.model_dump(mode="json") if isinstance(message, BaseModel) else message
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)

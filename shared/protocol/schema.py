@@ -1,0 +1,47 @@
+"""Generate the protocol's JSON Schema: `python -m shared.protocol.schema` writes shared/protocol/schema.json.
+
+tests/protocol/test_schema.py fails when the checked-in file is stale.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from pydantic import TypeAdapter
+
+from shared.protocol.client import ClientMessage
+from shared.protocol.server import ServerMessage
+
+SCHEMA_PATH = Path(__file__).with_name("schema.json")
+
+
+def build_schema() -> dict[str, Any]:
+    client = TypeAdapter(ClientMessage).json_schema(ref_template="#/$defs/{model}")
+    server = TypeAdapter(ServerMessage).json_schema(ref_template="#/$defs/{model}")
+    defs: dict[str, Any] = {}
+    for part in (client, server):
+        defs.update(part.pop("$defs", {}))
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "Kriegsspiel wire protocol",
+        "description": "Client and server messages; msgpack binary frames, JSON text frames accepted.",
+        "$defs": defs,
+        "properties": {"ClientMessage": client, "ServerMessage": server},
+    }
+
+
+def render() -> str:
+    return json.dumps(build_schema(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def main() -> int:
+    SCHEMA_PATH.write_text(render(), encoding="utf-8")
+    print(f"wrote {SCHEMA_PATH}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

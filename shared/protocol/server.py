@@ -1,0 +1,117 @@
+"""Messages the server sends to a client (`ServerMessage`, discriminated by `t`).
+
+The server builds these once per viewer class and does not re-validate them on the way out; the models are the
+contract and the source of the JSON Schema.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+ErrorCode = Literal[
+    "bad_frame",  # not msgpack / not JSON
+    "bad_message",  # fields missing or out of range
+    "unknown_type",  # `t` names no message
+    "frame_too_large",
+    "not_authenticated",  # anything before a good hello
+    "bad_token",  # forged, revoked or already used elsewhere
+    "forbidden",  # the role may not do this (spectator ordering, player using a moderator command)
+    "not_your_team",  # a player acting for another team
+    "not_joined",  # a command into a room the session has not joined
+    "no_such_room",
+    "no_such_player",
+    "no_such_channel",
+    "rate_limited",
+    "locked_out",  # the player is in the secret module
+    "not_your_turn",
+    "game_over",
+    "illegal_order",  # the rules forbid it; `rule` names the rule
+    "bad_order",
+    "unknown_order",
+    "not_your_unit",
+    "internal",
+]
+
+
+class _Msg(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Welcome(_Msg):
+    """Answer to a good `hello`: who the session is and which rooms it may join."""
+
+    t: Literal["welcome"] = "welcome"
+    cid: int
+    session: str
+    player: str | None
+    role: Literal["player", "moderator", "spectator"]
+    team: str | None = None
+    seat: int | None = None
+    campaign: str
+    rooms: list[str]
+    server_ms: int
+    locked_until_ms: int | None = None
+
+
+class Ack(_Msg):
+    """The command `cid` was accepted and is durable; `seq` is the room sequence of its first event."""
+
+    t: Literal["ack"] = "ack"
+    cid: int
+    seq: int | None = None
+
+
+class Error(_Msg):
+    t: Literal["error"] = "error"
+    cid: int | None
+    code: ErrorCode
+    message: str
+    rule: str | None = None
+    details: dict[str, Any] = Field(default_factory=dict)
+
+
+class Event(_Msg):
+    """One room event. `seq` is the room's sequence number (gaps are events this viewer may not see)."""
+
+    t: Literal["ev"] = "ev"
+    room: str
+    seq: int
+    at_ms: int
+    kind: str
+    data: dict[str, Any]
+
+
+class Snapshot(_Msg):
+    """The room as this viewer may see it, at `seq`; events with a higher seq follow."""
+
+    t: Literal["snapshot"] = "snapshot"
+    room: str
+    seq: int
+    kind: Literal["campaign", "battle", "secret_module"]
+    state: dict[str, Any]
+    clocks: dict[str, Any]
+    server_ms: int
+
+
+class Ping(_Msg):
+    t: Literal["ping"] = "ping"
+    nonce: int
+    server_ms: int
+
+
+class Joined(_Msg):
+    """Answer to `join` once the snapshot/missed events have been sent."""
+
+    t: Literal["joined"] = "joined"
+    cid: int
+    room: str
+    seq: int
+    channels: list[str]
+
+
+ServerMessage = Annotated[
+    Welcome | Ack | Error | Event | Snapshot | Ping | Joined,
+    Field(discriminator="t"),
+]
