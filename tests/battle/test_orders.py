@@ -118,9 +118,9 @@ def test_climbing_a_hill_costs_one_descending_gives_one_N_TERRAIN_4_D_N_10() -> 
 
 def test_wheel_costs_by_formation_N_INF_2_N_INF_3() -> None:
     s = battle([unit("r1", "infantry", 30, 50)], FOE)
-    s, ev = order(s, {"type": "wheel", "unit": "r1", "degrees": 45})
+    s, _ = order(s, {"type": "wheel", "unit": "r1", "degrees": 45})
     assert s.units["r1"].points == 2 and s.units["r1"].facing == 1
-    s, ev = order(s, {"type": "wheel", "unit": "r1", "degrees": -45})
+    s, _ = order(s, {"type": "wheel", "unit": "r1", "degrees": -45})
     assert s.units["r1"].points == 0 and s.units["r1"].facing == 0
     c = battle([unit("r1", "infantry", 30, 50, formation="attack_column")], FOE)
     c, _ = order(c, {"type": "wheel", "unit": "r1", "degrees": 90})
@@ -194,7 +194,8 @@ def test_hostile_orders_get_typed_errors() -> None:
         ENGINE.apply(s, RED, {"type": "teleport", "unit": "r1"})
     for bad in ({"type": "move", "unit": "r1", "path": "north"}, {"type": "move", "unit": "r1", "path": [[1]]},
                 {"type": "wheel", "unit": "r1", "degrees": 30}, {"type": "move"},
-                {"type": "move", "unit": "r1", "path": [[30, 45]]}, {"type": "move", "unit": "nobody", "path": [[1, 1]]}):
+                {"type": "move", "unit": "r1", "path": [[30, 45]]},
+                {"type": "move", "unit": "nobody", "path": [[1, 1]]}):
         with pytest.raises(BadOrder):
             ENGINE.apply(s, RED, bad)
     dump = s.dump()
@@ -206,13 +207,13 @@ def test_hostile_orders_get_typed_errors() -> None:
 
 def test_retreat_order_costs_morale_and_gives_speed_irrevocably_N_VICTORY_2() -> None:
     s = battle([unit("r1", "infantry", 30, 50)], FOE)
-    s, ev = ENGINE.apply(s, RED, {"type": "retreat"})
+    s, _ = ENGINE.apply(s, RED, {"type": "retreat"})
     assert s.units["r1"].morale == 5 and s.units["r1"].points == 6 and s.units["b1"].morale == 7
     with pytest.raises(IllegalOrder) as err:
         ENGINE.apply(s, RED, {"type": "retreat"})
     assert err.value.rule == "N-VICTORY-2"
     s, _ = run_turn(s)
     assert not s.over and speed(s, s.units["r1"]) == 6
-    s, ev = run_turn(s)
+    s, _ = run_turn(s)
     assert s.over and s.result is not None
     assert s.result["loser"] == "red" and s.result["reason"] == "retreat"  # D-N-2: at the end of the next turn
