@@ -130,7 +130,10 @@ def make_unit(spec: Mapping[str, Any], side: str, num: int) -> Unit:
 def setup_state(config: Mapping[str, Any], seed: int) -> BattleState:
     """Build the opening state from a battle setup (see docs/battle.md for the format)."""
     raw_map = config.get("map")
-    bmap = BattleMap.load(raw_map) if raw_map else BattleMap.open_field()
+    try:
+        bmap = BattleMap.load(raw_map) if raw_map else BattleMap.open_field()
+    except (ValueError, KeyError, TypeError) as exc:
+        raise BadOrder(f"bad battle map: {exc}", rule="N-START-1") from None
     sides_cfg = list(config.get("sides", ()))
     if len(sides_cfg) != 2:
         raise BadOrder("a battle has exactly two sides", rule="N-START-1")
