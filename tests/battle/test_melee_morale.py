@@ -172,8 +172,8 @@ def test_dispersed_unit_in_contact_surrenders_N_MORALE_6_N_MORALE_8() -> None:
                [unit("b1", "infantry", 31, 48, facing="S", formation="march_column"),
                 unit("b2", "infantry", 60, 20, facing="S")])
     s, _ = ENGINE.moderate(s, {"type": "adjust", "unit": "b1", "morale": 1})
-    s, ev = run_turn(s)  # 2 losses at close range; morale 1 → dispersal roll or not; force 0 instead
+    s, _ = run_turn(s)  # 2 losses at close range; morale 1 → dispersal roll or not; force 0 instead
     if s.units["b1"].on_field:
         s, _ = ENGINE.moderate(s, {"type": "adjust", "unit": "b1", "morale": 0})
-        s, ev = run_turn(s)
+        s, _ = run_turn(s)
     assert s.units["b1"].status == "surrendered"  # inside r1's fire zone: in contact
