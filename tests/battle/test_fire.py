@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from server.battle.state import BattleState
-from server.core.errors import IllegalOrder
 from server.core.engine import Event
+from server.core.errors import IllegalOrder
 
 from .helpers import ENGINE, RED, battle, kinds, order, run_turn, unit
 
