@@ -23,7 +23,8 @@ def main() -> None:
         play_phase(rec, rng, retreat_chance=0.0)
     (HERE / "field_battle.replay.json").write_text(dumps(rec.export()), encoding="utf-8")
     (HERE / "field_battle.events.jsonl").write_text("\n".join(event_lines(rec.events)) + "\n", encoding="utf-8")
-    print(f"{len(rec.commands)} commands, {len(rec.events)} events, result: {rec.state.result and rec.state.result['reason']}")
+    reason = rec.state.result and rec.state.result["reason"]
+    print(f"{len(rec.commands)} commands, {len(rec.events)} events, result: {reason}")
 
 
 if __name__ == "__main__":
