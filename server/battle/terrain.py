@@ -21,8 +21,10 @@ class TerrainKind:
     type's (or arm's) speed inside it (N-TERRAIN-2/3); `speed_delta` changes it (N-TERRAIN-5; keys as for caps,
     "*" for all). `blocks_sight`: woods and settlements stop fire and sight (D-N-7). `accuracy_penalty`: round
     shot at a unit standing in it (N-HIT-1). `forbids` formations (N-TERRAIN-5: no line in a settlement).
-    `no_charge` (N-TERRAIN-5), `no_artillery_fire` from it (N-TERRAIN-5), `is_road` (N-TERRAIN-6),
-    `ends_move` (hook: the siege ditch, N-SIEGE-12)."""
+    `no_charge` (N-TERRAIN-5), `no_artillery_fire` from it (N-TERRAIN-5), `is_road` (N-TERRAIN-6).
+    Hooks for the siege rules: `ends_move` (the ditch, N-SIEGE-12), `enter_cost` (extra points to step onto it:
+    the wall's 3-point climb, N-SIEGE-10), `range_bonus` per arm for a shooter whose front rank stands on it
+    (infantry on the wall +2, N-SIEGE-10)."""
 
     code: int
     name: str
@@ -37,6 +39,8 @@ class TerrainKind:
     no_artillery_fire: bool = False
     is_road: bool = False
     ends_move: bool = False
+    enter_cost: float = 0.0
+    range_bonus: Mapping[str, int] = field(default_factory=dict)
 
 
 ALL_ARMS = frozenset({"infantry", "cavalry", "artillery"})
