@@ -30,6 +30,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from server.core.engine import Actor, Event
@@ -44,6 +45,7 @@ from .footprint import (
     anchor_for_centre,
     centre_of,
     distance,
+    footprint_offsets,
     front_centre,
     sector,
     step_cost,
@@ -69,8 +71,9 @@ class Doctrine:
     """Infantry forms line (from attack column) when the nearest enemy is this close (cells)."""
     fire_distance: int = 3
     """Infantry halts this far from the enemy: the close range of N-FIRE-2 (half firepower)."""
-    square_margin: int = 3
-    """Enemy cavalry threatens infantry within its speed plus this margin (it could charge next turn)."""
+    square_margin: int = 1
+    """Enemy cavalry threatens infantry within its speed plus this margin (it could charge next turn); cavalry
+    keeps two cells more than that away from squares, so that they have to unform."""
     charge_edge: int = 1
     """Cavalry charges when its melee value plus charge bonus beats the target's by this much (N-MELEE-1)."""
     wavering_morale: int = 2
@@ -209,8 +212,7 @@ class BattleAI:
         if in_melee(p.state, unit) or not enemies:
             return
         uid = unit.id
-        threat = any(e.arm == CAVALRY and not e.form.no_charge and _gap(unit, e) <= e.type.speed + d.square_margin
-                     for e in enemies)
+        threat = any(self._threatens(p.state, e, unit) for e in enemies)
         if threat:
             if unit.formation != "square":
                 p.order({"type": "formation", "unit": uid, "formation": "square"})
@@ -239,6 +241,13 @@ class BattleAI:
         if gap > d.fire_distance:
             stop = d.fire_distance + target.form.depth / 2 + 0.5
             _walk(p, unit, _centre(target), stop, contact=False)
+
+    def _threatens(self, state: BattleState, cavalry: Unit, unit: Unit) -> bool:
+        """Enemy cavalry that could charge `unit` in its next phase: able to charge (N-CAV-5), not held in melee,
+        not wavering, and within its speed plus the margin."""
+        if cavalry.arm != CAVALRY or cavalry.form.no_charge or self._wavering(cavalry) or in_melee(state, cavalry):
+            return False
+        return _gap(unit, cavalry) <= cavalry.type.speed + self.doctrine.square_margin
 
     def _advancing(self, state: BattleState, unit: Unit, enemies: list[Unit]) -> bool:
         d = self.doctrine
@@ -269,9 +278,13 @@ class BattleAI:
                 break
             if self._charge_favoured(p.state, unit, target) and self._charge(p, unit, target):
                 return
+        if any(e.form.all_round and _gap(unit, e) <= unit.type.speed + d.square_margin + 2 for e in enemies):
+            self._withdraw(p, unit)  # squares cannot be broken: stand off so that they must unform (N-INF-4)
+            return
         if not self._advancing(p.state, unit, enemies):
             return
-        target = _nearest(unit, enemies)
+        prey = [e for e in enemies if not e.form.all_round] or enemies
+        target = _nearest(unit, prey)
         if _gap(unit, target) > d.cavalry_standoff:
             self._face(p, unit, _centre(target))
             _walk(p, p.unit(uid), _centre(target), d.cavalry_standoff + target.form.depth / 2 + 1, contact=False)
@@ -351,11 +364,12 @@ class BattleAI:
         if not p.order({"type": "wheel", "unit": unit.id, "degrees": degrees}) and abs(degrees) == 90:
             p.order({"type": "wheel", "unit": unit.id, "degrees": degrees // 2})
 
+    def _withdraw(self, p: _Planner, unit: Unit) -> None:
+        _walk(p, unit, _rear(p.state, unit), 0.0, contact=False)
+
     def _fall_back(self, p: _Planner, unit: Unit, enemies: list[Unit]) -> None:
         """A wavering unit, or the army under a retreat order, makes for its own edge (N-VICTORY-2, D-N-2)."""
-        back = EDGE_AHEAD[p.state.sides[unit.side].edge]
-        cx, cy = _centre(unit)
-        goal = (cx + back[0] * 80, cy + back[1] * 80)
+        goal = _rear(p.state, unit)
         if in_melee(p.state, unit):
             if any(m.since >= p.state.turn for k, m in p.state.melees.items() if unit.id in k):
                 return  # N-MELEE-3: not on the turn the melee began
@@ -371,7 +385,7 @@ class BattleAI:
             if not p.order({"type": "limber", "unit": unit.id}):
                 return
             unit = p.unit(unit.id)
-        _walk(p, unit, goal, 0.0, contact=False)
+        self._withdraw(p, unit)
 
 
 # --- geometry and paths ------------------------------------------------------------------------------------------
@@ -379,15 +393,32 @@ def _centre(unit: Unit) -> Point:
     return centre_of(unit.cells)
 
 
+def _rear(state: BattleState, unit: Unit) -> Point:
+    """A point far behind the unit, towards its own edge."""
+    back = EDGE_AHEAD[state.sides[unit.side].edge]
+    cx, cy = _centre(unit)
+    return cx + back[0] * 80, cy + back[1] * 80
+
+
+@cache
+def _box_offsets(width: int, depth: int, facing: int) -> tuple[int, int, int, int]:
+    cells = footprint_offsets(width, depth, facing)
+    xs = [c[0] for c in cells]
+    ys = [c[1] for c in cells]
+    return min(xs), max(xs), min(ys), max(ys)
+
+
+def _box(u: Unit) -> tuple[int, int, int, int]:
+    form = u.form
+    x0, x1, y0, y1 = _box_offsets(form.width, form.depth, u.facing)
+    return u.x + x0, u.x + x1, u.y + y0, u.y + y1
+
+
 def _gap(a: Unit, b: Unit) -> int:
     """Distance (D-GEN-2) between the nearest cells of two footprints, from their bounding boxes (fast)."""
-    ax = [c[0] for c in a.cells]
-    ay = [c[1] for c in a.cells]
-    bx = [c[0] for c in b.cells]
-    by = [c[1] for c in b.cells]
-    dx = max(0, min(bx) - max(ax), min(ax) - max(bx))
-    dy = max(0, min(by) - max(ay), min(ay) - max(by))
-    return distance((0, 0), (dx, dy))
+    ax0, ax1, ay0, ay1 = _box(a)
+    bx0, bx1, by0, by1 = _box(b)
+    return distance((0, 0), (max(0, bx0 - ax1, ax0 - bx1), max(0, by0 - ay1, ay0 - by1)))
 
 
 def _nearest(unit: Unit, enemies: list[Unit]) -> Unit:
