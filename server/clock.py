@@ -31,6 +31,8 @@ MINUTE_MS = 60_000
 MAX_SETTING_MS = 7 * 24 * 60 * MINUTE_MS
 MAX_LAG_CAP_MS = MINUTE_MS
 MAX_ADJUST_MS = 24 * 60 * MINUTE_MS
+MAX_POOL_MS = 2**53
+"""Pools grow with increments and adjustments; this bound only keeps a loaded value a sane int64 for msgpack."""
 
 SPENDING_ORDER: Mapping[ClockMode, tuple[Pool, ...]] = {
     "per_turn": ("budget_ms",),
@@ -138,8 +140,10 @@ class TeamClock:
         """`amount_ms` taken from `pools` in order, none below zero; returns the clock and the part not covered."""
         values: dict[Pool, int] = {}
         for pool in pools:
-            values[pool] = getattr(self, pool) - min(getattr(self, pool), amount_ms)
-            amount_ms -= getattr(self, pool) - values[pool]
+            have: int = getattr(self, pool)
+            take = min(have, amount_ms)
+            values[pool] = have - take
+            amount_ms -= take
         return self.with_pools(values), amount_ms
 
     def with_pools(self, values: Mapping[Pool, int]) -> TeamClock:
@@ -168,9 +172,9 @@ class TeamClock:
     def load(cls, data: Mapping[str, Any]) -> TeamClock:
         since = data["since_ms"]
         return cls(
-            budget_ms=_ms("budget_ms", data["budget_ms"], high=2 * MAX_SETTING_MS),
-            bank_ms=_ms("bank_ms", data["bank_ms"], high=2 * MAX_SETTING_MS),
-            reserve_ms=_ms("reserve_ms", data["reserve_ms"], high=2 * MAX_SETTING_MS),
+            budget_ms=_ms("budget_ms", data["budget_ms"], high=MAX_POOL_MS),
+            bank_ms=_ms("bank_ms", data["bank_ms"], high=MAX_POOL_MS),
+            reserve_ms=_ms("reserve_ms", data["reserve_ms"], high=MAX_POOL_MS),
             running=bool(data["running"]),
             since_ms=None if since is None else int(since),
             flagged=bool(data["flagged"]),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from server.clock import ClockError, Clocks, ClockSettings
+from server.clock import LEVEL_TURN_RANGE_MS, ClockError, Clocks, ClockSettings
 from server.core.engine import Event
 from server.core.errors import RuleError
 
@@ -36,6 +36,7 @@ def test_level_2_limits_a_turn_within_3_to_5_minutes_C_1_9() -> None:
     settings = ClockSettings.for_level(2)
     assert settings.mode == "per_turn"
     assert 3 * MIN <= settings.turn_ms <= 5 * MIN
+    assert LEVEL_TURN_RANGE_MS[2] == (3 * MIN, 5 * MIN)
 
 
 def test_level_3_gives_10_minutes_per_turn_C_1_9() -> None:
@@ -236,6 +237,13 @@ def test_lag_credit_is_not_charged_but_is_capped() -> None:
     assert events[0].data["lag_credit_ms"] == 0
 
 
+def test_a_turn_ended_within_the_lag_cap_of_its_deadline_ends_in_time_CLK_5() -> None:
+    clocks, _ = per_turn(lag_cap_ms=1_000).start_turn("red", T0)
+    clocks, events = clocks.end_turn("red", T0 + 5 * MIN + 400, lag_credit_ms=600)
+    assert kinds(events) == ["clock_stopped"] and events[0].data["used_ms"] == 5 * MIN - 200
+    assert clocks.view(T0 + 5 * MIN + 400)["teams"]["red"]["flagged"] is False
+
+
 def test_lag_credit_never_adds_time() -> None:
     clocks, _ = fischer(initial_ms=MIN, increment_ms=0).start_turn("red", T0)
     clocks, events = clocks.end_turn("red", T0 + 200, lag_credit_ms=1_000)
@@ -325,3 +333,11 @@ def test_dump_load_roundtrip_keeps_a_running_clock() -> None:
     clocks, _ = reserve().start_turn("red", T0)
     clocks, _ = clocks.adjust("red", 5_000, T0 + 1)
     assert Clocks.load(clocks.dump()) == clocks
+
+
+def test_a_clock_given_many_days_by_the_moderator_still_round_trips() -> None:
+    clocks = fischer()
+    for _ in range(30):
+        clocks, _ = clocks.adjust("red", 24 * 60 * MIN, T0)
+    assert Clocks.load(clocks.dump()) == clocks
+    assert clocks.remaining_ms("red", T0) == 10 * MIN + 30 * 24 * 60 * MIN
