@@ -1,9 +1,11 @@
 """One websocket session: authentication, roles, the command loop and the bounded outbound queue.
 
 The socket's writer drains a queue of already-encoded frames; the room's fan-out only appends to it. A socket whose
-queue grows past `send_buffer_bytes` (the peer stopped reading) is cut off with close code 4008 rather than slowing
-the room. Close codes the server uses: 1008 flooding past the rate limit, 1009 oversized frame (aiohttp), 4001 no
-`hello` in time, 4008 slow consumer, 4009 the same seat signed in again elsewhere, 1001 server shutting down.
+queue is past `send_buffer_bytes` while its writer has made no progress for `stall_s` (the peer stopped reading),
+or whose queue is past four times that, is cut off with close code 4008 rather than slowing the room.
+
+Close codes the server uses: 1008 flooding past the rate limit, 1009 oversized frame (aiohttp), 4001 no `hello` in
+time, 4008 slow consumer, 4009 the same seat signed in again elsewhere, 1001 server shutting down.
 """
 
 from __future__ import annotations
@@ -56,6 +58,7 @@ class Session:
         self.closing = False
         self._queue: deque[bytes | str] = deque()
         self._queued = 0
+        self._progress_at = time.monotonic()
         self._wake = asyncio.Event()
         self._tokens = float(self.settings.rate_burst)
         self._refill_at = time.monotonic()
@@ -75,7 +78,9 @@ class Session:
         metrics = self.node.metrics
         metrics.messages_out += 1
         metrics.bytes_out += len(frame)
-        if self._queued > self.settings.send_buffer_bytes:
+        limit = self.settings.send_buffer_bytes
+        if self._queued > limit and (
+                self._queued > 4 * limit or time.monotonic() - self._progress_at > self.settings.stall_s):
             self.close(CLOSE_SLOW_CONSUMER, "slow consumer: send buffer full")
             return
         self._wake.set()
@@ -102,6 +107,8 @@ class Session:
                     await ws.send_bytes(frame)
                 else:
                     await ws.send_str(frame)
+                self._progress_at = time.monotonic()
+            self._progress_at = time.monotonic()
 
     def close(self, code: int, reason: str) -> None:
         if self.closing:
