@@ -151,7 +151,7 @@ class Session:
             await asyncio.sleep(self.settings.ping_interval_s)
             self._nonce += 1
             self._pings[self._nonce] = time.monotonic()
-            if len(self._pings) > 8:
+            if len(self._pings) > 64:
                 self._pings.pop(next(iter(self._pings)))
             self.send({"t": "ping", "nonce": self._nonce, "server_ms": self.node.hub.now()})
 
