@@ -60,8 +60,8 @@ class Unit:
 
     @property
     def combat_capable(self) -> bool:
-        """C-4.5, C-4.12: regrouping and transferring counters cannot fight."""
-        return self.alive and self.status not in (REGROUPING, TRANSFER)
+        """C-4.5, C-4.12: counters regrouping, in transfer or recovering from one cannot fight."""
+        return self.alive and self.status not in (REGROUPING, TRANSFER, RESTORING)
 
     @property
     def is_regiment(self) -> bool:

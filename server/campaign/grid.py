@@ -44,7 +44,7 @@ def distance_km(a: Cell, b: Cell) -> float:
 
 
 def round_half_up(value: float, places: int = 0) -> float:
-    scale = 10**places
+    scale = 10.0**places
     return float(math.floor(value * scale + 0.5 + 1e-9)) / scale
 
 

@@ -104,7 +104,7 @@ def enforce_stacking(ctx: Ctx, cells: list[Cell]) -> None:
         here = [u for u in state.units_at(cell) if u.status != TRANSFER]
         if not stack_allowed(state, here):
             for u in here:
-                u.status, u.status_until = REGROUPING, state.turn + 1
+                u.status, u.status_until = REGROUPING, state.turn + (0 if ctx.silent else 1)
             ctx.emit(for_teams_of(here, "regrouping", cell=list(cell), units=[u.id for u in here], rule="C-4.12"))
 
 
@@ -435,7 +435,8 @@ def advance_transfer(ctx: Ctx, unit: Unit) -> None:
 def arrive(ctx: Ctx, unit: Unit) -> None:
     state = ctx.state
     unit.route = []
-    unit.status, unit.status_until = RESTORING, state.turn + int(state.tables["movement"]["transfer_restore_turns"])
+    unit.status = RESTORING
+    unit.status_until = state.turn + int(state.tables["movement"]["transfer_restore_turns"]) - 1
     ctx.emit(for_team(unit.team, "transfer_ended", unit=unit.id, at=list(unit.cell), rule="C-4.5"))
     enforce_stacking(ctx, [unit.cell])
 

@@ -151,7 +151,7 @@ def end_of_day(ctx: Ctx) -> None:
     scoring = state.tables["scoring"]
     accrue(state)
     defeated = state.reports.get("_defeated", {})
-    for team in state.player_teams:
+    for team in state.player_teams if state.war else []:
         if team in defeated or state.phase == "over":
             continue
         own_cells = [c for c in state.map.cells() if state.map.states.get(c) == team]
