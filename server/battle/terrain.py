@@ -8,7 +8,7 @@ Kinds are rows of `TERRAIN`; the siege rules add theirs (wall, ditch) with `regi
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 FIELD_SIZE = 70
@@ -72,9 +72,14 @@ BY_SYMBOL: dict[str, TerrainKind] = {t.symbol: t for t in TERRAIN}
 
 
 def register_terrain(kind: TerrainKind) -> TerrainKind:
-    """Hook for rule variants (sieges: wall, ditch, parallels): add a terrain kind with the next free code."""
-    if kind.name in BY_NAME or kind.symbol in BY_SYMBOL or kind.code != len(TERRAIN):
-        raise ValueError(f"terrain {kind.name!r} clashes with an existing kind or code")
+    """Hook for rule variants (sieges: wall, ditch, parallels): add a terrain kind; it gets the next free code
+    (its own `code` is ignored). Registering the same kind again returns the registered one."""
+    known = BY_NAME.get(kind.name)
+    if known is not None and replace(known, code=kind.code) == kind:
+        return known
+    if known is not None or kind.symbol in BY_SYMBOL:
+        raise ValueError(f"terrain {kind.name!r} clashes with an existing name or symbol")
+    kind = replace(kind, code=len(TERRAIN))
     TERRAIN.append(kind)
     BY_NAME[kind.name] = kind
     BY_SYMBOL[kind.symbol] = kind
