@@ -252,11 +252,12 @@ class Hub:
         config = engine_config(engine_name, {
             **dict(spec.get("config") or {}), "teams": meta["teams"], "level": level,
             "house_rules": meta["house_rules"]})
+        seed = secrets.randbits(62)
         setup = {
             "engine": engine_name, "campaign": campaign_id, "teams": teams, "players": players, "clock": clock,
-            "seed": secrets.randbits(62), "lockout_ms": lockout_ms, "config": config,
+            "seed": seed, "lockout_ms": lockout_ms, "config": config,
         }
-        engine.setup(config, int(setup["seed"]))  # a config the engine refuses is refused before anything is stored
+        engine.setup(config, seed)  # a config the engine refuses is refused before anything is stored
         await self.store.put_campaign(meta, grants)
         for room_id, room_setup in (
             (names.campaign_room(campaign_id), setup),
