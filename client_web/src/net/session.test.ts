@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import type { Event } from "./protocol";
+import { Session } from "./session";
+
+const ev = (seq: number, kind: string, data: Record<string, unknown>): Event => ({ t: "ev", room: "c-1", seq, at_ms: 1000 + seq, kind, data });
+
+describe("Session", () => {
+  it("counts unread lines on channels not being read, and clears them when read", () => {
+    const s = new Session();
+    s.onJoined({ t: "joined", cid: 1, room: "c-1", seq: 0, channels: ["team", "players"] });
+    s.read("c-1", "team");
+    s.onEvent(ev(1, "chat", { channel: "team", from: "Bagration", text: "hold" }));
+    s.onEvent(ev(2, "chat", { channel: "players", from: "Ney", text: "peace?" }));
+    s.onEvent(ev(3, "chat", { channel: "players", from: "Ney", text: "well?" }));
+    const r = s.room("c-1");
+    expect(r.unread.get("team")).toBe(0);
+    expect(r.unread.get("players")).toBe(2);
+    expect(r.chat.get("players")?.map((l) => l.text)).toEqual(["peace?", "well?"]);
+    s.read("c-1", "players");
+    expect(r.unread.get("players")).toBe(0);
+  });
+
+  it("takes clocks and a new projection from events that carry them", () => {
+    const s = new Session();
+    s.onSnapshot({ t: "snapshot", room: "c-1", seq: 4, kind: "campaign", state: { turn: 1 }, clocks: { paused: false }, server_ms: 10 });
+    s.onEvent(ev(5, "turn_ended", { clocks: { paused: true }, state: { turn: 2 } }));
+    const r = s.room("c-1");
+    expect(r.state).toEqual({ turn: 2 });
+    expect(r.clocks).toEqual({ paused: true });
+    expect(r.clocksAt).toBe(1005);
+    expect(r.log.map((e) => e.seq)).toEqual([5]);
+  });
+
+  it("tracks secret-module lockouts until they expire or the player is released", () => {
+    const s = new Session();
+    s.onEvent(ev(1, "secret_module", { player: "p2", until_ms: 5000, reason: "general killed" }));
+    s.onEvent(ev(2, "secret_module", { player: "p3", until_ms: 9000 }));
+    expect(s.activeLockouts(4000).map((l) => l.player)).toEqual(["p2", "p3"]);
+    expect(s.activeLockouts(6000).map((l) => l.player)).toEqual(["p3"]);
+    s.onEvent(ev(3, "player_released", { player: "p3" }));
+    expect(s.activeLockouts(6000)).toEqual([]);
+  });
+});
