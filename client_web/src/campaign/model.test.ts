@@ -49,3 +49,18 @@ describe("campaign model", () => {
     expect(m.forces).toEqual([]);
   });
 });
+
+describe("the foundation's drill view", () => {
+  it("reads counters on a bare grid and orders one step as {counter, to}", async () => {
+    const { moveOrder } = await import("./view");
+    const m = readCampaign({ width: 8, height: 8, turn: 1, teams: ["red", "blue"], active: ["red"],
+      counters: [{ id: "r1", team: "red", x: 1, y: 0 }, { id: "b1", team: "blue", x: 1, y: 7 }] });
+    expect(m.metric.cols).toBe(8);
+    expect(m.drill).toBe(true);
+    expect(m.toMove).toEqual(["red"]);
+    expect(m.forces.map((f) => [f.id, f.cell.x, f.cell.y])).toEqual([["r1", 1, 0], ["b1", 1, 7]]);
+    const path = cheapestPath(m.metric, m.forces[0]!.cell, { x: 2, y: 1 }, stepCost(m), m.diagonal);
+    expect(path?.cells).toHaveLength(2);
+    expect(moveOrder(m, m.forces[0]!, path!.cells)).toEqual({ type: "move", counter: "r1", to: [2, 1] });
+  });
+});

@@ -47,6 +47,8 @@ export interface CampaignModel {
   moveCosts: Record<string, number>;
   roadCost: number | null;
   diagonal: boolean;
+  /** The foundation's drill engine (one cell per counter per turn) rather than the campaign engine. */
+  drill: boolean;
   recon: { left: number | null; answers: { question: string; answer: string; falseAnswer: boolean }[] };
   houseRules: string[];
   teams: Record<string, { name: string; colour: string }>;
@@ -103,8 +105,8 @@ function listOf(v: unknown): Obj[] {
 
 export function readCampaign(state: Obj): CampaignModel {
   const map = isObj(state.map) ? state.map : {};
-  const cols = num(map.cols ?? map.width) ?? 40;
-  const rows = num(map.rows ?? map.height) ?? 30;
+  const cols = num(map.cols ?? map.width ?? state.width) ?? 40;
+  const rows = num(map.rows ?? map.height ?? state.height) ?? 30;
   const origin = readCell(map.origin, null) ?? { x: 0, y: 0 };
   const metric: Metric = { cols, rows, origin, latitudeUp: map.latitude_up === true, kmPerCell: num(map.km_per_cell) ?? 10 };
   const legend = isObj(map.legend) ? map.legend : {};
@@ -118,8 +120,8 @@ export function readCampaign(state: Obj): CampaignModel {
       owner: typeof c.owner === "string" ? c.owner : null,
     }] : [];
   });
-  const forces: Force[] = listOf(state.forces ?? state.units).flatMap((u) => {
-    const cell = readCell(u.cell ?? u.at ?? u.position, metric);
+  const forces: Force[] = listOf(state.forces ?? state.units ?? state.counters).flatMap((u) => {
+    const cell = readCell(u.cell ?? u.at ?? u.position ?? (typeof u.x === "number" ? [u.x, u.y] : null), metric);
     if (!cell) return [];
     const size = Array.isArray(u.size) ? { w: Number(u.size[0]) || 1, h: Number(u.size[1]) || 1 } : { w: 1, h: 1 };
     const comp = Array.isArray(u.composition) ? u.composition.map((c) => (isObj(c) ? str(c.name ?? c.id ?? c.type) : str(c))) : [];
@@ -133,9 +135,10 @@ export function readCampaign(state: Obj): CampaignModel {
   });
   const turnObj = isObj(state.turn) ? state.turn : {};
   const toMove = state.to_move ?? turnObj.teams ?? turnObj.team ?? state.active;
+  const drill = Array.isArray(state.counters) && !state.map;
   const recon = isObj(state.recon) ? state.recon : isObj(state.reconnaissance) ? state.reconnaissance : {};
   const teams: CampaignModel["teams"] = {};
-  for (const tm of listOf(state.teams)) {
+  for (const tm of Array.isArray(state.teams) ? state.teams.map((x): Obj => (isObj(x) ? x : { id: x })) : listOf(state.teams)) {
     const id = str(tm.id ?? tm.colour ?? tm.color);
     teams[id] = { name: str(tm.name, id), colour: str(tm.colour ?? tm.color, id) };
   }
@@ -146,7 +149,8 @@ export function readCampaign(state: Obj): CampaignModel {
     toMove: Array.isArray(toMove) ? toMove.map((x) => str(x)) : typeof toMove === "string" ? [toMove] : [],
     moveCosts: { ...DEFAULT_MOVE_COSTS, ...(isObj(state.move_costs) ? (state.move_costs as Record<string, number>) : {}) },
     roadCost: num(isObj(state.move_costs) ? state.move_costs.road : null) ?? 5,
-    diagonal: map.diagonal === true,
+    diagonal: map.diagonal === true || drill,
+    drill,
     recon: {
       left: num(recon.left ?? recon.questions_left ?? recon.budget),
       answers: listOf(recon.answers).map((a) => ({ question: str(a.question ?? a.q), answer: str(a.answer ?? a.a), falseAnswer: a.false === true || a.is_false === true })),

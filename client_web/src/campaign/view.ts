@@ -13,6 +13,10 @@ export interface CampaignActions {
 
 /** Order built from a planned path (coordinates as the players see them). */
 export function moveOrder(model: CampaignModel, force: Force, path: Cell[]): Record<string, unknown> {
+  if (model.drill) {
+    const next = path[1]!;
+    return { type: "move", counter: force.id, to: [next.x, next.y] };
+  }
   const coord = (c: Cell) => formatCoord(model.metric, c).split(",").map(Number);
   return { type: "move", unit: force.id, path: path.slice(1).map(coord) };
 }
