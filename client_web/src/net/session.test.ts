@@ -41,3 +41,36 @@ describe("Session", () => {
     expect(s.activeLockouts(6000)).toEqual([]);
   });
 });
+
+describe("Session and the foundation's room", () => {
+  it("reads chat history, who is away and who is to act from the snapshot", () => {
+    const s = new Session();
+    s.onSnapshot({
+      t: "snapshot", room: "c-1", seq: 9, kind: "campaign", state: {}, clocks: {}, server_ms: 100,
+      chat: [{ channel: "team:red", from: "p1", role: "player", team: "red", name: "Kutuzov", text: "hi", at_ms: 50 }],
+      away: [{ player: "p2", team: "red", since_ms: 0, until_ms: 5000, reason: "general killed" }],
+      active: ["red"],
+    } as never);
+    const r = s.room("c-1");
+    expect(r.chat.get("team:red")?.[0]).toMatchObject({ from: "Kutuzov", text: "hi" });
+    expect(r.active).toEqual(["red"]);
+    expect(s.activeLockouts(100).map((l) => l.player)).toEqual(["p2"]);
+  });
+
+  it("moves a unit the viewer may see when an event carries it, and adds one newly spotted", () => {
+    const s = new Session();
+    s.onSnapshot({ t: "snapshot", room: "c-1", seq: 1, kind: "campaign", server_ms: 0, clocks: {},
+      state: { counters: [{ id: "r1", team: "red", x: 1, y: 0 }] } });
+    s.onEvent(ev(2, "counter_moved", { id: "r1", team: "red", x: 2, y: 1 }));
+    s.onEvent(ev(3, "counter_spotted", { id: "b1", team: "blue", x: 3, y: 2 }));
+    expect(s.room("c-1").state.counters).toEqual([{ id: "r1", team: "red", x: 2, y: 1 }, { id: "b1", team: "blue", x: 3, y: 2 }]);
+  });
+
+  it("follows secret-module events sent and returned", () => {
+    const s = new Session();
+    s.onEvent(ev(1, "secret_module", { action: "sent", player: "p2", team: "red", since_ms: 0, until_ms: 9000, reason: "" }));
+    expect(s.activeLockouts(10).map((l) => l.player)).toEqual(["p2"]);
+    s.onEvent(ev(2, "secret_module", { action: "returned", player: "p2", early: true }));
+    expect(s.activeLockouts(10)).toEqual([]);
+  });
+});

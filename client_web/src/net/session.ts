@@ -31,6 +31,8 @@ export interface RoomView {
   channels: string[];
   chat: Map<string, ChatLine[]>;
   unread: Map<string, number>;
+  /** teams whose turn it is */
+  active: string[];
 }
 
 const LOG_LIMIT = 500;
@@ -69,7 +71,7 @@ export class Session {
     if (!r) {
       r = {
         id, kind: "unknown", seq: 0, state: {}, clocks: {}, clocksAt: 0, log: [], channels: [],
-        chat: new Map(), unread: new Map(),
+        chat: new Map(), unread: new Map(), active: [],
       };
       this.rooms.set(id, r);
     }
@@ -89,9 +91,13 @@ export class Session {
     r.state = s.state;
     r.clocks = s.clocks;
     r.clocksAt = s.server_ms;
-    const locks = s.state.lockouts ?? s.state.secret_module;
+    // The foundation's snapshot also carries `chat` (history of the channels this viewer reads), `away` (who is in
+    // the secret module) and `active` (teams to act); read them loosely until the schema names them.
+    const extra = s as unknown as { chat?: unknown; away?: unknown; active?: unknown };
+    r.active = Array.isArray(extra.active) ? extra.active.map(String) : Array.isArray(s.state.active) ? s.state.active.map(String) : r.active;
+    const locks = extra.away ?? s.state.lockouts;
     if (Array.isArray(locks)) for (const l of locks) this.applyLock(l as Record<string, unknown>);
-    const history = s.state.chat;
+    const history = extra.chat ?? s.state.chat;
     if (Array.isArray(history)) {
       r.chat.clear();
       for (const line of history as Record<string, unknown>[]) this.addChat(r, this.chatLine(line, 0, 0), false);
@@ -122,9 +128,28 @@ export class Session {
     // An event may carry this viewer's new projection of the room (after a turn resolves).
     const next = d.state ?? d.view;
     if (next && typeof next === "object") r.state = next as Record<string, unknown>;
-    if (LOCK_KINDS.has(ev.kind)) this.applyLock(d);
-    if (RELEASE_KINDS.has(ev.kind)) this.lockouts.delete(str(d.player));
+    if (Array.isArray(d.active)) r.active = d.active.map(String);
+    if (LOCK_KINDS.has(ev.kind) && d.action !== "returned") this.applyLock(d);
+    if (RELEASE_KINDS.has(ev.kind) || (ev.kind === "secret_module" && d.action === "returned")) this.lockouts.delete(str(d.player));
+    this.applyUnitEvent(r, ev);
     this.changed(ev.room);
+  }
+
+  /** Keep the projection current between snapshots: an event that carries a unit the viewer may see (`id` and a
+   * position) replaces that unit in the state's unit list. The server filtered it for this viewer already. */
+  private applyUnitEvent(r: RoomView, ev: Event): void {
+    const d = ev.data;
+    if (typeof d.id !== "string" || !("x" in d || "cell" in d || "anchor" in d)) return;
+    for (const key of ["counters", "forces", "units"]) {
+      const list = r.state[key];
+      if (!Array.isArray(list)) continue;
+      const i = list.findIndex((u) => (u as Record<string, unknown>).id === d.id);
+      const next = [...list];
+      if (i >= 0) next[i] = { ...(list[i] as Record<string, unknown>), ...d };
+      else next.push({ ...d });
+      r.state = { ...r.state, [key]: next };
+      return;
+    }
   }
 
   private applyLock(d: Record<string, unknown>): void {
@@ -137,7 +162,7 @@ export class Session {
     return {
       seq, at: Number(d.at_ms ?? at),
       channel: str(d.channel, "players"),
-      from: str(d.from ?? d.sender ?? d.name ?? d.player, "?"),
+      from: str(d.name ?? d.from ?? d.sender ?? d.player, "?"),
       text: str(d.text),
     };
   }

@@ -1,0 +1,23 @@
+/** `/#preview=campaign|battle`: the canvases on built-in sample data, for design work and the README's pictures. */
+import { BattleView } from "../battle/view";
+import { CampaignView } from "../campaign/view";
+import { t } from "../i18n";
+import { h } from "../ui/dom";
+import { sampleBattle, sampleCampaign } from "./fixtures";
+
+export function previewPage(which: string): HTMLElement {
+  const order = async (o: Record<string, unknown>) => o;
+  const root = h("div", { class: "game preview", "data-testid": "preview" }, h("header", { class: "game-header" }, h("a", { href: "#", class: "brand" }, t("app.title")), h("span", { class: "muted" }, t("preview.note"))));
+  const body = h("div", { class: "game-body" });
+  root.append(body);
+  if (which === "battle") {
+    const v = new BattleView({ order }, true);
+    body.append(v.root);
+    requestAnimationFrame(() => v.setState(sampleBattle(), "red"));
+  } else {
+    const v = new CampaignView({ order }, true);
+    body.append(v.root);
+    requestAnimationFrame(() => v.setState(sampleCampaign(), "red"));
+  }
+  return root;
+}
