@@ -57,8 +57,8 @@ export function sampleBattle(): Record<string, unknown> {
   const n = 70;
   const terrain = sheet(n, n, (x, y) => {
     const rx = 34 + Math.round(6 * Math.sin(y / 9));
-    if (Math.abs(x - rx) <= 0 && !(y > 30 && y < 34) && !(y > 52 && y < 55)) return "~";
-    if (y > 30 && y < 34 && Math.abs(x - rx) <= 0) return "=";
+    if ((x === rx || x === rx + 1) && !(y > 30 && y < 34) && !(y > 52 && y < 55)) return "~";
+    if (y > 30 && y < 34 && (x === rx || x === rx + 1)) return "=";
     if (x === 20 || (y === 32 && x > 20)) return "r";
     if ((x - 12) ** 2 + (y - 14) ** 2 < 40) return "f";
     if ((x - 55) ** 2 + (y - 50) ** 2 < 30) return "F";
