@@ -24,7 +24,7 @@ describe("codec", () => {
 
   it("keeps nested state maps of a snapshot", () => {
     const snap: Snapshot = {
-      t: "snapshot", room: "c1", seq: 3, kind: "campaign", server_ms: 5,
+      t: "snapshot", chat: [], away: [], active: [], room: "c1", seq: 3, kind: "campaign", server_ms: 5,
       state: { units: [{ id: "u1", cell: [45, 22] }] }, clocks: { paused: false },
     };
     expect(decode(pack(snap))).toEqual(snap);

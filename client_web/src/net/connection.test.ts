@@ -150,7 +150,7 @@ describe("Connection", () => {
     const joined = conn.join("campaign:c1");
     const joinCid = s.last().cid as number;
     expect(s.last()).toEqual({ t: "join", room: "campaign:c1", cid: joinCid });
-    s.deliver({ t: "snapshot", room: "campaign:c1", seq: 10, kind: "campaign", state: {}, clocks: {}, server_ms: 50_100 });
+    s.deliver({ t: "snapshot", chat: [], away: [], active: [], room: "campaign:c1", seq: 10, kind: "campaign", state: {}, clocks: {}, server_ms: 50_100 });
     for (const seq of [11, 12, 12, 11, 14]) {
       s.deliver({ t: "ev", room: "campaign:c1", seq, at_ms: 0, kind: "moved", data: {} });
     }
@@ -171,7 +171,7 @@ describe("Connection", () => {
   it("reconnects with growing back-off and resumes every room from the last sequence seen", () => {
     const s1 = openSession();
     void conn.join("campaign:c1");
-    s1.deliver({ t: "snapshot", room: "campaign:c1", seq: 20, kind: "campaign", state: {}, clocks: {}, server_ms: 1 });
+    s1.deliver({ t: "snapshot", chat: [], away: [], active: [], room: "campaign:c1", seq: 20, kind: "campaign", state: {}, clocks: {}, server_ms: 1 });
     s1.deliver({ t: "ev", room: "campaign:c1", seq: 21, at_ms: 0, kind: "moved", data: {} });
 
     s1.drop();
@@ -198,7 +198,7 @@ describe("Connection", () => {
   it("holds commands given while disconnected and sends them after re-joining", async () => {
     const s1 = openSession();
     void conn.join("campaign:c1");
-    s1.deliver({ t: "snapshot", room: "campaign:c1", seq: 5, kind: "campaign", state: {}, clocks: {}, server_ms: 1 });
+    s1.deliver({ t: "snapshot", chat: [], away: [], active: [], room: "campaign:c1", seq: 5, kind: "campaign", state: {}, clocks: {}, server_ms: 1 });
     s1.drop();
     const chat = conn.send({ t: "chat", room: "campaign:c1", channel: "team", text: "hold the bridge" });
     timers.advance(DEFAULT_BACKOFF.baseMs);

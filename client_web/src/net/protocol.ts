@@ -8,6 +8,15 @@ export interface Ack {
   t: "ack";
 }
 
+/** A player in the secret module until `until_ms` (D-N-14). */
+export interface Away {
+  player: string;
+  reason: string;
+  since_ms: number;
+  team: string | null;
+  until_ms: number;
+}
+
 /** Say something on a channel: "team", "players", "spectators", or (moderator) "announce"/"team:<colour>". */
 export interface Chat {
   channel: string;
@@ -15,6 +24,17 @@ export interface Chat {
   cid: number;
   room: string;
   t: "chat";
+  text: string;
+}
+
+/** One chat message (also the `data` of a `chat` event). */
+export interface ChatLine {
+  at_ms: number;
+  channel: string;
+  from: string;
+  name: string;
+  role: "player" | "moderator" | "spectator";
+  team: string | null;
   text: string;
 }
 
@@ -27,7 +47,7 @@ export interface EndTurn {
 
 export interface Error {
   cid: number | null;
-  code: "bad_frame" | "bad_message" | "unknown_type" | "frame_too_large" | "not_authenticated" | "bad_token" | "forbidden" | "not_your_team" | "not_joined" | "no_such_room" | "no_such_player" | "no_such_channel" | "rate_limited" | "locked_out" | "not_your_turn" | "game_over" | "illegal_order" | "bad_order" | "unknown_order" | "not_your_unit" | "internal";
+  code: "bad_frame" | "bad_message" | "unknown_type" | "frame_too_large" | "not_authenticated" | "bad_token" | "forbidden" | "not_your_team" | "not_joined" | "no_such_room" | "no_such_player" | "no_such_channel" | "rate_limited" | "locked_out" | "not_your_turn" | "game_over" | "illegal_order" | "bad_order" | "unknown_order" | "not_your_unit" | "clock_error" | "internal";
   details: Record<string, unknown>;
   message: string;
   rule: string | null;
@@ -142,8 +162,14 @@ export interface Pong {
   t: "pong";
 }
 
-/** The room as this viewer may see it, at `seq`; events with a higher seq follow. */
+/**
+ * The room as this viewer may see it, at `seq`; events with a higher seq follow. `chat` is the history of
+ * the channels the viewer reads; `away` lists who is in the secret module; `active` the teams to act.
+ */
 export interface Snapshot {
+  active: string[];
+  away: Away[];
+  chat: ChatLine[];
   clocks: Record<string, unknown>;
   kind: "campaign" | "battle" | "secret_module";
   room: string;

@@ -22,7 +22,7 @@ describe("Session", () => {
 
   it("takes clocks and a new projection from events that carry them", () => {
     const s = new Session();
-    s.onSnapshot({ t: "snapshot", room: "c-1", seq: 4, kind: "campaign", state: { turn: 1 }, clocks: { paused: false }, server_ms: 10 });
+    s.onSnapshot({ t: "snapshot", chat: [], away: [], active: [], room: "c-1", seq: 4, kind: "campaign", state: { turn: 1 }, clocks: { paused: false }, server_ms: 10 });
     s.onEvent(ev(5, "turn_ended", { clocks: { paused: true }, state: { turn: 2 } }));
     const r = s.room("c-1");
     expect(r.state).toEqual({ turn: 2 });
@@ -50,7 +50,7 @@ describe("Session and the foundation's room", () => {
       chat: [{ channel: "team:red", from: "p1", role: "player", team: "red", name: "Kutuzov", text: "hi", at_ms: 50 }],
       away: [{ player: "p2", team: "red", since_ms: 0, until_ms: 5000, reason: "general killed" }],
       active: ["red"],
-    } as never);
+    });
     const r = s.room("c-1");
     expect(r.chat.get("team:red")?.[0]).toMatchObject({ from: "Kutuzov", text: "hi" });
     expect(r.active).toEqual(["red"]);
@@ -59,7 +59,7 @@ describe("Session and the foundation's room", () => {
 
   it("moves a unit the viewer may see when an event carries it, and adds one newly spotted", () => {
     const s = new Session();
-    s.onSnapshot({ t: "snapshot", room: "c-1", seq: 1, kind: "campaign", server_ms: 0, clocks: {},
+    s.onSnapshot({ t: "snapshot", chat: [], away: [], active: [], room: "c-1", seq: 1, kind: "campaign", server_ms: 0, clocks: {},
       state: { counters: [{ id: "r1", team: "red", x: 1, y: 0 }] } });
     s.onEvent(ev(2, "counter_moved", { id: "r1", team: "red", x: 2, y: 1 }));
     s.onEvent(ev(3, "counter_spotted", { id: "b1", team: "blue", x: 3, y: 2 }));

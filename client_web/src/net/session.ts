@@ -91,17 +91,10 @@ export class Session {
     r.state = s.state;
     r.clocks = s.clocks;
     r.clocksAt = s.server_ms;
-    // The foundation's snapshot also carries `chat` (history of the channels this viewer reads), `away` (who is in
-    // the secret module) and `active` (teams to act); read them loosely until the schema names them.
-    const extra = s as unknown as { chat?: unknown; away?: unknown; active?: unknown };
-    r.active = Array.isArray(extra.active) ? extra.active.map(String) : Array.isArray(s.state.active) ? s.state.active.map(String) : r.active;
-    const locks = extra.away ?? s.state.lockouts;
-    if (Array.isArray(locks)) for (const l of locks) this.applyLock(l as Record<string, unknown>);
-    const history = extra.chat ?? s.state.chat;
-    if (Array.isArray(history)) {
-      r.chat.clear();
-      for (const line of history as Record<string, unknown>[]) this.addChat(r, this.chatLine(line, 0, 0), false);
-    }
+    r.active = s.active.length ? [...s.active] : Array.isArray(s.state.active) ? s.state.active.map(String) : [];
+    for (const l of s.away) this.applyLock({ ...l });
+    r.chat.clear();
+    for (const line of s.chat) this.addChat(r, this.chatLine({ ...line }, 0, 0), false);
     this.changed(s.room);
   }
 
