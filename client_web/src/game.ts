@@ -64,7 +64,11 @@ export class GamePage {
     this.conn.on("event", (e) => this.session.onEvent(e));
     this.conn.on("joined", (j) => this.session.onJoined(j));
     this.conn.on("error", (e) => this.showError(e.code, e.message, e.rule));
-    this.session.subscribe((room) => (room === null || room === this.current ? this.renderAll() : this.renderRoomTabs()));
+    this.session.subscribe((room) => {
+      this.followSecretModule();
+      if (room === null || room === this.current) this.renderAll();
+      else this.renderRoomTabs();
+    });
     onLangChange(() => this.rebuild());
     this.timer = window.setInterval(() => this.tick(), 250);
     this.renderAll();
@@ -86,6 +90,17 @@ export class GamePage {
 
   private showError(code: string, message: string, rule: string | null): void {
     this.errorLine.textContent = rule ? t("game.error.rule", { code, rule, message }) : t("game.error", { code, message });
+  }
+
+  /** A player sent to the secret module mid-session enters its room (D-N-14); the server lets them in. */
+  private followSecretModule(): void {
+    const w = this.session.welcome;
+    if (!w || w.role !== "player" || !this.locked) return;
+    const room = `s-${w.campaign}`;
+    if (!w.rooms.includes(room)) {
+      w.rooms.push(room);
+      void this.conn.join(room).catch(() => {});
+    }
   }
 
   private get locked(): boolean {

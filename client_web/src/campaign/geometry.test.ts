@@ -42,10 +42,10 @@ describe("campaign map geometry (C-2.1)", () => {
   });
 
   it("fits the whole sheet in the canvas", () => {
-    const v = fit(sheet, 848, 648);
+    const v = fit(sheet, 856, 656);
     expect(v.scale).toBe(20);
     expect(pixelToCell(v, v.offsetX + 1, v.offsetY + 1)).toEqual({ x: 0, y: 0 });
-    expect(pixelToCell(v, 848 - v.offsetX - 1, 648 - v.offsetY - 1)).toEqual({ x: 39, y: 29 });
+    expect(pixelToCell(v, 856 - v.offsetX - 1, 656 - v.offsetY - 1)).toEqual({ x: 39, y: 29 });
   });
 
   it("measures distance per axis (C-9.7: 30 km = 3 cells in any direction)", () => {

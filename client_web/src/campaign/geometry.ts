@@ -66,8 +66,8 @@ export function zoomAt(v: Viewport, px: number, py: number, factor: number, min 
 }
 
 /** Fit the whole map into a canvas of w×h pixels. */
-export function fit(m: Metric, w: number, h: number, margin = 24): Viewport {
-  const scale = Math.max(4, Math.min((w - 2 * margin) / m.cols, (h - 2 * margin) / m.rows));
+export function fit(m: Metric, w: number, h: number, margin = 28): Viewport {
+  const scale = Math.max(4, Math.min(96, (w - 2 * margin) / m.cols, (h - 2 * margin) / m.rows));
   return { scale, offsetX: (w - m.cols * scale) / 2, offsetY: (h - m.rows * scale) / 2 };
 }
 

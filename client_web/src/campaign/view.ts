@@ -34,6 +34,9 @@ export class CampaignView {
   private path: { cells: Cell[]; cost: number } | null = null;
   private drag: { x: number; y: number; moved: boolean } | null = null;
   private myTeam: string | null = null;
+  /** set once the user zooms or pans; until then the map is refitted to the canvas on every resize */
+  private userMoved = false;
+  private fittedTo = "";
 
   constructor(private readonly actions: CampaignActions, private readonly canOrder: boolean) {
     this.canvas = h("canvas", { class: "map-canvas", tabindex: 0, "data-testid": "campaign-map" });
@@ -44,10 +47,8 @@ export class CampaignView {
   }
 
   setState(state: Record<string, unknown>, myTeam: string | null): void {
-    const first = this.model.forces.length === 0 && this.viewport === null;
     this.model = readCampaign(state);
     this.myTeam = myTeam;
-    if (first) this.viewport = null;
     if (this.selected && !this.model.forces.some((f) => f.id === this.selected)) this.selected = null;
     this.replan();
     this.draw();
@@ -83,6 +84,7 @@ export class CampaignView {
         const dy = p.y - this.drag.y;
         if (this.drag.moved || Math.abs(dx) + Math.abs(dy) > 4) {
           this.viewport = { ...this.viewport, offsetX: this.viewport.offsetX + dx, offsetY: this.viewport.offsetY + dy };
+          this.userMoved = true;
           this.drag = { ...p, moved: true };
           this.draw();
           return;
@@ -105,6 +107,7 @@ export class CampaignView {
       if (!this.viewport) return;
       const p = at(e);
       this.viewport = zoomAt(this.viewport, p.x, p.y, e.deltaY < 0 ? 1.15 : 1 / 1.15);
+      this.userMoved = true;
       this.draw();
     }, { passive: false });
     cv.addEventListener("keydown", (e) => this.key(e));
@@ -199,6 +202,11 @@ export class CampaignView {
     const ctx = cv.getContext("2d");
     if (!ctx) return;
     const m = this.model;
+    const size = `${w}x${hgt}x${m.metric.cols}x${m.metric.rows}`;
+    if (!this.userMoved && this.fittedTo !== size) {
+      this.viewport = null;
+      this.fittedTo = size;
+    }
     const v = (this.viewport ??= fit(m.metric, w, hgt));
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.fillStyle = "#f6f3ea";

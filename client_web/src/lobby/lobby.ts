@@ -58,7 +58,7 @@ export function lobbyPage(open: (token: string) => void): HTMLElement {
       h("button", { onclick: () => void navigator.clipboard?.writeText(url).catch(() => {}) }, t("lobby.copy")), " ",
       h("a", { href: url, target: "_blank", rel: "noopener" }, t("lobby.open")));
     created.append(h("p", {}, t("lobby.created")), h("ul", { class: "links" },
-      ...made.seats.map((s) => link(t("lobby.link.seat", { team: s.team, seat: s.seat + 1 }), s.link, `link-${s.team}-${s.seat}`)),
+      ...made.seats.map((s) => link(t("lobby.link.seat", { team: s.team, seat: s.seat }), s.link, `link-${s.team}-${s.seat}`)),
       link(t("lobby.link.moderator"), made.moderator_link, "link-moderator"),
       link(t("lobby.link.spectators"), made.spectator_link, "link-spectators")));
   };
