@@ -175,7 +175,7 @@ def test_the_canvases_draw_the_sample_data(web_server: ServerProcess, new_page: 
         page.keyboard.press("Tab")
         page.keyboard.press("ArrowRight")
         page.keyboard.press("ArrowRight")
-        expect(page.get_by_test_id("path-cost")).to_contain_text("cost")
+        expect(page.get_by_test_id("path-cost")).to_contain_text("km")
         assert box and box["width"] > 300
     else:
         page.get_by_test_id("unit-table").wait_for()

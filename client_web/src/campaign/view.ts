@@ -4,7 +4,7 @@ import { t } from "../i18n";
 import { h, clear } from "../ui/dom";
 import { TERRAIN_FILL, teamColour } from "../ui/colours";
 import { cellCentre, cellToPixel, cheapestPath, fit, formatCoord, inside, pixelToCell, zoomAt, type Cell, type Viewport } from "./geometry";
-import { readCampaign, stepCost, type CampaignModel, type Force } from "./model";
+import { readCampaign, stepCost, type CampaignModel, type CostUnit, type Force } from "./model";
 
 export interface CampaignActions {
   /** Send an order to the campaign engine; resolves when acknowledged. */
@@ -21,6 +21,29 @@ export function moveOrder(model: CampaignModel, force: Force, path: Cell[]): Rec
   return { type: "move", unit: force.id, path: path.slice(1).map(coord) };
 }
 
+/** Arms of service (C-T1 and the scenario's arms: RD rifle, CavD cavalry, TD tank, MD motorised, SPD self-propelled,
+ * ATD anti-tank, AD artillery, FORT fortress garrison) by the symbol drawn on the counter. */
+const ARM_KINDS: Record<string, string> = {
+  rd: "infantry", cavd: "cavalry", td: "armour", md: "motorised", spd: "armour", atd: "antitank", ad: "artillery", fort: "fortress",
+};
+
+export function armKind(type: string): string {
+  const ty = type.toLowerCase();
+  if (ARM_KINDS[ty]) return ARM_KINDS[ty]!;
+  if (ty.includes("cav")) return "cavalry";
+  if (ty.includes("tank") || ty.includes("armo")) return "armour";
+  if (ty.includes("art")) return "artillery";
+  if (ty.includes("fort")) return "fortress";
+  if (ty.includes("hq") || ty.includes("army")) return "hq";
+  return "infantry";
+}
+
+/** A cost as shown: fractions of the day's turn as a percentage (D-C-1), distances in km. */
+export function amount(value: number, unit: CostUnit): string {
+  if (unit === "steps") return String(value);
+  return unit === "turn" ? `${Math.round(value * 100)}%` : `${Math.round(value * 10) / 10} km`;
+}
+
 export class CampaignView {
   readonly root: HTMLElement;
   readonly canvas: HTMLCanvasElement;
@@ -31,7 +54,7 @@ export class CampaignView {
   private selected: string | null = null;
   private target: Cell | null = null;
   private hover: Cell | null = null;
-  private path: { cells: Cell[]; cost: number } | null = null;
+  private path: { cells: Cell[]; cost: number; unit: CostUnit } | null = null;
   private drag: { x: number; y: number; moved: boolean } | null = null;
   private myTeam: string | null = null;
   /** set once the user zooms or pans; until then the map is refitted to the canvas on every resize */
@@ -159,9 +182,18 @@ export class CampaignView {
 
   private replan(): void {
     const sel = this.model.forces.find((f) => f.id === this.selected);
-    this.path = sel && this.target && this.own(sel)
-      ? cheapestPath(this.model.metric, sel.cell, this.target, stepCost(this.model), this.model.diagonal)
+    const cost = sel ? stepCost(this.model, sel) : null;
+    const found = sel && cost && this.target && this.own(sel)
+      ? cheapestPath(this.model.metric, sel.cell, this.target, cost, this.model.diagonal)
       : null;
+    this.path = found && cost ? { ...found, unit: cost.unit } : null;
+  }
+
+  /** The planned path costs more than the unit has left (only when both are counted alike). */
+  private overBudget(sel: Force): boolean {
+    if (!this.path || sel.movementLeft === null) return false;
+    if ((this.path.unit === "turn") !== this.model.engineMap) return false;
+    return this.path.cost > sel.movementLeft + 1e-9;
   }
 
   private async commit(): Promise<void> {
@@ -244,6 +276,7 @@ export class CampaignView {
     this.drawBorders(ctx, v);
     this.drawLines(ctx, v, m.rivers, "#3b7dc4", Math.max(2, s * 0.14), []);
     this.drawLines(ctx, v, m.railways, "#333", Math.max(1.5, s * 0.08), [s * 0.25, s * 0.15]);
+    this.drawLines(ctx, v, m.tracks, "#9b7b4f", Math.max(1, s * 0.05), [s * 0.12, s * 0.12]);
     this.drawLines(ctx, v, m.roads, "#8a5a2b", Math.max(1.5, s * 0.1), []);
     this.drawCities(ctx, v);
     this.drawPath(ctx, v);
@@ -380,23 +413,33 @@ export class CampaignView {
       const cx = p.x + pad + w / 2;
       const cy = p.y + pad + hh / 2;
       const a = Math.min(w, hh) * 0.3;
-      const ty = f.type.toLowerCase();
+      const kind = armKind(f.type);
       ctx.beginPath();
-      if (ty.includes("cav")) {
+      if (kind === "cavalry") {
         ctx.moveTo(cx - a, cy + a * 0.7);
         ctx.lineTo(cx + a, cy - a * 0.7);
-      } else if (ty.includes("tank") || ty.includes("armo")) {
+      } else if (kind === "armour") {
         ctx.ellipse(cx, cy, a, a * 0.55, 0, 0, Math.PI * 2);
-      } else if (ty.includes("art")) {
+      } else if (kind === "artillery") {
         ctx.arc(cx, cy, a * 0.35, 0, Math.PI * 2);
         ctx.fill();
-      } else if (ty.includes("hq") || ty.includes("army")) {
+      } else if (kind === "antitank") {
+        ctx.moveTo(cx - a, cy + a * 0.6);
+        ctx.lineTo(cx, cy - a * 0.6);
+        ctx.lineTo(cx + a, cy + a * 0.6);
+      } else if (kind === "fortress") {
+        ctx.rect(cx - a * 0.7, cy - a * 0.7, a * 1.4, a * 1.4);
+      } else if (kind === "hq") {
         ctx.rect(cx - a, cy - a * 0.5, a * 2, a);
       } else {
         ctx.moveTo(cx - a, cy - a * 0.6);
         ctx.lineTo(cx + a, cy + a * 0.6);
         ctx.moveTo(cx - a, cy + a * 0.6);
         ctx.lineTo(cx + a, cy - a * 0.6);
+        if (kind === "motorised") {
+          ctx.moveTo(cx - a, cy + a * 0.85);
+          ctx.lineTo(cx + a, cy + a * 0.85);
+        }
       }
       ctx.stroke();
       if (f.facing !== null) {
@@ -433,8 +476,7 @@ export class CampaignView {
       return;
     }
     if (!this.path) return;
-    const left = sel.movementLeft ?? Infinity;
-    ctx.strokeStyle = this.path.cost > left ? "#c00" : "#ffd400";
+    ctx.strokeStyle = this.overBudget(sel) ? "#c00" : "#ffd400";
     ctx.lineWidth = Math.max(3, v.scale * 0.15);
     ctx.beginPath();
     this.path.cells.forEach((c, i) => {
@@ -445,7 +487,7 @@ export class CampaignView {
     ctx.stroke();
     const end = cellCentre(v, this.path.cells[this.path.cells.length - 1]!);
     ctx.fillStyle = "rgba(0,0,0,0.75)";
-    const label = `${this.path.cost} km`;
+    const label = amount(this.path.cost, this.path.unit);
     ctx.font = "12px system-ui, sans-serif";
     const tw = ctx.measureText(label).width;
     ctx.fillRect(end.x + 6, end.y - 18, tw + 8, 16);
@@ -490,7 +532,7 @@ export class CampaignView {
         [t("map.cell", { x: "", y: "" }).replace(/[\s,]+$/, ""), formatCoord(this.model.metric, sel.cell)],
         [t("unit.strength"), sel.strength === null ? "—" : String(sel.strength)],
         [t("unit.morale"), sel.morale === null ? "—" : String(sel.morale)],
-        [t("unit.movement"), sel.movementLeft === null ? "—" : `${sel.movementLeft} km`],
+        [t("unit.movement"), sel.movementLeft === null ? "—" : this.model.engineMap ? amount(sel.movementLeft, "turn") : amount(sel.movementLeft, "km")],
       ];
       if (sel.facing !== null) rows.push([t("unit.facing"), String(sel.facing)]);
       this.panel.append(
@@ -502,9 +544,13 @@ export class CampaignView {
         this.panel.append(h("h4", {}, t("unit.composition")), h("ul", { class: "composition" }, ...sel.composition.map((c) => h("li", {}, c))));
       }
       if (this.path) {
-        const left = sel.movementLeft ?? Infinity;
-        const over = this.path.cost > left;
-        const text = t(over ? "map.path.over" : "map.path", { cells: this.path.cells.length - 1, cost: this.path.cost, left: Number.isFinite(left) ? left : "∞" });
+        const over = this.overBudget(sel);
+        const cells = this.path.cells.length - 1;
+        const cost = amount(this.path.cost, this.path.unit);
+        const comparable = sel.movementLeft !== null && (this.path.unit === "turn") === this.model.engineMap;
+        const text = comparable
+          ? t(over ? "map.path.over" : "map.path", { cells, cost, left: amount(sel.movementLeft!, this.path.unit) })
+          : t("map.path.plain", { cells, cost });
         this.panel.append(
           h("p", { class: over ? "path over" : "path", "data-testid": "path-cost" }, text),
           h("div", { class: "buttons" },

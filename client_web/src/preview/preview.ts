@@ -3,7 +3,8 @@ import { BattleView } from "../battle/view";
 import { CampaignView } from "../campaign/view";
 import { t } from "../i18n";
 import { h } from "../ui/dom";
-import { sampleBattle, sampleCampaign } from "./fixtures";
+import redView from "../../test/fixtures/campaign-view-red.json";
+import { sampleBattle } from "./fixtures";
 
 export function previewPage(which: string): HTMLElement {
   const order = async (o: Record<string, unknown>) => o;
@@ -17,7 +18,8 @@ export function previewPage(which: string): HTMLElement {
   } else {
     const v = new CampaignView({ order }, true);
     body.append(v.root);
-    requestAnimationFrame(() => v.setState(sampleCampaign(), "red"));
+    // The campaign engine's own view for team red (continental scenario, level 2, first turn of operations).
+    requestAnimationFrame(() => v.setState(redView as Record<string, unknown>, "red"));
   }
   return root;
 }
