@@ -61,7 +61,9 @@ export class GamePage {
       this.renderAll();
     });
     this.conn.on("snapshot", (s) => this.session.onSnapshot(s));
-    this.conn.on("event", (e) => this.session.onEvent(e));
+    this.conn.on("event", (e) => {
+      if (this.session.onEvent(e)) this.scheduleResync(e.room);
+    });
     this.conn.on("joined", (j) => this.session.onJoined(j));
     this.conn.on("error", (e) => this.showError(e.code, e.message, e.rule));
     this.session.subscribe((room) => {
@@ -73,6 +75,18 @@ export class GamePage {
     this.timer = window.setInterval(() => this.tick(), 250);
     this.renderAll();
     this.conn.connect();
+  }
+
+  private resyncTimers = new Map<string, number>();
+
+  /** The engines' events say what happened, not what each viewer now sees: after a burst of them, fetch this
+   * viewer's new projection once. */
+  private scheduleResync(room: string): void {
+    if (this.resyncTimers.has(room)) return;
+    this.resyncTimers.set(room, window.setTimeout(() => {
+      this.resyncTimers.delete(room);
+      void this.conn.resync(room).catch(() => {});
+    }, 120));
   }
 
   destroy(): void {

@@ -18,9 +18,9 @@ describe("battle geometry", () => {
     ]));
   });
 
-  it("fills the cells between diagonal neighbours on a 45° facing (D-N-4)", () => {
+  it("fills the cell to the rear between diagonal neighbours on a 45° facing (D-N-4)", () => {
     const cells = footprint({ x: 5, y: 5 }, "NE", 2, 1);
-    expect(keys(cells)).toEqual(keys([{ x: 5, y: 5 }, { x: 6, y: 6 }, { x: 5, y: 6 }, { x: 6, y: 5 }]));
+    expect(keys(cells)).toEqual(keys([{ x: 5, y: 5 }, { x: 6, y: 6 }, { x: 5, y: 6 }]));
   });
 
   it("a square 3×3 covers nine cells whatever its facing", () => {

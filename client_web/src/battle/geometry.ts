@@ -54,8 +54,9 @@ function uniq(cells: Cell[]): Cell[] {
   return cells.filter((c) => (seen.has(cellKey(c)) ? false : (seen.add(cellKey(c)), true)));
 }
 
-/** Cells a unit covers: anchor (front-left from its own view) + i·lateral + j·back; on a diagonal facing the
- * cells between diagonal neighbours count too (D-N-4). */
+/** Cells a unit covers: anchor (front-left from its own view) + i·lateral + j·back; on a diagonal facing, between
+ * every two diagonal neighbours the cell more to the rear (then more to the right) is occupied too (D-N-4, as
+ * server/battle/footprint.py plays it). */
 export function footprint(anchor: Cell, facing: number | string, width: number, depth: number): Cell[] {
   const lat = lateralVector(facing);
   const fwd = facingVector(facing);
@@ -71,11 +72,13 @@ export function footprint(anchor: Cell, facing: number | string, width: number, 
   for (const a of cells) {
     for (const b of cells) {
       if (Math.abs(a.x - b.x) === 1 && Math.abs(a.y - b.y) === 1) {
-        for (const c of [{ x: a.x, y: b.y }, { x: b.x, y: a.y }]) {
-          if (!have.has(cellKey(c))) {
-            have.add(cellKey(c));
-            filled.push(c);
-          }
+        const back = (c: Cell) => -(c.x * fwd.x + c.y * fwd.y);
+        const right = (c: Cell) => c.x * lat.x + c.y * lat.y;
+        const [p, q] = [{ x: a.x, y: b.y }, { x: b.x, y: a.y }];
+        const c = back(p) !== back(q) ? (back(p) > back(q) ? p : q) : right(p) >= right(q) ? p : q;
+        if (!have.has(cellKey(c))) {
+          have.add(cellKey(c));
+          filled.push(c);
         }
       }
     }

@@ -33,7 +33,10 @@ export interface BattleModel {
   active: string[];
   phase: string;
   spectators: number | null;
+  result: Record<string, unknown> | null;
   sides: string[];
+  /** units no longer on the field: dispersed, surrendered, destroyed, marched off */
+  fallen: { id: string; side: string; type: string; status: string }[];
 }
 
 type Obj = Record<string, unknown>;
@@ -64,11 +67,12 @@ export function readBattle(state: Obj): BattleModel {
   const map = isObj(state.map) ? state.map : state;
   const cols = num(map.width ?? map.cols) ?? FIELD;
   const rows = num(map.height ?? map.rows) ?? FIELD;
-  const legend = isObj(map.legend) ? map.legend : {};
+  const legend = isObj(map.legend) ? map.legend : BATTLE_SYMBOLS;
   const terrain: string[][] = Array.from({ length: rows }, () => Array.from({ length: cols }, () => "open"));
   const elevation: number[][] = Array.from({ length: rows }, () => Array.from({ length: cols }, () => 0));
-  if (Array.isArray(map.terrain)) {
-    map.terrain.slice(0, rows).forEach((row, y) => {
+  const drawn = map.terrain ?? map.rows;
+  if (Array.isArray(drawn)) {
+    drawn.slice(0, rows).forEach((row, y) => {
       const cells: unknown[] = typeof row === "string" ? [...row] : Array.isArray(row) ? row : [];
       cells.slice(0, cols).forEach((c, x) => (terrain[y]![x] = str(typeof c === "string" && c in legend ? legend[c] : c, "open")));
     });
@@ -80,7 +84,7 @@ export function readBattle(state: Obj): BattleModel {
       cells.slice(0, cols).forEach((c, x) => (elevation[y]![x] = Number(c) || 0));
     });
   }
-  const units: BattleUnit[] = listOf(state.units).flatMap((u) => {
+  const units: BattleUnit[] = listOf(state.units).filter((u) => u.status === undefined || u.status === "field").flatMap((u) => {
     const anchor = cellOf(u.anchor ?? u.at ?? u.position ?? (typeof u.x === "number" ? [u.x, u.y] : null));
     const given = Array.isArray(u.cells) ? u.cells.map(cellOf).filter((c): c is Cell => c !== null) : [];
     if (!anchor && !given.length) return [];
@@ -94,23 +98,35 @@ export function readBattle(state: Obj): BattleModel {
       cells: given.length ? given : footprint(a, facing, width, depth), width, depth,
       morale: num(u.morale), lossTolerance: num(u.loss_tolerance ?? u.tolerance), losses: num(u.losses),
       movementLeft: num(u.movement_left ?? u.mp ?? u.points), range: num(u.range), guns: num(u.guns),
-      status: str(u.status, "in_line"), raw: u,
+      status: str(u.status, "field"), raw: u,
     }];
   });
   const turn = isObj(state.turn) ? state.turn : {};
   const active = state.active ?? state.to_move ?? turn.side;
+  const fallen = listOf(state.units).filter((u) => ["dispersed", "surrendered", "destroyed", "marched_off"].includes(str(u.status)));
   return {
     cols, rows, terrain, elevation, units,
+    // Groups waiting off the field (N-START-5/6, D-N-12): their units, distance in campaign cells and status.
     reinforcements: listOf(state.reinforcements).map((r) => ({
-      id: str(r.id), name: str(r.name ?? r.id), side: str(r.side ?? r.team), type: str(r.type), eta: str(r.eta ?? r.status ?? r.turn),
+      id: str(r.id ?? r.group), name: str(r.name ?? r.group ?? r.id), side: str(r.side ?? r.team),
+      type: Array.isArray(r.units) ? r.units.map((u) => str(u)).join(", ") : str(r.type),
+      eta: [str(r.eta ?? r.status ?? r.turn), r.distance !== undefined ? `${str(r.distance)}↔` : "", str(r.edge)].filter(Boolean).join(" "),
     })),
     turn: num(state.turn) ?? num(turn.number ?? turn.n),
     active: Array.isArray(active) ? active.map((a) => str(a)) : typeof active === "string" ? [active] : [],
     phase: str(state.phase ?? turn.phase),
+    result: isObj(state.result) ? state.result : null,
     spectators: num(state.spectators),
-    sides: Array.isArray(state.sides) ? state.sides.map((s) => (isObj(s) ? str(s.id ?? s.team) : str(s))) : [...new Set(units.map((u) => u.side))],
+    fallen: fallen.map((u) => ({ id: str(u.id), side: str(u.side), type: str(u.type), status: str(u.status) })),
+    sides: Array.isArray(state.sides) ? state.sides.map((s) => (isObj(s) ? str(s.name ?? s.id ?? s.team) : str(s))) : [...new Set(units.map((u) => u.side))],
   };
 }
+
+/** Map symbols of the battle engine (docs/battle.md). */
+export const BATTLE_SYMBOLS: Record<string, string> = {
+  ".": "open", "=": "road", f: "light_forest", F: "dense_forest", S: "settlement", "~": "river", "+": "crossing",
+  M: "mountain", W: "water", m: "marsh",
+};
 
 /** Movement points for entering a cell (N-TERRAIN; the engine's figures win when the state carries `move_costs`). */
 export const BATTLE_MOVE_COSTS: Record<string, number> = {
@@ -118,7 +134,8 @@ export const BATTLE_MOVE_COSTS: Record<string, number> = {
   water: Infinity, mountain: Infinity, mountains: Infinity, crossing: 1, bridge: 1, ford: 2,
 };
 
-/** A straight move of the whole unit: the cells its anchor passes and the points they cost (D-N-10). */
+/** A straight move of the whole unit: the cells its anchor passes and what they cost — 1 per orthogonal step,
+ * 1.5 per diagonal one (D-GEN-2), more on rough ground. A preview: the engine prices the real move. */
 export function straightPath(model: BattleModel, unit: BattleUnit, to: Cell, costs: Record<string, number> = BATTLE_MOVE_COSTS): { cells: Cell[]; cost: number } {
   const cells: Cell[] = [unit.anchor];
   let cost = 0;
@@ -126,7 +143,8 @@ export function straightPath(model: BattleModel, unit: BattleUnit, to: Cell, cos
   while (cur.x !== to.x || cur.y !== to.y) {
     cur = { x: cur.x + Math.sign(to.x - cur.x), y: cur.y + Math.sign(to.y - cur.y) };
     cells.push(cur);
-    cost += costs[model.terrain[cur.y]?.[cur.x] ?? "open"] ?? 1;
+    const diagonal = cur.x !== cells[cells.length - 2]!.x && cur.y !== cells[cells.length - 2]!.y;
+    cost += (diagonal ? 1.5 : 1) * (costs[model.terrain[cur.y]?.[cur.x] ?? "open"] ?? 1);
   }
   return { cells, cost };
 }

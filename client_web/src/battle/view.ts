@@ -118,7 +118,8 @@ export class BattleView {
       const sel = this.model.units.find((x) => x.id === this.selected);
       if (this.pickingFire && sel && u && u.side !== sel.side) {
         this.pickingFire = false;
-        void this.send({ type: "fire", unit: sel.id, target: u.id });
+        // N-ART-7: up to two round-shot targets; one picked here takes all the guns in action.
+        void this.send({ type: "targets", unit: sel.id, targets: [{ unit: u.id, guns: sel.guns ?? 4 }] });
       } else if (u && (!sel || u.side === sel.side || !this.own(sel))) {
         this.selected = u.id;
         this.target = null;
@@ -133,11 +134,11 @@ export class BattleView {
       const sel = this.model.units.find((x) => x.id === this.selected);
       if (!sel) return;
       const keys: Record<string, Record<string, unknown>> = {
-        q: { type: "wheel", unit: sel.id, direction: "left", degrees: 45 },
-        e: { type: "wheel", unit: sel.id, direction: "right", degrees: 45 },
+        q: { type: "wheel", unit: sel.id, degrees: -45 },
+        e: { type: "wheel", unit: sel.id, degrees: 45 },
         a: { type: "about_face", unit: sel.id },
-        s: { type: "form_square", unit: sel.id },
-        l: { type: "limber", unit: sel.id },
+        s: { type: "formation", unit: sel.id, formation: "square" },
+        l: { type: sel.formation === "limbered" ? "unlimber" : "limber", unit: sel.id },
       };
       if (e.key === "Escape") {
         this.target = null;
@@ -156,6 +157,11 @@ export class BattleView {
   private moveOrder(u: BattleUnit, to: Cell): Record<string, unknown> {
     const path = straightPath(this.model, u, to);
     return { type: "move", unit: u.id, path: path.cells.slice(1).map((c) => [c.x, c.y]) };
+  }
+
+  /** Cavalry ending a straight run of 4+ cells in contact charges (N-CHARGE-1, D-N-11). */
+  private chargeOrder(u: BattleUnit, to: Cell): Record<string, unknown> {
+    return { ...this.moveOrder(u, to), type: "charge" };
   }
 
   private async send(order: Record<string, unknown>): Promise<void> {
@@ -308,7 +314,10 @@ export class BattleView {
     clear(this.panel);
     const m = this.model;
     const sel = m.units.find((u) => u.id === this.selected);
-    this.panel.append(h("p", { class: "muted" }, `${m.turn !== null ? t("game.turn", { n: m.turn }) : ""} ${m.phase}`.trim()));
+    const head = [m.turn !== null ? t("game.turn", { n: m.turn }) : "", m.phase !== "" ? `${t("battle.phase")} ${m.phase}` : "",
+      m.active.length ? t("game.to_move", { team: m.active.join(", ") }) : ""].filter(Boolean).join(" · ");
+    this.panel.append(h("p", { class: "muted", "data-testid": "battle-turn" }, head));
+    if (m.result) this.panel.append(h("p", { class: "result", "data-testid": "battle-result" }, `${t("battle.result")}: ${String(m.result.winner ?? "")} ${String(m.result.reason ?? "")}`.trim()));
     if (m.spectators !== null) this.panel.append(h("p", { class: "muted", "data-testid": "spectator-count" }, t("battle.spectators", { n: m.spectators })));
     if (sel) {
       const rows: [string, string][] = [
@@ -333,13 +342,14 @@ export class BattleView {
       if (this.own(sel)) {
         const b = (label: string, order: Record<string, unknown>) => h("button", { onclick: () => void this.send(order) }, label);
         this.panel.append(h("h4", {}, t("battle.orders")), h("div", { class: "buttons" },
-          this.target ? h("button", { onclick: () => void this.send(this.moveOrder(sel, this.target!)) }, t("map.move")) : null,
-          b(t("battle.wheel_left"), { type: "wheel", unit: sel.id, direction: "left", degrees: 45 }),
-          b(t("battle.wheel_right"), { type: "wheel", unit: sel.id, direction: "right", degrees: 45 }),
+          this.target ? h("button", { "data-testid": "battle-move", onclick: () => void this.send(this.moveOrder(sel, this.target!)) }, t("map.move")) : null,
+          this.target && isCavalry(sel) ? h("button", { onclick: () => void this.send(this.chargeOrder(sel, this.target!)) }, t("battle.charge")) : null,
+          b(t("battle.wheel_left"), { type: "wheel", unit: sel.id, degrees: -45 }),
+          b(t("battle.wheel_right"), { type: "wheel", unit: sel.id, degrees: 45 }),
           b(t("battle.about_face"), { type: "about_face", unit: sel.id }),
           isArtillery(sel) ? b(t("battle.limber"), { type: sel.formation === "limbered" ? "unlimber" : "limber", unit: sel.id })
-            : b(t("battle.square"), { type: "form_square", unit: sel.id }),
-          h("button", { onclick: () => { this.pickingFire = true; this.renderPanel(); } }, t("battle.fire")),
+            : b(t("battle.square"), { type: "formation", unit: sel.id, formation: "square" }),
+          isArtillery(sel) ? h("button", { onclick: () => { this.pickingFire = true; this.renderPanel(); } }, t("battle.fire")) : null,
         ));
         if (!isArtillery(sel)) {
           const forms = isCavalry(sel) ? ["attack_column", "march_column"] : ["line", "attack_column", "march_column"];
@@ -352,9 +362,18 @@ export class BattleView {
     }
     const rows = m.units.map((u) => h("tr", { class: u.id === this.selected ? "sel" : "" },
       h("td", {}, h("span", { class: "swatch", style: `background:${teamColour(u.side).fill}` })), h("td", {}, u.name),
-      h("td", {}, u.morale ?? "—"), h("td", {}, u.lossTolerance ?? "—"), h("td", {}, u.status)));
+      h("td", {}, u.morale ?? "—"), h("td", {}, isArtillery(u) ? `${u.guns ?? "—"} ⊙` : u.lossTolerance ?? "—"), h("td", {}, u.formation)));
     this.panel.append(h("table", { class: "units", "data-testid": "unit-table" },
-      h("tr", {}, h("th", {}), h("th", {}), h("th", {}, t("unit.morale")), h("th", {}, t("unit.losses")), h("th", {}, t("unit.status"))), ...rows));
+      h("tr", {}, h("th", {}), h("th", {}), h("th", {}, t("unit.morale")), h("th", {}, t("unit.losses")), h("th", {}, t("unit.formation"))), ...rows));
+    if (m.fallen.length) {
+      this.panel.append(h("h4", {}, t("battle.fallen")), h("ul", {}, ...m.fallen.map((f) =>
+        h("li", {}, h("span", { class: "swatch", style: `background:${teamColour(f.side).fill}` }), ` ${f.id} (${f.type}): ${f.status}`))));
+    }
+    if (this.canOrder && this.mySide && !m.result) {
+      this.panel.append(h("div", { class: "buttons" }, h("button", { class: "danger", onclick: () => {
+        if (confirm(t("battle.retreat"))) void this.send({ type: "retreat" });
+      } }, t("battle.retreat"))));
+    }
     if (m.reinforcements.length) {
       this.panel.append(h("h4", {}, t("battle.reinforcements")), h("ul", {}, ...m.reinforcements.map((r) =>
         h("li", {}, h("span", { class: "swatch", style: `background:${teamColour(r.side).fill}` }), ` ${r.name} (${r.type}) ${r.eta}`))));

@@ -159,6 +159,12 @@ export class Connection {
     return this.send({ t: "join", room, ...this.sinceFor(room) });
   }
 
+  /** Ask for a fresh snapshot of a followed room (a join without `since`); later events continue from it. */
+  resync(room: string): Promise<{ seq: number | null }> {
+    if (!this.rooms.has(room)) return this.join(room);
+    return this.send({ t: "join", room });
+  }
+
   leave(room: string): Promise<{ seq: number | null }> {
     this.rooms.delete(room);
     return this.send({ t: "leave", room });

@@ -74,3 +74,13 @@ describe("Session and the foundation's room", () => {
     expect(s.activeLockouts(10)).toEqual([]);
   });
 });
+
+describe("Session asks for a new projection", () => {
+  it("after engine events that carry no state, not after chat or clocks", () => {
+    const s = new Session();
+    expect(s.onEvent(ev(1, "moved", { unit: "b7", to: [64, 23] }))).toBe(true);
+    expect(s.onEvent(ev(2, "chat", { channel: "players", from: "x", text: "y" }))).toBe(false);
+    expect(s.onEvent(ev(3, "clock_paused", { at_ms: 1 }))).toBe(false);
+    expect(s.onEvent(ev(4, "turn_ended", { state: { turn: 2 } }))).toBe(false);
+  });
+});

@@ -36,6 +36,8 @@ export interface RoomView {
 }
 
 const LOG_LIMIT = 500;
+/** Events that carry all they change (chat, clocks, lockouts, the room's own bookkeeping). */
+const SELF_CONTAINED = new Set(["chat", "message", "announcement", "secret_module", "player_released", "room_opened", "downtime"]);
 const CHAT_KINDS = new Set(["chat", "message", "announcement"]);
 const LOCK_KINDS = new Set(["secret_module", "player_locked", "secret_module_entered", "locked_out"]);
 const RELEASE_KINDS = new Set(["player_released", "secret_module_left", "released"]);
@@ -105,7 +107,9 @@ export class Session {
     this.changed(j.room);
   }
 
-  onEvent(ev: Event): void {
+  /** Apply an event; true when it changed the game in a way only a new projection shows (the event carries no
+   * state), so that the caller fetches a fresh snapshot. */
+  onEvent(ev: Event): boolean {
     const r = this.room(ev.room);
     r.seq = ev.seq;
     r.log.push(ev);
@@ -124,15 +128,16 @@ export class Session {
     if (Array.isArray(d.active)) r.active = d.active.map(String);
     if (LOCK_KINDS.has(ev.kind) && d.action !== "returned") this.applyLock(d);
     if (RELEASE_KINDS.has(ev.kind) || (ev.kind === "secret_module" && d.action === "returned")) this.lockouts.delete(str(d.player));
-    this.applyUnitEvent(r, ev);
+    const applied = this.applyUnitEvent(r, ev);
     this.changed(ev.room);
+    return !(next && typeof next === "object") && !applied && !SELF_CONTAINED.has(ev.kind) && !ev.kind.startsWith("clock_");
   }
 
   /** Keep the projection current between snapshots: an event that carries a unit the viewer may see (`id` and a
    * position) replaces that unit in the state's unit list. The server filtered it for this viewer already. */
-  private applyUnitEvent(r: RoomView, ev: Event): void {
+  private applyUnitEvent(r: RoomView, ev: Event): boolean {
     const d = ev.data;
-    if (typeof d.id !== "string" || !("x" in d || "cell" in d || "anchor" in d)) return;
+    if (typeof d.id !== "string" || !("x" in d || "cell" in d || "anchor" in d)) return false;
     for (const key of ["counters", "forces", "units"]) {
       const list = r.state[key];
       if (!Array.isArray(list)) continue;
@@ -141,8 +146,9 @@ export class Session {
       if (i >= 0) next[i] = { ...(list[i] as Record<string, unknown>), ...d };
       else next.push({ ...d });
       r.state = { ...r.state, [key]: next };
-      return;
+      return true;
     }
+    return false;
   }
 
   private applyLock(d: Record<string, unknown>): void {

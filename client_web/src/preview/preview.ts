@@ -4,7 +4,7 @@ import { CampaignView } from "../campaign/view";
 import { t } from "../i18n";
 import { h } from "../ui/dom";
 import redView from "../../test/fixtures/campaign-view-red.json";
-import { sampleBattle } from "./fixtures";
+import battleView from "../../test/fixtures/battle-view-spectator.json";
 
 export function previewPage(which: string): HTMLElement {
   const order = async (o: Record<string, unknown>) => o;
@@ -14,7 +14,8 @@ export function previewPage(which: string): HTMLElement {
   if (which === "battle") {
     const v = new BattleView({ order }, true);
     body.append(v.root);
-    requestAnimationFrame(() => v.setState(sampleBattle(), "red"));
+    // The battle engine's own spectator view after a few turns of a random battle.
+    requestAnimationFrame(() => v.setState(battleView as Record<string, unknown>, "red"));
   } else {
     const v = new CampaignView({ order }, true);
     body.append(v.root);
