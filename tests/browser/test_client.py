@@ -179,12 +179,12 @@ def test_the_canvases_draw_the_sample_data(web_server: ServerProcess, new_page: 
         assert box and box["width"] > 300
     else:
         page.get_by_test_id("unit-table").wait_for()
-        expect(page.get_by_test_id("unit-table")).to_contain_text("Foot battery")
+        expect(page.get_by_test_id("unit-table")).to_contain_text("r0")
         box = canvas.bounding_box()
         assert box
         scale = box["width"] / 70
-        page.mouse.move(box["x"] + 26.5 * scale, box["y"] + 46.5 * scale)  # the foot battery: its fire zones show
-        page.wait_for_timeout(100)
+        page.mouse.move(box["x"] + 36.5 * scale, box["y"] + 50.5 * scale)  # red's foot battery: its fire zones show
+        expect(page.get_by_test_id("battle-status")).to_contain_text("foot_artillery")
     # something other than the background was drawn
     drawn = page.evaluate(COLOURS_DRAWN, "campaign-map" if which == "campaign" else "battle-field")
     assert drawn > 10

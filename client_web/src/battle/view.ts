@@ -52,7 +52,7 @@ export class BattleView {
 
   constructor(private readonly actions: BattleActions, private readonly canOrder: boolean) {
     this.canvas = h("canvas", { class: "battle-canvas", tabindex: 0, "data-testid": "battle-field" });
-    this.status = h("div", { class: "map-status" });
+    this.status = h("div", { class: "map-status", "data-testid": "battle-status" });
     this.panel = h("div", { class: "side-panel", "data-testid": "battle-panel" });
     this.root = h("div", { class: "battle-view" }, h("div", { class: "canvas-wrap" }, this.canvas, this.status), this.panel);
     this.bind();
