@@ -5,21 +5,12 @@ import { CampaignView } from "./campaign/view";
 import { readCampaign } from "./campaign/model";
 import { lang, onLangChange, setLang, t } from "./i18n";
 import { CommandError, Connection, websocketUrl, type Command, type ConnectionState } from "./net/connection";
-import type { Event } from "./net/protocol";
 import { Session } from "./net/session";
 import { ChannelsPanel } from "./ui/channels";
 import { ClocksPanel } from "./ui/clocks";
 import { append, clear, formatMs, h } from "./ui/dom";
+import { BATTLE_LOG_KINDS, describeEvent } from "./ui/log";
 import { moderatorDesk } from "./ui/moderator";
-
-export function describeEvent(ev: Event): string {
-  const d = ev.data;
-  const parts = Object.entries(d)
-    .filter(([k, v]) => k !== "clocks" && k !== "state" && k !== "view" && (typeof v !== "object" || v === null || Array.isArray(v)))
-    .slice(0, 6)
-    .map(([k, v]) => `${k}=${Array.isArray(v) ? `[${v.join(",")}]` : String(v)}`);
-  return `#${ev.seq} ${ev.kind}${parts.length ? `: ${parts.join(" ")}` : ""}`;
-}
 
 export class GamePage {
   readonly root: HTMLElement;
@@ -273,7 +264,8 @@ export class GamePage {
       this.side.append(this.desk);
     }
     clear(this.logList);
-    for (const ev of room.log.filter((e) => e.kind !== "chat").slice(-60).reverse()) this.logList.append(h("li", {}, describeEvent(ev)));
+    const shown = room.log.filter((e) => e.kind !== "chat" && (room.kind !== "battle" || BATTLE_LOG_KINDS.has(e.kind)));
+    for (const ev of shown.slice(-80).reverse()) this.logList.append(h("li", { "data-kind": ev.kind }, describeEvent(ev)));
     this.side.append(h("section", {}, h("h3", {}, room.kind === "battle" ? t("battle.dice") : t("game.log")), this.logList));
   }
 }
