@@ -1,0 +1,155 @@
+"""Baseline: the barest aiohttp broadcast server that speaks the benchmarks' part of the protocol.
+
+`/ws`: any `hello` → `welcome`, `join` → `joined` (the socket is then in the room), nothing validated.
+`/bench/publish?room=R`: each binary message `{"kind", "data"}` becomes one `ev` message, packed once, framed
+once, and the same bytes are written to every spectator's transport; a spectator whose write buffer passes
+`--cap` bytes is cut off. With `--redis-url` the packed event goes through Redis pub/sub (channel `bench:<room>`,
+one PUBLISH per event) and every process subscribed relays it to its own spectators: the bare redis-py relay.
+
+    python -m bench.servers.bare_aiohttp --port N [--cap BYTES] [--redis-url URL]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import struct
+import time
+from collections import defaultdict
+from collections.abc import AsyncIterator
+
+import msgpack
+from aiohttp import WSMsgType, web
+
+ROOMS = web.AppKey("rooms", defaultdict[str, set[asyncio.Transport]])
+SEQ = web.AppKey("seq", defaultdict[str, int])
+CAP = web.AppKey("cap", int)
+REDIS = web.AppKey("redis", object)
+
+
+def ws_frame(payload: bytes) -> bytes:
+    n = len(payload)
+    if n < 126:
+        return struct.pack("!BB", 0x82, n) + payload
+    if n < 65536:
+        return struct.pack("!BBH", 0x82, 126, n) + payload
+    return struct.pack("!BBQ", 0x82, 127, n) + payload
+
+
+def broadcast(app: web.Application, room: str, payload: bytes) -> None:
+    frame = ws_frame(payload)
+    cap = app[CAP]
+    members = app[ROOMS][room]
+    for transport in list(members):
+        if transport.is_closing():
+            members.discard(transport)
+        elif transport.get_write_buffer_size() > cap:
+            members.discard(transport)
+            transport.abort()
+        else:
+            transport.write(frame)
+
+
+async def spectate(request: web.Request) -> web.WebSocketResponse:
+    ws = web.WebSocketResponse(compress=False, autoping=True)
+    await ws.prepare(request)
+    transport = request.transport
+    rooms = request.app[ROOMS]
+    joined: str | None = None
+    try:
+        async for msg in ws:
+            if msg.type != WSMsgType.BINARY:
+                continue
+            m = msgpack.unpackb(msg.data, raw=False)
+            t = m.get("t")
+            if t == "hello":
+                await ws.send_bytes(msgpack.packb({"t": "welcome", "cid": m.get("cid", 0), "role": "spectator"}))
+            elif t == "join" and transport is not None:
+                joined = str(m["room"])
+                rooms[joined].add(transport)
+                await ws.send_bytes(msgpack.packb({"t": "joined", "cid": m.get("cid", 0), "room": joined}))
+    finally:
+        if joined is not None and transport is not None:
+            rooms[joined].discard(transport)
+    return ws
+
+
+async def publish(request: web.Request) -> web.WebSocketResponse:
+    room = request.query["room"]
+    ws = web.WebSocketResponse(compress=False)
+    await ws.prepare(request)
+    app = request.app
+    seqs = app[SEQ]
+    redis = app[REDIS]
+    async for msg in ws:
+        if msg.type != WSMsgType.BINARY:
+            continue
+        m = msgpack.unpackb(msg.data, raw=False)
+        seqs[room] += 1
+        ev = {"t": "ev", "room": room, "seq": seqs[room], "at_ms": int(time.time() * 1000), "kind": m["kind"],
+              "data": m["data"]}
+        payload = msgpack.packb(ev, use_bin_type=True)
+        if redis is None:
+            broadcast(app, room, payload)
+        else:
+            await redis.publish(f"bench:{room}", payload)  # type: ignore[attr-defined]
+    return ws
+
+
+async def relay(app: web.Application) -> AsyncIterator[None]:
+    redis = app[REDIS]
+    if redis is None:
+        yield
+        return
+    pubsub = redis.pubsub()  # type: ignore[attr-defined]
+    await pubsub.psubscribe("bench:*")
+
+    async def pump() -> None:
+        async for message in pubsub.listen():
+            if message["type"] == "pmessage":
+                broadcast(app, message["channel"].decode()[len("bench:"):], message["data"])
+
+    task = asyncio.create_task(pump())
+    yield
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+    await pubsub.aclose()
+    await redis.aclose()  # type: ignore[attr-defined]
+
+
+def create_app(cap: int, redis_url: str | None) -> web.Application:
+    app = web.Application()
+    app[ROOMS] = defaultdict(set)
+    app[SEQ] = defaultdict(int)
+    app[CAP] = cap
+    if redis_url:
+        import redis.asyncio as aioredis
+
+        app[REDIS] = aioredis.Redis.from_url(redis_url)
+    else:
+        app[REDIS] = None
+    app.cleanup_ctx.append(relay)
+    app.router.add_get("/ws", spectate)
+    app.router.add_get("/bench/publish", publish)
+    return app
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--cap", type=int, default=1 << 20, help="write-buffer cap per spectator, bytes")
+    parser.add_argument("--redis-url", default=None)
+    args = parser.parse_args()
+    with contextlib.suppress(ImportError):
+        import uvloop
+
+        uvloop.install()
+    web.run_app(create_app(args.cap, args.redis_url), host=args.host, port=args.port, print=None,
+                access_log=None)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,139 @@
+"""The servers under test, each started as a real process on loopback (pinned to core 0 when there are two).
+
+- `ours`: `python -m server` (the project's server) with `--bench`, which enables the bench publish endpoint.
+- `bare`: bench/servers/bare_aiohttp.py, the barest aiohttp broadcast.
+- `node`: bench/node/broadcast.js on npm `ws` (needs `npm ci` in bench/node once).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bench.common import ROOT, free_port, python, taskset_prefix
+
+SERVER_CORE = 0
+NODE_DIR = ROOT / "bench" / "node"
+KINDS = ("ours", "bare", "node")
+
+
+@dataclass
+class Target:
+    """A running server: where to connect, which token a spectator says hello with, which room to join."""
+
+    kind: str
+    proc: subprocess.Popen[bytes]
+    port: int
+    host: str = "127.0.0.1"
+    spectator_token: str = "bench-spectator-token"
+    publish_token: str = "bench-publish-token"
+    rooms: list[str] = field(default_factory=lambda: ["battle:bench"])
+    log: Path | None = None
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    def publish_path(self, room: str) -> str:
+        return f"/bench/publish?room={room}&token={self.publish_token}"
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+
+
+def node_ready() -> bool:
+    return shutil.which("node") is not None and (NODE_DIR / "node_modules" / "ws").is_dir()
+
+
+def _argv(kind: str, port: int, cap: int, redis_url: str | None, data_dir: str) -> list[str]:
+    if kind == "ours":
+        argv = [python(), "-m", "server", "--host", "127.0.0.1", "--port", str(port), "--data-dir", data_dir,
+                "--bench"]
+        return argv + (["--redis-url", redis_url] if redis_url else [])
+    if kind == "bare":
+        argv = [python(), "-m", "bench.servers.bare_aiohttp", "--port", str(port), "--cap", str(cap)]
+        return argv + (["--redis-url", redis_url] if redis_url else [])
+    if kind == "node":
+        if redis_url:
+            raise ValueError("the node baseline has no Redis relay")
+        return ["node", str(NODE_DIR / "broadcast.js"), "--port", str(port), "--cap", str(cap)]
+    raise ValueError(f"unknown server kind {kind!r}; one of {KINDS}")
+
+
+async def _wait_port(host: str, port: int, proc: subprocess.Popen[bytes], timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"server exited with {proc.returncode} before listening")
+        try:
+            _, writer = await asyncio.open_connection(host, port)
+            writer.close()
+            await writer.wait_closed()
+            return
+        except OSError:
+            await asyncio.sleep(0.05)
+    raise TimeoutError(f"nothing listening on {host}:{port} after {timeout}s")
+
+
+def _http_json(url: str, body: dict[str, Any]) -> dict[str, Any]:
+    req = urllib.request.Request(url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=30) as resp:
+        out: dict[str, Any] = json.loads(resp.read())
+        return out
+
+
+async def start(
+    kind: str, *, cap: int = 1 << 20, redis_url: str | None = None, rooms: int = 1, core: int | None = SERVER_CORE,
+) -> Target:
+    """Start a server of `kind` and prepare `rooms` rooms a spectator can join."""
+    port = free_port()
+    data_dir = tempfile.mkdtemp(prefix="bench-data-")
+    log = Path(data_dir) / "server.log"
+    argv = (taskset_prefix(core) if core is not None else []) + _argv(kind, port, cap, redis_url, data_dir)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    with log.open("wb") as out:
+        proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+    target = Target(kind=kind, proc=proc, port=port, log=log)
+    try:
+        await _wait_port(target.host, port, proc)
+        if kind == "ours":
+            await asyncio.to_thread(_prepare_ours, target, rooms)
+        else:
+            target.rooms = [f"battle:bench{i}" for i in range(rooms)]
+    except BaseException:
+        target.stop()
+        raise
+    return target
+
+
+def _prepare_ours(target: Target, rooms: int) -> None:
+    """Ask our server for a campaign per room through its HTTP API; the bench hook gives each a battle room."""
+    base = f"http://{target.host}:{target.port}"
+    target.rooms = []
+    for i in range(rooms):
+        made = _http_json(f"{base}/api/campaigns", {"name": f"bench-{i}", "teams": 2, "seats_per_team": 1})
+        target.spectator_token = made["spectator_token"]
+        target.publish_token = made["moderator_token"]
+        target.rooms.append(made["rooms"][0] if made.get("rooms") else made["campaign"])
+
+
+def log_tail(target: Target, lines: int = 20) -> str:
+    if target.log is None or not target.log.exists():
+        return ""
+    return "\n".join(target.log.read_text(errors="replace").splitlines()[-lines:])
