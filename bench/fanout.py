@@ -108,8 +108,9 @@ async def ceiling(
         for rate in rates(start_fps / n, factor, max_steps):
             s = await step(target, clients, publisher, rate, seconds)
             steps.append(s)
-            print(f"  {target.kind:<5} N={n:<5} {payload_name:<5} rate={s.rate:>9.1f}/s  delivered={s.delivered_fps:>10.0f}"
-                  f" fr/s ({s.delivered_ratio:.4f})  p50/p99/p99.9={s.p50_ms}/{s.p99_ms}/{s.p999_ms} ms  "
+            print(f"  {target.kind:<5} N={n:<5} {payload_name:<5} rate={s.rate:>9.1f}/s  "
+                  f"delivered={s.delivered_fps:>10.0f} fr/s ({s.delivered_ratio:.4f})  "
+                  f"p50/p99/p99.9={s.p50_ms}/{s.p99_ms}/{s.p999_ms} ms  "
                   f"cpu={s.cpu_us_per_frame} µs/fr srv={s.server_cpu_util:.2f} load={s.load_cpu_util:.2f}"
                   f"{'' if s.ok else '  FAIL'}", flush=True)
             if not s.ok or s.alive < n:

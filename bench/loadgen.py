@@ -186,11 +186,11 @@ class WsClient(asyncio.Protocol):
         if self.transport is not None and not self.transport.is_closing():
             self.transport.write(client_frame(payload, opcode))
 
-    async def request(self, msg: dict[str, Any], until: str, timeout: float = 30.0) -> list[dict[str, Any]]:
+    async def request(self, msg: dict[str, Any], until: str, limit: float = 30.0) -> list[dict[str, Any]]:
         """Send a message; return the messages received up to and including the first of type `until`."""
         self.send(msgpack.packb(msg))
         got: list[dict[str, Any]] = []
-        async with asyncio.timeout(timeout):
+        async with asyncio.timeout(limit):
             while True:
                 reply = await self.inbox.get()
                 got.append(reply)

@@ -76,8 +76,8 @@ def _argv(kind: str, port: int, cap: int, redis_url: str | None, data_dir: str) 
     raise ValueError(f"unknown server kind {kind!r}; one of {KINDS}")
 
 
-async def _wait_port(host: str, port: int, proc: subprocess.Popen[bytes], timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
+async def _wait_port(host: str, port: int, proc: subprocess.Popen[bytes], limit: float = 30.0) -> None:
+    deadline = time.monotonic() + limit
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise RuntimeError(f"server exited with {proc.returncode} before listening")
@@ -88,7 +88,13 @@ async def _wait_port(host: str, port: int, proc: subprocess.Popen[bytes], timeou
             return
         except OSError:
             await asyncio.sleep(0.05)
-    raise TimeoutError(f"nothing listening on {host}:{port} after {timeout}s")
+    raise TimeoutError(f"nothing listening on {host}:{port} after {limit}s")
+
+
+def _spawn(argv: list[str], log: Path) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    with log.open("wb") as out:
+        return subprocess.Popen(argv, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
 
 
 def _http_json(url: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -106,9 +112,7 @@ async def start(
     data_dir = tempfile.mkdtemp(prefix="bench-data-")
     log = Path(data_dir) / "server.log"
     argv = (taskset_prefix(core) if core is not None else []) + _argv(kind, port, cap, redis_url, data_dir)
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    with log.open("wb") as out:
-        proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+    proc = _spawn(argv, log)
     target = Target(kind=kind, proc=proc, port=port, log=log)
     try:
         await _wait_port(target.host, port, proc)

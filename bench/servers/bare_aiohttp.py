@@ -18,14 +18,22 @@ import struct
 import time
 from collections import defaultdict
 from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
 
 import msgpack
 from aiohttp import WSMsgType, web
+from redis.asyncio import Redis
 
-ROOMS = web.AppKey("rooms", defaultdict[str, set[asyncio.Transport]])
-SEQ = web.AppKey("seq", defaultdict[str, int])
-CAP = web.AppKey("cap", int)
-REDIS = web.AppKey("redis", object)
+
+@dataclass
+class Hub:
+    cap: int
+    redis: Redis | None
+    rooms: defaultdict[str, set[asyncio.Transport]] = field(default_factory=lambda: defaultdict(set))
+    seqs: defaultdict[str, int] = field(default_factory=lambda: defaultdict(int))
+
+
+HUB = web.AppKey("hub", Hub)
 
 
 def ws_frame(payload: bytes) -> bytes:
@@ -39,8 +47,8 @@ def ws_frame(payload: bytes) -> bytes:
 
 def broadcast(app: web.Application, room: str, payload: bytes) -> None:
     frame = ws_frame(payload)
-    cap = app[CAP]
-    members = app[ROOMS][room]
+    cap = app[HUB].cap
+    members = app[HUB].rooms[room]
     for transport in list(members):
         if transport.is_closing():
             members.discard(transport)
@@ -55,7 +63,7 @@ async def spectate(request: web.Request) -> web.WebSocketResponse:
     ws = web.WebSocketResponse(compress=False, autoping=True)
     await ws.prepare(request)
     transport = request.transport
-    rooms = request.app[ROOMS]
+    rooms = request.app[HUB].rooms
     joined: str | None = None
     try:
         async for msg in ws:
@@ -80,8 +88,8 @@ async def publish(request: web.Request) -> web.WebSocketResponse:
     ws = web.WebSocketResponse(compress=False)
     await ws.prepare(request)
     app = request.app
-    seqs = app[SEQ]
-    redis = app[REDIS]
+    seqs = app[HUB].seqs
+    redis = app[HUB].redis
     async for msg in ws:
         if msg.type != WSMsgType.BINARY:
             continue
@@ -93,16 +101,16 @@ async def publish(request: web.Request) -> web.WebSocketResponse:
         if redis is None:
             broadcast(app, room, payload)
         else:
-            await redis.publish(f"bench:{room}", payload)  # type: ignore[attr-defined]
+            await redis.publish(f"bench:{room}", payload)
     return ws
 
 
 async def relay(app: web.Application) -> AsyncIterator[None]:
-    redis = app[REDIS]
+    redis = app[HUB].redis
     if redis is None:
         yield
         return
-    pubsub = redis.pubsub()  # type: ignore[attr-defined]
+    pubsub = redis.pubsub()
     await pubsub.psubscribe("bench:*")
 
     async def pump() -> None:
@@ -115,21 +123,13 @@ async def relay(app: web.Application) -> AsyncIterator[None]:
     task.cancel()
     with contextlib.suppress(asyncio.CancelledError):
         await task
-    await pubsub.aclose()
-    await redis.aclose()  # type: ignore[attr-defined]
+    await pubsub.aclose()  # type: ignore[no-untyped-call]
+    await redis.aclose()
 
 
 def create_app(cap: int, redis_url: str | None) -> web.Application:
     app = web.Application()
-    app[ROOMS] = defaultdict(set)
-    app[SEQ] = defaultdict(int)
-    app[CAP] = cap
-    if redis_url:
-        import redis.asyncio as aioredis
-
-        app[REDIS] = aioredis.Redis.from_url(redis_url)
-    else:
-        app[REDIS] = None
+    app[HUB] = Hub(cap=cap, redis=Redis.from_url(redis_url) if redis_url else None)
     app.cleanup_ctx.append(relay)
     app.router.add_get("/ws", spectate)
     app.router.add_get("/bench/publish", publish)
