@@ -96,9 +96,11 @@ async def ceiling(
     max_steps: int, seconds: float,
 ) -> dict[str, Any]:
     """Raise the rate until a step fails, then probe once between the last good and the first bad rate."""
-    room = target.rooms[0]
-    pub_ws = await loadgen.open_ws(target.host, target.port, target.publish_path(room))
-    publisher = loadgen.Publisher(pub_ws, payload(payload_name, room))
+    access = target.rooms[0]
+    room = access.room
+    publisher = await loadgen.publisher(
+        target.host, target.port, access.moderator_token, room, payload(payload_name, room)
+    )
     n = len(clients)
     steps: list[Step] = []
     try:
@@ -126,7 +128,7 @@ async def ceiling(
             if s.ok and s.delivered_fps > good.delivered_fps:
                 good = s
     finally:
-        pub_ws.close()
+        publisher.close()
     best = good
     return {
         "payload": payload_name,
@@ -146,8 +148,10 @@ async def run_server(
     clients: list[loadgen.WsClient] = []
     try:
         idle = rss_bytes(target.pid)
+        access = target.rooms[0]
+        probes = min(args.probes, max(2, n // 5))
         clients = await loadgen.spectators(
-            target.host, target.port, target.spectator_token, target.rooms[0], n, probes=min(args.probes, n)
+            target.host, target.port, [(access.spectator_token, access.room, i < probes) for i in range(n)]
         )
         await asyncio.sleep(0.2)
         connected = rss_bytes(target.pid)
@@ -257,7 +261,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--factor", type=float, default=1.6)
     p.add_argument("--max-steps", type=int, default=12)
     p.add_argument("--probes", type=int, default=10, help="spectators that parse frames and measure latency")
-    p.add_argument("--cap", type=int, default=1 << 20, help="baselines' write-buffer cap per spectator")
+    p.add_argument("--cap", type=int, default=2 << 20, help="send-buffer cap per socket, every server")
     p.add_argument("--out", type=Path, default=None)
     return p
 

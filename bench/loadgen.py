@@ -3,11 +3,12 @@
 - `Sink`: a spectator that only walks frame headers and counts `ev` frames and bytes (no msgpack parsing).
 - `Probe`: a spectator that parses every `ev` frame and records end-to-end latency from `data.bt`, the sender's
   `time.perf_counter()` (CLOCK_MONOTONIC, the same clock in every process of the machine).
-- `Publisher`: a socket to a server's bench publish endpoint (`/bench/publish?room=R`) sending
-  `{"kind", "data"}` events at a paced rate; `bt` is patched into the pre-packed bytes at send time.
+- `Publisher`: the room's moderator sending `mod_ruling` `{"type": "emit", "kind", "data"}` at a paced rate, each
+  of which becomes one event (our server: through the bench engine, bench/servers/bench_engine.py).
 
 Every server in the benchmarks speaks the same small part of the protocol to these clients: `hello` → `welcome`,
-`join` → (snapshot, history) `joined`, then `ev` frames; `ping` messages are answered with `pong`.
+`join` → (snapshot, history) `joined`, then `ev` frames; `mod_ruling` → events and `ack`; `ping` messages are
+answered with `pong`.
 Client frames use the zero mask (legal per RFC 6455; the server still unmasks), so that the load generator spends
 nothing on masking. No extension is offered, so there is no permessage-deflate.
 """
@@ -20,7 +21,7 @@ import os
 import socket
 import struct
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -221,29 +222,23 @@ async def spectator(host: str, port: int, token: str, room: str, probe: bool = F
     return ws
 
 
-async def spectators(
-    host: str, port: int, token: str | Callable[[int], str], room: str | Callable[[int], str], n: int,
-    probes: int, batch: int = 50,
-) -> list[WsClient]:
-    """`n` spectators of which the first `probes` parse frames; connected `batch` at a time."""
+async def spectators(host: str, port: int, plan: Sequence[tuple[str, str, bool]], batch: int = 50) -> list[WsClient]:
+    """One spectator per (token, room, probe) of `plan`, connected `batch` at a time."""
     out: list[WsClient] = []
-    for first in range(0, n, batch):
-        out += await asyncio.gather(*(
-            spectator(
-                host, port, token(i) if callable(token) else token, room(i) if callable(room) else room, i < probes
-            )
-            for i in range(first, min(n, first + batch))
-        ))
+    for first in range(0, len(plan), batch):
+        out += await asyncio.gather(*(spectator(host, port, *entry) for entry in plan[first : first + batch]))
     return out
 
 
 class Publisher:
-    """Sends events to `/bench/publish?room=R` at a paced rate, with `bt` patched into the pre-packed bytes."""
+    """The room's moderator, sending `mod_ruling` `{"type": "emit", "kind", "data"}` at a paced rate; each becomes
+    one event. `data.bt` is patched into the pre-packed frame at send time."""
 
-    def __init__(self, ws: WsClient, data: dict[str, Any], kind: str = "bench") -> None:
+    def __init__(self, ws: WsClient, room: str, data: dict[str, Any], kind: str = "bench") -> None:
         self.ws = ws
-        body = {"kind": kind, "data": {"bt": _SENTINEL, **{k: v for k, v in data.items() if k != "bt"}}}
-        packed = msgpack.packb(body, use_bin_type=True)
+        body = {"bt": _SENTINEL, **{k: v for k, v in data.items() if k != "bt"}}
+        ruling = {"type": "emit", "kind": kind, "data": body}
+        packed = msgpack.packb({"t": "mod_ruling", "cid": 0, "room": room, "ruling": ruling}, use_bin_type=True)
         marker = b"\xcb" + struct.pack(">d", _SENTINEL)
         at = packed.find(marker)
         assert at >= 0 and packed.count(marker) == 1
@@ -257,6 +252,9 @@ class Publisher:
         if transport is not None and not transport.is_closing():
             transport.write(bytes(self.frame))
             self.sent += 1
+
+    def close(self) -> None:
+        self.ws.close()
 
     async def run(self, rate: float, seconds: float, tick: float = 0.002) -> int:
         """Send `rate` events per second for `seconds`, catching up each tick; returns how many were sent."""
@@ -289,6 +287,11 @@ def snapshot(clients: Sequence[WsClient]) -> Counts:
         bytes=sum(c.bytes for c in clients),
         per_client=[c.frames for c in clients],
     )
+
+
+async def publisher(host: str, port: int, token: str, room: str, data: dict[str, Any]) -> Publisher:
+    ws = await spectator(host, port, token, room)
+    return Publisher(ws, room, data)
 
 
 def take_latencies(clients: Sequence[WsClient]) -> list[float]:

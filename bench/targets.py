@@ -1,6 +1,9 @@
 """The servers under test, each started as a real process on loopback (pinned to core 0 when there are two).
 
-- `ours`: `python -m server` (the project's server) with `--bench`, which enables the bench publish endpoint.
+- `ours`: `python -m server` (the project's server) through bench/servers/ours.py, which registers the bench
+  engine; its rooms are campaigns created through the HTTP API with `"scenario": "bench"`. Started with
+  `--no-fsync` (the journal survives a process kill, not a power cut; the Redis store has no fsync either) and
+  the inbound rate limit lifted for the publishing moderator.
 - `bare`: bench/servers/bare_aiohttp.py, the barest aiohttp broadcast.
 - `node`: bench/node/broadcast.js on npm `ws` (needs `npm ci` in bench/node once).
 """
@@ -27,25 +30,29 @@ NODE_DIR = ROOT / "bench" / "node"
 KINDS = ("ours", "bare", "node")
 
 
+@dataclass(frozen=True)
+class Access:
+    """A room and the tokens to watch it (spectator) and to put events into it (moderator)."""
+
+    room: str
+    spectator_token: str
+    moderator_token: str
+
+
 @dataclass
 class Target:
-    """A running server: where to connect, which token a spectator says hello with, which room to join."""
+    """A running server and the rooms prepared on it."""
 
     kind: str
     proc: subprocess.Popen[bytes]
     port: int
     host: str = "127.0.0.1"
-    spectator_token: str = "bench-spectator-token"
-    publish_token: str = "bench-publish-token"
-    rooms: list[str] = field(default_factory=lambda: ["battle:bench"])
+    rooms: list[Access] = field(default_factory=list)
     log: Path | None = None
 
     @property
     def pid(self) -> int:
         return self.proc.pid
-
-    def publish_path(self, room: str) -> str:
-        return f"/bench/publish?room={room}&token={self.publish_token}"
 
     def stop(self) -> None:
         if self.proc.poll() is None:
@@ -63,8 +70,8 @@ def node_ready() -> bool:
 
 def _argv(kind: str, port: int, cap: int, redis_url: str | None, data_dir: str) -> list[str]:
     if kind == "ours":
-        argv = [python(), "-m", "server", "--host", "127.0.0.1", "--port", str(port), "--data-dir", data_dir,
-                "--bench"]
+        argv = [python(), "-m", "bench.servers.ours", "--host", "127.0.0.1", "--port", str(port), "--data-dir",
+                data_dir, "--no-fsync", "--rate", "1000000", "--rate-burst", "1000000", "--send-buffer-bytes", str(cap)]
         return argv + (["--redis-url", redis_url] if redis_url else [])
     if kind == "bare":
         argv = [python(), "-m", "bench.servers.bare_aiohttp", "--port", str(port), "--cap", str(cap)]
@@ -105,7 +112,7 @@ def _http_json(url: str, body: dict[str, Any]) -> dict[str, Any]:
 
 
 async def start(
-    kind: str, *, cap: int = 1 << 20, redis_url: str | None = None, rooms: int = 1, core: int | None = SERVER_CORE,
+    kind: str, *, cap: int = 2 << 20, redis_url: str | None = None, rooms: int = 1, core: int | None = SERVER_CORE,
 ) -> Target:
     """Start a server of `kind` and prepare `rooms` rooms a spectator can join."""
     port = free_port()
@@ -119,7 +126,7 @@ async def start(
         if kind == "ours":
             await asyncio.to_thread(_prepare_ours, target, rooms)
         else:
-            target.rooms = [f"battle:bench{i}" for i in range(rooms)]
+            target.rooms = [Access(f"c-bench{i:05d}", "bench-spectator", "bench-moderator") for i in range(rooms)]
     except BaseException:
         target.stop()
         raise
@@ -127,14 +134,13 @@ async def start(
 
 
 def _prepare_ours(target: Target, rooms: int) -> None:
-    """Ask our server for a campaign per room through its HTTP API; the bench hook gives each a battle room."""
+    """A campaign per room through the HTTP API, played by the bench engine."""
     base = f"http://{target.host}:{target.port}"
-    target.rooms = []
     for i in range(rooms):
-        made = _http_json(f"{base}/api/campaigns", {"name": f"bench-{i}", "teams": 2, "seats_per_team": 1})
-        target.spectator_token = made["spectator_token"]
-        target.publish_token = made["moderator_token"]
-        target.rooms.append(made["rooms"][0] if made.get("rooms") else made["campaign"])
+        made = _http_json(f"{base}/api/campaigns", {
+            "name": f"bench-{i}", "scenario": "bench", "teams": [{"colour": "red"}, {"colour": "blue"}],
+        })
+        target.rooms.append(Access(made["room"], made["spectator_token"], made["moderator_token"]))
 
 
 def log_tail(target: Target, lines: int = 20) -> str:

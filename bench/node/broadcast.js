@@ -1,7 +1,7 @@
 // Baseline: a Node `ws` broadcast server speaking the benchmarks' part of the protocol (see bench/loadgen.py).
-// /ws: hello -> welcome, join -> joined; /bench/publish?room=R: each {kind, data} becomes one `ev` message,
-// packed once and sent to every spectator with ws.send (no permessage-deflate); a spectator whose bufferedAmount
-// passes --cap bytes is terminated.
+// /ws: hello -> welcome, join -> joined, mod_ruling {room, ruling: {kind, data}} -> one `ev` message packed once
+// and sent to every socket in the room with ws.send (no permessage-deflate), then ack. A socket whose
+// bufferedAmount passes --cap bytes is terminated.
 //   node bench/node/broadcast.js --port N [--cap BYTES]
 "use strict";
 const http = require("http");
@@ -32,32 +32,26 @@ function broadcast(room, frame) {
 }
 
 server.on("upgrade", (req, socket, head) => {
-  const url = new URL(req.url, "http://x");
+  if (new URL(req.url, "http://x").pathname !== "/ws") { socket.destroy(); return; }
   wss.handleUpgrade(req, socket, head, (ws) => {
-    if (url.pathname === "/bench/publish") {
-      const room = url.searchParams.get("room");
-      ws.on("message", (data) => {
-        const m = decode(data);
+    let joined = null;
+    ws.on("message", (data) => {
+      const m = decode(data);
+      if (m.t === "mod_ruling") {
+        const room = String(m.room);
         const seq = (seqs.get(room) || 0) + 1;
         seqs.set(room, seq);
-        broadcast(room, encode({ t: "ev", room, seq, at_ms: Date.now(), kind: m.kind, data: m.data }));
-      });
-    } else if (url.pathname === "/ws") {
-      let joined = null;
-      ws.on("message", (data) => {
-        const m = decode(data);
-        if (m.t === "hello") ws.send(encode({ t: "welcome", cid: m.cid || 0, role: "spectator" }));
-        else if (m.t === "join") {
-          joined = String(m.room);
-          if (!rooms.has(joined)) rooms.set(joined, new Set());
-          rooms.get(joined).add(ws);
-          ws.send(encode({ t: "joined", cid: m.cid || 0, room: joined }));
-        }
-      });
-      ws.on("close", () => { if (joined) rooms.get(joined).delete(ws); });
-    } else {
-      ws.close();
-    }
+        broadcast(room, encode({ t: "ev", room, seq, at_ms: Date.now(), kind: m.ruling.kind, data: m.ruling.data }));
+        ws.send(encode({ t: "ack", cid: m.cid || 0, seq }));
+      } else if (m.t === "hello") ws.send(encode({ t: "welcome", cid: m.cid || 0, role: "spectator" }));
+      else if (m.t === "join") {
+        joined = String(m.room);
+        if (!rooms.has(joined)) rooms.set(joined, new Set());
+        rooms.get(joined).add(ws);
+        ws.send(encode({ t: "joined", cid: m.cid || 0, room: joined }));
+      }
+    });
+    ws.on("close", () => { if (joined) rooms.get(joined).delete(ws); });
   });
 });
 

@@ -1,9 +1,9 @@
 """Baseline: the barest aiohttp broadcast server that speaks the benchmarks' part of the protocol.
 
-`/ws`: any `hello` → `welcome`, `join` → `joined` (the socket is then in the room), nothing validated.
-`/bench/publish?room=R`: each binary message `{"kind", "data"}` becomes one `ev` message, packed once, framed
-once, and the same bytes are written to every spectator's transport; a spectator whose write buffer passes
-`--cap` bytes is cut off. With `--redis-url` the packed event goes through Redis pub/sub (channel `bench:<room>`,
+`/ws`: any `hello` → `welcome`, `join` → `joined` (the socket is then in the room), nothing validated;
+`mod_ruling` `{"room", "ruling": {"kind", "data"}}` → one `ev` message, packed once, framed once, the same bytes
+written to every transport in the room, then `ack`. A socket whose write buffer passes `--cap` bytes is cut off.
+With `--redis-url` the packed event goes through Redis pub/sub (channel `bench:<room>`,
 one PUBLISH per event) and every process subscribed relays it to its own spectators: the bare redis-py relay.
 
     python -m bench.servers.bare_aiohttp --port N [--cap BYTES] [--redis-url URL]
@@ -19,6 +19,7 @@ import time
 from collections import defaultdict
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
+from typing import Any
 
 import msgpack
 from aiohttp import WSMsgType, web
@@ -59,11 +60,11 @@ def broadcast(app: web.Application, room: str, payload: bytes) -> None:
             transport.write(frame)
 
 
-async def spectate(request: web.Request) -> web.WebSocketResponse:
+async def session(request: web.Request) -> web.WebSocketResponse:
     ws = web.WebSocketResponse(compress=False, autoping=True)
     await ws.prepare(request)
     transport = request.transport
-    rooms = request.app[HUB].rooms
+    hub = request.app[HUB]
     joined: str | None = None
     try:
         async for msg in ws:
@@ -71,38 +72,32 @@ async def spectate(request: web.Request) -> web.WebSocketResponse:
                 continue
             m = msgpack.unpackb(msg.data, raw=False)
             t = m.get("t")
-            if t == "hello":
+            if t == "mod_ruling":
+                await emit(request.app, str(m["room"]), m["ruling"])
+                await ws.send_bytes(msgpack.packb({"t": "ack", "cid": m.get("cid", 0), "seq": hub.seqs[m["room"]]}))
+            elif t == "hello":
                 await ws.send_bytes(msgpack.packb({"t": "welcome", "cid": m.get("cid", 0), "role": "spectator"}))
             elif t == "join" and transport is not None:
                 joined = str(m["room"])
-                rooms[joined].add(transport)
+                hub.rooms[joined].add(transport)
                 await ws.send_bytes(msgpack.packb({"t": "joined", "cid": m.get("cid", 0), "room": joined}))
     finally:
         if joined is not None and transport is not None:
-            rooms[joined].discard(transport)
+            hub.rooms[joined].discard(transport)
     return ws
 
 
-async def publish(request: web.Request) -> web.WebSocketResponse:
-    room = request.query["room"]
-    ws = web.WebSocketResponse(compress=False)
-    await ws.prepare(request)
-    app = request.app
-    seqs = app[HUB].seqs
-    redis = app[HUB].redis
-    async for msg in ws:
-        if msg.type != WSMsgType.BINARY:
-            continue
-        m = msgpack.unpackb(msg.data, raw=False)
-        seqs[room] += 1
-        ev = {"t": "ev", "room": room, "seq": seqs[room], "at_ms": int(time.time() * 1000), "kind": m["kind"],
-              "data": m["data"]}
-        payload = msgpack.packb(ev, use_bin_type=True)
-        if redis is None:
-            broadcast(app, room, payload)
-        else:
-            await redis.publish(f"bench:{room}", payload)
-    return ws
+async def emit(app: web.Application, room: str, ruling: dict[str, Any]) -> None:
+    """One event: packed once, then broadcast here or published once on Redis."""
+    hub = app[HUB]
+    hub.seqs[room] += 1
+    ev = {"t": "ev", "room": room, "seq": hub.seqs[room], "at_ms": int(time.time() * 1000),
+          "kind": ruling["kind"], "data": ruling["data"]}
+    payload = msgpack.packb(ev, use_bin_type=True)
+    if hub.redis is None:
+        broadcast(app, room, payload)
+    else:
+        await hub.redis.publish(f"bench:{room}", payload)
 
 
 async def relay(app: web.Application) -> AsyncIterator[None]:
@@ -131,8 +126,7 @@ def create_app(cap: int, redis_url: str | None) -> web.Application:
     app = web.Application()
     app[HUB] = Hub(cap=cap, redis=Redis.from_url(redis_url) if redis_url else None)
     app.cleanup_ctx.append(relay)
-    app.router.add_get("/ws", spectate)
-    app.router.add_get("/bench/publish", publish)
+    app.router.add_get("/ws", session)
     return app
 
 
