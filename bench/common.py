@@ -103,6 +103,16 @@ def rss_bytes(pid: int) -> int:
     return pages * _PAGE
 
 
+def core_ticks(core: int) -> tuple[int, int]:
+    """(busy, total) jiffies of one core since boot, from /proc/stat; busy includes irq/softirq time."""
+    for line in Path("/proc/stat").read_text().splitlines():
+        if line.startswith(f"cpu{core} "):
+            v = [int(x) for x in line.split()[1:]]
+            idle = v[3] + v[4]
+            return sum(v[:8]) - idle, sum(v[:8])
+    return 0, 0
+
+
 def self_cpu_seconds() -> float:
     t = os.times()
     return t.user + t.system
