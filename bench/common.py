@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 import os
@@ -10,9 +11,11 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results"
@@ -141,6 +144,18 @@ def taskset_prefix(core: int) -> list[str]:
 
 def ratio(ours: float, baseline: float) -> float | None:
     return round(ours / baseline, 3) if baseline else None
+
+
+def run(coro: Coroutine[Any, Any, T]) -> T:
+    """Run a benchmark's main coroutine on uvloop when installed (as the server does), else asyncio."""
+    try:
+        import uvloop
+
+        factory: Callable[[], asyncio.AbstractEventLoop] | None = uvloop.new_event_loop
+    except ImportError:
+        factory = None
+    with asyncio.Runner(loop_factory=factory) as runner:
+        return runner.run(coro)
 
 
 def python() -> str:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import math
 import time
 from dataclasses import asdict, dataclass
@@ -23,7 +22,17 @@ from pathlib import Path
 from typing import Any
 
 from bench import loadgen, targets
-from bench.common import core_ticks, cpu_seconds, percentile, pin_self, ratio, rss_bytes, self_cpu_seconds, write_result
+from bench.common import (
+    core_ticks,
+    cpu_seconds,
+    percentile,
+    pin_self,
+    ratio,
+    rss_bytes,
+    run,
+    self_cpu_seconds,
+    write_result,
+)
 from bench.payloads import frame_size, payload
 
 LOSS_LIMIT = 0.999
@@ -108,6 +117,7 @@ async def ceiling(
     )
     n = len(clients)
     steps: list[Step] = []
+    limit: Step | None = None
     try:
         await publisher.run(min(50.0, start_fps / n), 0.3)  # warm-up; not measured
         await loadgen.drain(clients, 10**12, 0, quiet=0.2, limit=1.0)
@@ -128,10 +138,9 @@ async def ceiling(
                   f"load={s.load_cpu_util:.2f}"
                   f"{'' if s.ok else '  FAIL'}", flush=True)
             if not s.ok or s.alive < n:
+                limit = s
                 break
             good = s
-        else:
-            good = steps[-1] if steps and steps[-1].ok else good
         last = steps[-1]
         if good is not None and not last.ok and last.alive == n:
             mid = math.sqrt(good.rate * last.rate)
@@ -148,7 +157,7 @@ async def ceiling(
         "max_sustainable_fps": best.delivered_fps if best else 0.0,
         "at": asdict(best) if best else None,
         "load_bound": bool(best and best.load_bound),
-        "limit_reached": any(not s.ok for s in steps),
+        "limit_reached": limit is not None,
         "steps": [asdict(s) for s in steps],
     }
 
@@ -282,11 +291,7 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     pin_self(1)
-    with contextlib.suppress(ImportError):
-        import uvloop
-
-        uvloop.install()
-    result = asyncio.run(amain(args))
+    result = run(amain(args))
     print(table(result))
     print("wrote", write_result("fanout", result, args.out))
     return 0
