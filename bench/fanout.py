@@ -17,6 +17,7 @@ import argparse
 import asyncio
 import math
 import time
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -68,10 +69,11 @@ class Step:
 
 
 async def step(
-    target: targets.Target, clients: list[loadgen.WsClient], publisher: loadgen.Publisher, rate: float,
+    pids: Sequence[int], clients: list[loadgen.WsClient], publishers: Sequence[loadgen.Publisher], rate: float,
     seconds: float,
 ) -> Step:
-    """Offer `rate` events/s for `seconds`, wait for the frames to drain, and measure."""
+    """Offer `rate` events/s into each publisher's room for `seconds`, wait for the frames to drain, and measure
+    (server CPU summed over `pids`). Every client follows exactly one of the rooms, all rooms alike."""
     probes = [c for c in clients if c.probe]
     loadgen.take_latencies(probes)
     gaps0 = sum(c.gaps for c in probes)
@@ -79,12 +81,12 @@ async def step(
     for c in clients:
         c.lazy(True)
     core0 = core_ticks(targets.SERVER_CORE)
-    cpu0, load0, t0 = cpu_seconds(target.pid), self_cpu_seconds(), time.perf_counter()
-    sent = await publisher.run(rate, seconds)
+    cpu0, load0, t0 = sum(map(cpu_seconds, pids)), self_cpu_seconds(), time.perf_counter()
+    sent = await loadgen.pace(publishers, rate, seconds)
     expected = sent * len(clients)
     got = await loadgen.drain(clients, expected, base)
     wall = time.perf_counter() - t0
-    cpu = cpu_seconds(target.pid) - cpu0
+    cpu = sum(map(cpu_seconds, pids)) - cpu0
     load = self_cpu_seconds() - load0
     core1 = core_ticks(targets.SERVER_CORE)
     lat = [x * 1000 for x in loadgen.take_latencies(probes)]
@@ -106,32 +108,28 @@ def rates(start: float, factor: float, steps: int) -> list[float]:
 
 
 async def ceiling(
-    target: targets.Target, clients: list[loadgen.WsClient], payload_name: str, start_fps: float, factor: float,
-    max_steps: int, seconds: float, retries: int = 1,
+    label: str, pids: Sequence[int], clients: list[loadgen.WsClient], publishers: Sequence[loadgen.Publisher],
+    start_rate: float, factor: float, max_steps: int, seconds: float, retries: int = 1,
 ) -> dict[str, Any]:
-    """Raise the rate until a step fails, then probe once between the last good and the first bad rate."""
-    access = target.rooms[0]
-    room = access.room
-    publisher = await loadgen.publisher(
-        target.host, target.port, access.moderator_token, room, payload(payload_name, room)
-    )
+    """Raise the per-room rate from `start_rate` until a step fails, then probe once between the last good and
+    the first bad rate. Returns the steps and the best sustainable one."""
     n = len(clients)
     steps: list[Step] = []
     limit: Step | None = None
     try:
-        await publisher.run(min(50.0, start_fps / n), 0.3)  # warm-up; not measured
+        await loadgen.pace(publishers, min(50.0, start_rate), 0.3)  # warm-up; not measured
         await loadgen.drain(clients, 10**12, 0, quiet=0.2, limit=1.0)
         good: Step | None = None
-        for rate in rates(start_fps / n, factor, max_steps):
-            s = await step(target, clients, publisher, rate, seconds)
+        for rate in rates(start_rate, factor, max_steps):
+            s = await step(pids, clients, publishers, rate, seconds)
             steps.append(s)
             for _ in range(retries):
                 if s.ok or s.alive < n:
                     break
                 await asyncio.sleep(0.5)  # a failed step is tried again: the machine is shared
-                s = await step(target, clients, publisher, rate, seconds)
+                s = await step(pids, clients, publishers, rate, seconds)
                 steps.append(s)
-            print(f"  {target.kind:<5} N={n:<5} {payload_name:<5} rate={s.rate:>9.1f}/s  "
+            print(f"  {label} rate={s.rate:>9.1f}/s  "
                   f"delivered={s.delivered_fps:>10.0f} fr/s ({s.delivered_ratio:.4f})  "
                   f"p50/p99/p99.9={s.p50_ms}/{s.p99_ms}/{s.p999_ms} ms  "
                   f"cpu={s.cpu_us_per_frame} µs/fr srv={s.server_cpu_util:.2f} core0={s.server_core_busy:.2f} "
@@ -144,16 +142,15 @@ async def ceiling(
         last = steps[-1]
         if good is not None and not last.ok and last.alive == n:
             mid = math.sqrt(good.rate * last.rate)
-            s = await step(target, clients, publisher, mid, seconds)
+            s = await step(pids, clients, publishers, mid, seconds)
             steps.append(s)
             if s.ok and s.delivered_fps > good.delivered_fps:
                 good = s
     finally:
-        publisher.close()
+        for p in publishers:
+            p.close()
     best = good
     return {
-        "payload": payload_name,
-        "frame_bytes": frame_size(payload_name, room),
         "max_sustainable_fps": best.delivered_fps if best else 0.0,
         "at": asdict(best) if best else None,
         "load_bound": bool(best and best.load_bound),
@@ -181,9 +178,16 @@ async def run_server(
             "rss_per_conn_bytes": round((connected - idle) / n), "by_payload": {},
         }
         for name in payloads:
-            out["by_payload"][name] = await ceiling(
-                target, clients, name, args.start_fps, args.factor, args.max_steps, args.seconds, args.retries
-            )
+            data = payload(name, access.room)
+            pub = await loadgen.publisher(target.host, target.port, access.moderator_token, access.room, data)
+            out["by_payload"][name] = {
+                "payload": name,
+                "frame_bytes": frame_size(name, access.room),
+                **await ceiling(
+                    f"{kind:<5} N={n:<5} {name:<5}", [target.pid], clients, [pub], args.start_fps / n, args.factor,
+                    args.max_steps, args.seconds, args.retries,
+                ),
+            }
         out["rss_per_conn_after_load_bytes"] = round((rss_bytes(target.pid) - idle) / n)
         return out
     except Exception:

@@ -256,21 +256,22 @@ class Publisher:
     def close(self) -> None:
         self.ws.close()
 
-    async def run(self, rate: float, seconds: float, tick: float = 0.002) -> int:
-        """Send `rate` events per second for `seconds`, catching up each tick; returns how many were sent."""
-        start = time.perf_counter()
-        sent = 0
-        while True:
-            now = time.perf_counter()
-            elapsed = now - start
-            if elapsed >= seconds:
-                break
-            due = int(elapsed * rate) + 1 - sent
-            for _ in range(due):
-                self.send_one()
-            sent += max(0, due)
-            await asyncio.sleep(tick)
-        return sent
+
+async def pace(publishers: Sequence[Publisher], rate: float, seconds: float, tick: float = 0.002) -> int:
+    """Each publisher sends `rate` events/s for `seconds`, catching up every tick; returns how many each sent."""
+    start = time.perf_counter()
+    sent = 0
+    while True:
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            break
+        due = int(elapsed * rate) + 1 - sent
+        for _ in range(due):
+            for p in publishers:
+                p.send_one()
+        sent += max(0, due)
+        await asyncio.sleep(tick)
+    return sent
 
 
 @dataclass

@@ -37,6 +37,7 @@ class Access:
     room: str
     spectator_token: str
     moderator_token: str
+    player_tokens: tuple[str, ...] = ("bench-player-1", "bench-player-2")
 
 
 @dataclass
@@ -140,7 +141,8 @@ def _prepare_ours(target: Target, rooms: int) -> None:
         made = _http_json(f"{base}/api/campaigns", {
             "name": f"bench-{i}", "scenario": "bench", "teams": [{"colour": "red"}, {"colour": "blue"}],
         })
-        target.rooms.append(Access(made["room"], made["spectator_token"], made["moderator_token"]))
+        players = tuple(seat["token"] for seat in made["seats"])
+        target.rooms.append(Access(made["room"], made["spectator_token"], made["moderator_token"], players))
 
 
 def log_tail(target: Target, lines: int = 20) -> str:
