@@ -80,6 +80,7 @@ class WsClient(asyncio.Protocol):
         self.latencies: list[float] = []
         self.last_seq = -1
         self.gaps = 0
+        self.closed_at: float | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = cast(asyncio.Transport, transport)  # uvloop's transports are not asyncio subclasses
@@ -90,6 +91,7 @@ class WsClient(asyncio.Protocol):
         )
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self.closed_at = time.perf_counter()
         if not self.handshaken.done():
             self.handshaken.set_exception(HandshakeError(f"closed during handshake: {exc}"))
         if not self.closed.done():
@@ -182,6 +184,16 @@ class WsClient(asyncio.Protocol):
         sock = self.transport.get_extra_info("socket") if self.transport is not None else None
         if sock is not None and not self.probe:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVLOWAT, LAZY_BYTES if on else 1)
+
+    def stall(self) -> None:
+        """Stop reading, as a client on a dead mobile link does: the receive window closes, the server's queue
+        for this socket grows."""
+        if self.transport is None:
+            return
+        sock = self.transport.get_extra_info("socket")
+        if sock is not None:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        self.transport.pause_reading()
 
     def send(self, payload: bytes, opcode: int = _OP_BINARY) -> None:
         if self.transport is not None and not self.transport.is_closing():
