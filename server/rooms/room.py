@@ -290,7 +290,8 @@ class Room:
             raise forbidden("no voice without a seat")
         if member.role == "player" and self.kind != "secret_module" and member.player in core.away:
             raise RoomError("locked_out", "in the secret module you speak only with the moderator", rule="D-N-14")
-        channel = channels.resolve(member, str(body["channel"]), self.teams, secret_room=self.kind == "secret_module")
+        channel = channels.resolve(member, str(body["channel"]), self.teams, secret_room=self.kind == "secret_module",
+                                   players=list(self.players))
         line = {"channel": channel, "from": member.player, "role": member.role, "team": member.team,
                 "name": body.get("name") or member.player, "text": str(body["text"]), "at_ms": at}
         chat = dict(core.chat)
@@ -419,7 +420,7 @@ class Room:
 
     def viewer_of(self, member: Member) -> str:
         if self.kind == "secret_module":
-            return MODERATOR if member.role == "moderator" else channels.SECRET_VIEWER
+            return MODERATOR if member.role == "moderator" else channels.secret_viewer(member.player)
         if member.role == "player" and member.player in self.core.away:
             return PUBLIC
         return member.viewer
@@ -427,7 +428,7 @@ class Room:
     def snapshot_for(self, viewer: str) -> dict[str, Any]:
         core = self.core
         now = self.now()
-        readable = set(channels.readable(viewer, self.teams))
+        readable = set(core.chat) if viewer == MODERATOR else set(channels.readable(viewer, self.teams))
         chat = [dict(line) for c in sorted(readable) for line in core.chat.get(c, ())]
         chat.sort(key=lambda line: int(line["at_ms"]))
         return {
