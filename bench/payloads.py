@@ -1,8 +1,9 @@
 """The bytes the benchmarks send: a 128-byte event and a battle turn's resolution (a few KB).
 
-The turn result is `bench/payloads/turn_result.json` — the resolution events of one engaged 25-against-25 turn
-(D-N-1 order: fire, melee, morale, removals), recorded once and kept fixed so that every run and every server
-sends exactly the same bytes. Each event sent carries `bt`, the sender's `time.perf_counter()` (CLOCK_MONOTONIC,
+The turn result is `bench/payloads/turn_result.json` — the resolution events of turn 4 of an engaged
+25-against-25 battle played by the battle engine (fixed seed; fire, losses, melee, morale, dispersal, rolls),
+recorded once by `python -m bench.payloads --record` and kept fixed so that every run and every server sends
+exactly the same bytes. Each event sent carries `bt`, the sender's `time.perf_counter()` (CLOCK_MONOTONIC,
 shared by all processes of the machine), from which a probe measures end-to-end latency.
 """
 
@@ -54,3 +55,21 @@ def payload(name: str, room: str) -> dict[str, Any]:
 
 def frame_size(name: str, room: str) -> int:
     return len(msgpack.packb(ev_message(room, 2**31, 2**40, payload(name, room)), use_bin_type=True))
+
+
+def record(seed: int = 1812, turn_index: int = 3) -> dict[str, Any]:
+    """One resolution of a 25v25 engaged battle, as the battle engine emits it (bench/battle_turn.py's battle)."""
+    from bench.battle_turn import ENGINE, engaged_states
+
+    state = engaged_states(turn_index + 1, seed)[turn_index]
+    _, events = ENGINE.end_turn(state, state.active_side or "", flagged=False)
+    return {"seed": seed, "turn": state.turn, "events": [{"kind": e.kind, **dict(e.data)} for e in events]}
+
+
+if __name__ == "__main__":
+    import sys
+
+    if sys.argv[1:] != ["--record"]:
+        raise SystemExit("usage: python -m bench.payloads --record")
+    TURN_RESULT.write_text(json.dumps(record(), indent=1) + "\n")
+    print("wrote", TURN_RESULT, frame_size("turn", "c-0123456789"), "bytes as an ev frame")
