@@ -53,7 +53,7 @@ def outbound() -> dict[str, dict[str, Any]]:
         cid=1, session="s1", player="p1", role="spectator", campaign="c1", rooms=[ROOM], server_ms=1_764_500_000_000
     ).model_dump(mode="json")
     snapshot = Snapshot(
-        room=ROOM, seq=1042, kind="battle", state={"units": turn_result()["strengths"], "turn": 9},
+        room=ROOM, seq=1042, kind="battle", state={"events": turn_result()["events"][:8], "turn": 4},
         clocks={"red": 600_000, "blue": 540_000}, server_ms=1_764_500_000_000,
     ).model_dump(mode="json")
     return {"ev_turn": turn, "ev_small": small, "welcome": welcome, "snapshot": snapshot}
