@@ -69,11 +69,11 @@ def node_ready() -> bool:
     return shutil.which("node") is not None and (NODE_DIR / "node_modules" / "ws").is_dir()
 
 
-def _argv(kind: str, port: int, cap: int, redis_url: str | None, data_dir: str) -> list[str]:
+def _argv(kind: str, port: int, cap: int, redis_url: str | None, data_dir: str, prefix: str) -> list[str]:
     if kind == "ours":
         argv = [python(), "-m", "bench.servers.ours", "--host", "127.0.0.1", "--port", str(port), "--data-dir",
                 data_dir, "--no-fsync", "--rate", "1000000", "--rate-burst", "1000000", "--send-buffer-bytes", str(cap)]
-        return argv + (["--redis-url", redis_url] if redis_url else [])
+        return argv + (["--redis-url", redis_url, "--redis-prefix", prefix] if redis_url else [])
     if kind == "bare":
         argv = [python(), "-m", "bench.servers.bare_aiohttp", "--port", str(port), "--cap", str(cap)]
         return argv + (["--redis-url", redis_url] if redis_url else [])
@@ -100,7 +100,9 @@ async def _wait_port(host: str, port: int, proc: subprocess.Popen[bytes], limit:
 
 
 def _spawn(argv: list[str], log: Path) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    # The server reads REDIS_URL and KS_* from the environment: only the flags given here may choose its backend.
+    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL" and not k.startswith("KS_")}
+    env["PYTHONPATH"] = str(ROOT)
     with log.open("wb") as out:
         return subprocess.Popen(argv, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
 
@@ -114,17 +116,22 @@ def _http_json(url: str, body: dict[str, Any]) -> dict[str, Any]:
 
 async def start(
     kind: str, *, cap: int = 2 << 20, redis_url: str | None = None, rooms: int = 1, core: int | None = SERVER_CORE,
+    redis_prefix: str = "ks", existing: list[Access] | None = None,
 ) -> Target:
-    """Start a server of `kind` and prepare `rooms` rooms a spectator can join."""
+    """Start a server of `kind` and prepare `rooms` rooms a spectator can join (or take `existing` ones: a second
+    node of the same cluster)."""
     port = free_port()
     data_dir = tempfile.mkdtemp(prefix="bench-data-")
     log = Path(data_dir) / "server.log"
-    argv = (taskset_prefix(core) if core is not None else []) + _argv(kind, port, cap, redis_url, data_dir)
+    pin = taskset_prefix(core) if core is not None else []
+    argv = pin + _argv(kind, port, cap, redis_url, data_dir, redis_prefix)
     proc = _spawn(argv, log)
     target = Target(kind=kind, proc=proc, port=port, log=log)
     try:
         await _wait_port(target.host, port, proc)
-        if kind == "ours":
+        if existing is not None:
+            target.rooms = list(existing)
+        elif kind == "ours":
             await asyncio.to_thread(_prepare_ours, target, rooms)
         else:
             target.rooms = [Access(f"c-bench{i:05d}", "bench-spectator", "bench-moderator") for i in range(rooms)]
