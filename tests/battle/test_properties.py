@@ -81,5 +81,5 @@ def test_random_battles_stay_sound_and_replay_identically_D_N_4_D_GEN_1(seed: in
 @given(seed=st.integers(0, 2**32))
 def test_thousand_short_order_sequences_stay_sound_D_N_4_D_GEN_1(seed: int) -> None:
     rec = play(seed, random.Random(seed), True, units=3, turns=2)
-    state, events = replay(rec.export())
+    _, events = replay(rec.export())
     assert event_lines(events) == event_lines(rec.events)
