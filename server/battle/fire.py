@@ -86,7 +86,10 @@ def fires_over(state: BattleState, unit: Unit) -> bool:
 
 
 def reach(state: BattleState, unit: Unit) -> int:
-    return unit.type.range + (HILL_RANGE_BONUS.get(unit.arm, 0) if on_hill(state, unit) else 0)
+    """Range + the hill bonus (N-TERRAIN-4) + a terrain's `range_bonus` under the whole front rank (N-SIEGE-10)."""
+    m = state.map
+    ground = min(m.kind(x, y).range_bonus.get(unit.arm, 0) for x, y in unit.front)
+    return unit.type.range + (HILL_RANGE_BONUS.get(unit.arm, 0) if on_hill(state, unit) else 0) + ground
 
 
 def clear_line(state: BattleState, src: Cell, dst: Cell, shooter: int, target: int) -> bool:

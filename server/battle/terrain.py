@@ -22,7 +22,8 @@ class TerrainKind:
     "*" for all). `blocks_sight`: woods and settlements stop fire and sight (D-N-7). `accuracy_penalty`: round
     shot at a unit standing in it (N-HIT-1). `forbids` formations (N-TERRAIN-5: no line in a settlement).
     `no_charge` (N-TERRAIN-5), `no_artillery_fire` from it (N-TERRAIN-5), `is_road` (N-TERRAIN-6),
-    `ends_move` (hook: the siege ditch, N-SIEGE-12)."""
+    `ends_move` (hook: the siege ditch, N-SIEGE-12), `range_bonus` per arm when the shooter's whole front rank
+    stands on it (hook: infantry on a fortress wall +2, N-SIEGE-10)."""
 
     code: int
     name: str
@@ -37,6 +38,7 @@ class TerrainKind:
     no_artillery_fire: bool = False
     is_road: bool = False
     ends_move: bool = False
+    range_bonus: Mapping[str, int] = field(default_factory=dict)
 
 
 ALL_ARMS = frozenset({"infantry", "cavalry", "artillery"})
