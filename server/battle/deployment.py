@@ -90,15 +90,16 @@ def find_place(state: BattleState, unit: Unit, edge: str, facing: int, v_range: 
     return None
 
 
-def deploy(state: BattleState, unit: Unit, spec: Mapping[str, Any], edge: str) -> None:
-    """Put `unit` on the field at its given position (which must lie in its side's zone, N-START-7 / D-N-3) or
-    at the first free place of the zone."""
+def deploy(state: BattleState, unit: Unit, spec: Mapping[str, Any], edge: str, zones: bool = True) -> None:
+    """Put `unit` on the field at its given position (which must lie in its side's zone, N-START-7 / D-N-3,
+    unless the scenario places troops itself: `"deployment_zones": false`) or at the first free place of the
+    zone."""
     facing = parse_facing(spec.get("facing", FACING_TOWARDS_ENEMY[edge]))
     unit.facing = facing
     if "x" in spec and "y" in spec:
         x, y = int(spec["x"]), int(spec["y"])
         cells = state.place_check(unit, x, y, facing, unit.formation)
-        if not all(in_zone(state.map, edge, cx, cy) for cx, cy in cells):
+        if zones and not all(in_zone(state.map, edge, cx, cy) for cx, cy in cells):
             raise IllegalOrder("units deploy inside their side's zone", rule="N-START-7",
                                details={"unit": unit.id, "zone": "D-N-3"})
     else:
@@ -129,7 +130,10 @@ def make_unit(spec: Mapping[str, Any], side: str, num: int) -> Unit:
 def setup_state(config: Mapping[str, Any], seed: int) -> BattleState:
     """Build the opening state from a battle setup (see docs/battle.md for the format)."""
     raw_map = config.get("map")
-    bmap = BattleMap.load(raw_map) if raw_map else BattleMap.open_field()
+    try:
+        bmap = BattleMap.load(raw_map) if raw_map else BattleMap.open_field()
+    except (ValueError, KeyError, TypeError) as exc:
+        raise BadOrder(f"bad battle map: {exc}", rule="N-START-1") from None
     sides_cfg = list(config.get("sides", ()))
     if len(sides_cfg) != 2:
         raise BadOrder("a battle has exactly two sides", rule="N-START-1")
@@ -158,7 +162,7 @@ def setup_state(config: Mapping[str, Any], seed: int) -> BattleState:
             state.units[unit.id] = unit
             state.by_num[num] = unit.id
             if i < state.field_limit:
-                deploy(state, unit, spec, edge)
+                deploy(state, unit, spec, edge, bool(config.get("deployment_zones", True)))
             else:
                 unit.status = RESERVE
                 unit.group = f"{name}-reserve"

@@ -113,7 +113,7 @@ def move(state: BattleState, log: Log, unit: Unit, path: tuple[Cell, ...], *, ch
         if taken:
             passed.update(unit.cells)
         state.lift(unit)
-        unit.x, unit.y = cx, cy
+        unit.x, unit.y = x, y = cx, cy
         state.put(unit)
         taken += 1
         run = run + 1 if (dx, dy) == facing_step else 0
