@@ -4,13 +4,14 @@ The garrison holds the north, the besieger comes from the south. From north to s
 
     y 2 …          the town (settlement rules apply inside it, D-N-15), with a street down to the wall
     … y 29         open ground between town and wall, for manoeuvre and placing troops (N-SIEGE-6)
-    y 30–31        the wall, across the whole field, with two breaches 4 cells wide (passable)
-    y 32–33        the ditch, two cells, before the wall (and the breaches)
-    y 32–37        two forts on the wall's flanks, jutting out in front of it, each with its own two-cell ditch
+    y 30–32        the wall, across the whole field, with two breaches 4 cells wide (passable)
+    y 33–34        the ditch, two cells, before the wall (and the breaches)
+    y 33–38        two forts on the wall's flanks, jutting out in front of it, each with its own two-cell ditch
     y 46–47, 54–55 the two parallels holding the besieger's artillery (cover: −1 accuracy against it)
 
 Fortress gun positions (N-SIEGE-11): the fortress's own number, or one per 10 cells of wall, at least two (D-N-16);
-one on each fort and the rest spread along the wall, each a deployed 4×2 company facing the besieger. A gun belongs
+one on each fort and the rest spread along the wall, each a deployed 4×2 company facing the besieger, one row back
+from the parapet (the wall's outer row), so that only troops who have climbed the wall can reach it. A gun belongs
 to the wall section it stands on: the forts, and the three stretches of wall between the breaches.
 
 Deployment (N-START-7, D-N-3 adapted): the garrison anywhere behind the ditch (town, open ground, wall, forts) one
@@ -33,7 +34,7 @@ from . import rules
 from .fortress import MIN_GUN_POSITIONS, Fortress, gun_positions_for
 
 WALL_Y = 30
-WALL_DEPTH = 2
+WALL_DEPTH = 3
 DITCH_DEPTH = 2
 BREACH_WIDTH = 4
 FORT_WIDTH = 10
@@ -164,14 +165,18 @@ def _sections(grid: list[list[str]], breaches: tuple[int, ...], forts: tuple[int
 
 def _place_guns(grid: list[list[str]], sections: Mapping[str, frozenset[Cell]], forts: tuple[int, ...],
                 breaches: tuple[int, ...], count: int, fort_y1: int) -> tuple[GunPosition, ...]:
-    """One gun on each fort's front, the rest spread evenly along the wall between the forts (D-N-16)."""
+    """One gun on each fort, the rest spread evenly along the wall between the forts (D-N-16), all behind the
+    parapet row."""
     width, depth = 4, 2
     taken: set[Cell] = set()
     guns: list[GunPosition] = []
 
     def fits(anchor: Cell, section: str) -> bool:
+        """On the section, on no other gun, and not at the end of a stretch (a breach beside it)."""
         cells = footprint(anchor, width, depth, GUN_FACING)
-        return all(c in sections[section] and c not in taken for c in cells)
+        beside = [(x + dx, y) for x, y in cells for dx in (-1, 1)]
+        return all(c in sections[section] and c not in taken for c in cells) \
+            and all(c in sections[section] for c in beside)
 
     def add(anchor: Cell, section: str) -> None:
         taken.update(footprint(anchor, width, depth, GUN_FACING))
@@ -179,10 +184,10 @@ def _place_guns(grid: list[list[str]], sections: Mapping[str, frozenset[Cell]], 
 
     for name, f in zip(("fort_west", "fort_east"), forts, strict=True):
         if len(guns) < count:
-            add((f + FORT_WIDTH // 2 + 1, fort_y1), name)
+            add((f + FORT_WIDTH // 2 + 1, fort_y1 - 1), name)
     lo, hi = forts[0] + FORT_WIDTH, forts[1] - 1
     rest = count - len(guns)
-    candidates = [(x, WALL_Y + WALL_DEPTH - 1) for x in range(3, len(grid))]
+    candidates = [(x, WALL_Y + WALL_DEPTH - 2) for x in range(3, len(grid))]
     for i in range(rest):
         target = lo + (hi - lo) * (2 * i + 1) // (2 * rest)
         placed = False
