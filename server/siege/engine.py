@@ -115,7 +115,7 @@ class SiegeEngine:
             walls.check_steps(state.field, unit, [new.units[unit.id].cells])
         out = replace(state, battle=new)
         if unit is not None:
-            out, ladder_events = self._ladders(out, unit.id, role)
+            out, ladder_events = self._ladders(out, unit.id, role, moved=unit.cells != new.units[unit.id].cells)
             events = [*events, *ladder_events]
         return self._finish(out, [*log.events, *events])
 
@@ -137,7 +137,7 @@ class SiegeEngine:
                     role: str) -> Mapping[str, Any]:
         """D-N-15, N-SIEGE-13: nobody walks onto the wall; a besieger's move stops at the wall (ladders); a unit
         that climbed this turn does nothing more."""
-        if state.climbed.get(unit.id) == work.turn:
+        if role == BESIEGER and state.climbed.get(unit.id) == work.turn:
             raise IllegalOrder("a unit that climbed the wall this turn moves on only next turn", rule="N-SIEGE-13",
                                details={"unit": unit.id})
         kind = order.get("type")
@@ -153,16 +153,16 @@ class SiegeEngine:
         walls.check_steps(state.field, unit, walls.path_footprints(unit, cells))
         return {**order, "path": [list(c) for c in cells]}
 
-    def _ladders(self, state: StormState, uid: str, role: str) -> tuple[StormState, list[Event]]:
-        """N-SIEGE-13: a besieging infantry unit that has reached the wall sets up its ladders there; a unit that
-        leaves the wall's foot loses them."""
+    def _ladders(self, state: StormState, uid: str, role: str, *, moved: bool) -> tuple[StormState, list[Event]]:
+        """N-SIEGE-13: a besieging infantry unit that has reached the wall sets up its ladders there (again, when
+        it moved along the wall); a unit that leaves the wall's foot loses them."""
         unit = state.battle.units[uid]
         if role != BESIEGER or unit.arm != "infantry":
             return state, []
         ladders = dict(state.ladders)
         events: list[Event] = []
         if unit.on_field and walls.at_wall(state.field, unit):
-            if uid not in ladders:
+            if uid not in ladders or moved:
                 ladders[uid] = state.battle.turn
                 events.append(Event("ladders", {"unit": uid, "turn": state.battle.turn,
                                                 "climb_from": state.battle.turn + 1, "rule": "N-SIEGE-13"}))

@@ -74,20 +74,22 @@ def stop_at_wall(field: SiegeField, unit: Unit, path: tuple[Cell, ...]) -> tuple
 
 
 def climb_target(state: BattleState, field: SiegeField, unit: Unit) -> Cell | None:
-    """The farthest anchor straight ahead at which the formation stands wholly on free wall cells, reached through
-    free, passable cells (N-SIEGE-10)."""
+    """The farthest anchor straight ahead at which the formation stands wholly on free wall cells (N-SIEGE-10).
+    Climbing troops make their way past guns and comrades on the wall, so only the place they end on must be free."""
     dx, dy = DIRECTIONS[unit.facing]
     best: Cell | None = None
     for k in range(1, MAX_CLIMB + 1):
         anchor = (unit.x + k * dx, unit.y + k * dy)
+        cells = cells_at(unit, anchor)
+        if not wholly_on_wall(field, cells):
+            if best is not None or not any(field.is_wall(x, y) for x, y in cells):
+                break
+            continue
         try:
-            cells = state.place_check(unit, anchor[0], anchor[1], unit.facing, unit.formation)
+            state.place_check(unit, anchor[0], anchor[1], unit.facing, unit.formation)
         except IllegalOrder:
-            break
-        if wholly_on_wall(field, cells):
-            best = anchor
-        elif best is not None:
-            break
+            continue
+        best = anchor
     return best
 
 
