@@ -9,9 +9,9 @@ nothing behind.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from server.core.engine import MODERATOR, SPECTATOR, Actor, Event, team_viewer
+from server.core.engine import MODERATOR, SPECTATOR, Actor, Engine, Event, team_viewer
 from server.core.errors import BadOrder, IllegalOrder, NotYourTurn, NotYourUnit
 
 from . import artillery, movement, orders, victory
@@ -144,3 +144,7 @@ def _execute(state: BattleState, log: Log, unit: Unit, cmd: orders.Command) -> N
 def _brief(u: Unit) -> dict[str, Any]:
     return {"id": u.id, "side": u.side, "type": u.kind, "x": u.x, "y": u.y, "facing": u.facing,
             "formation": u.formation}
+
+
+if TYPE_CHECKING:
+    _satisfies_protocol: Engine[BattleState] = BattleEngine()

@@ -86,10 +86,11 @@ def fires_over(state: BattleState, unit: Unit) -> bool:
 
 
 def reach(state: BattleState, unit: Unit) -> int:
-    """Range + the hill bonus (N-TERRAIN-4) + a terrain's `range_bonus` under the whole front rank (N-SIEGE-10)."""
+    """The unit's range: + the hill bonus (N-TERRAIN-4) + a terrain's bonus under the whole front rank (hook)."""
     m = state.map
-    ground = min(m.kind(x, y).range_bonus.get(unit.arm, 0) for x, y in unit.front)
-    return unit.type.range + (HILL_RANGE_BONUS.get(unit.arm, 0) if on_hill(state, unit) else 0) + ground
+    kinds = {m.kind(x, y).name: m.kind(x, y) for x, y in unit.front}
+    terrain = min(k.range_bonus.get(unit.arm, 0) for k in kinds.values())
+    return unit.type.range + terrain + (HILL_RANGE_BONUS.get(unit.arm, 0) if on_hill(state, unit) else 0)
 
 
 def clear_line(state: BattleState, src: Cell, dst: Cell, shooter: int, target: int) -> bool:

@@ -95,9 +95,12 @@ def move(state: BattleState, log: Log, unit: Unit, path: tuple[Cell, ...], *, ch
     taken = 0
     contact = False
     for cx, cy in path:
+        before = set(unit.cells)
         cells = state.place_check(unit, cx, cy, unit.facing, unit.formation)
         dx, dy = cx - x, cy - y
         cost = step_cost(dx, dy) * max(factors[cover[py * w + px]] for px, py in cells)
+        cost += max((TERRAIN[cover[py * w + px]].enter_cost for px, py in cells if (px, py) not in before),
+                    default=0.0)
         new_top = _front_top(state, unit, cx, cy)
         if new_top > top and not climbed:
             cost += HILL_STEP

@@ -8,7 +8,7 @@ Kinds are rows of `TERRAIN`; the siege rules add theirs (wall, ditch) with `regi
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 FIELD_SIZE = 70
@@ -21,9 +21,10 @@ class TerrainKind:
     type's (or arm's) speed inside it (N-TERRAIN-2/3); `speed_delta` changes it (N-TERRAIN-5; keys as for caps,
     "*" for all). `blocks_sight`: woods and settlements stop fire and sight (D-N-7). `accuracy_penalty`: round
     shot at a unit standing in it (N-HIT-1). `forbids` formations (N-TERRAIN-5: no line in a settlement).
-    `no_charge` (N-TERRAIN-5), `no_artillery_fire` from it (N-TERRAIN-5), `is_road` (N-TERRAIN-6),
-    `ends_move` (hook: the siege ditch, N-SIEGE-12), `range_bonus` per arm when the shooter's whole front rank
-    stands on it (hook: infantry on a fortress wall +2, N-SIEGE-10)."""
+    `no_charge` (N-TERRAIN-5), `no_artillery_fire` from it (N-TERRAIN-5), `is_road` (N-TERRAIN-6).
+    Hooks for the siege rules: `ends_move` (the ditch, N-SIEGE-12), `enter_cost` (extra points to step onto it:
+    the wall's 3-point climb, N-SIEGE-10), `range_bonus` per arm for a shooter whose front rank stands on it
+    (infantry on the wall +2, N-SIEGE-10)."""
 
     code: int
     name: str
@@ -38,6 +39,7 @@ class TerrainKind:
     no_artillery_fire: bool = False
     is_road: bool = False
     ends_move: bool = False
+    enter_cost: float = 0.0
     range_bonus: Mapping[str, int] = field(default_factory=dict)
 
 
@@ -70,9 +72,14 @@ BY_SYMBOL: dict[str, TerrainKind] = {t.symbol: t for t in TERRAIN}
 
 
 def register_terrain(kind: TerrainKind) -> TerrainKind:
-    """Hook for rule variants (sieges: wall, ditch, parallels): add a terrain kind with the next free code."""
-    if kind.name in BY_NAME or kind.symbol in BY_SYMBOL or kind.code != len(TERRAIN):
-        raise ValueError(f"terrain {kind.name!r} clashes with an existing kind or code")
+    """Hook for rule variants (sieges: wall, ditch, parallels): add a terrain kind; it gets the next free code
+    (its own `code` is ignored). Registering the same kind again returns the registered one."""
+    known = BY_NAME.get(kind.name)
+    if known is not None and replace(known, code=kind.code) == kind:
+        return known
+    if known is not None or kind.symbol in BY_SYMBOL:
+        raise ValueError(f"terrain {kind.name!r} clashes with an existing name or symbol")
+    kind = replace(kind, code=len(TERRAIN))
     TERRAIN.append(kind)
     BY_NAME[kind.name] = kind
     BY_SYMBOL[kind.symbol] = kind

@@ -61,6 +61,7 @@ def check_end(state: BattleState, log: Log) -> None:
         return
     if reason == "retreat":
         for u in list(state.field_units(loser)):
+            state.lift(u)
             if melee_partners(state, u):
                 u.status = SURRENDERED
                 log.emit("fallen", unit=u.id, status=SURRENDERED, rule="D-N-2", taken_by=state.enemy_of(loser))
