@@ -335,3 +335,34 @@ def test_storm_state_round_trips_and_views_D_N_15() -> None:
     view = ENGINE.view(s, "spectator")
     assert view["kind"] == "siege" and view["siege"]["garrison"] == "red" and len(view["siege"]["guns"]) == 6
     assert ENGINE.setup(setup([u("bi", "infantry", 30, 50)], [u("ri", "infantry")]), 3)[0].field.seed == 7
+
+
+def test_parallels_cover_the_besiegers_guns_D_N_15() -> None:
+    s, _ = storm([u("a1", "foot_artillery", 36, 46, facing="N"), u("a2", "foot_artillery", 36, 50, facing="N")],
+                 [u("ri", "infantry", 37, 32)])
+    s, _ = ENGINE.end_turn(s, "blue", flagged=False)
+    for target, accuracy in (("a1", 1), ("a2", 2)):
+        s2, _ = act(s, "red", {"type": "targets", "unit": "fortress-gun-4", "targets": [{"unit": target, "guns": 4}]})
+        _, ev = play_turn(s2)
+        roll = next(e for e in kinds(ev, "roll") if e["purpose"] == "round_shot" and e["unit"] == "fortress-gun-4")
+        assert roll["accuracy"] == accuracy, f"{target}: in the parallel −1 accuracy"
+
+
+def test_storm_result_drives_the_campaign_siege_N_SIEGE_5_N_SIEGE_8() -> None:
+    from server.siege.fortress import NAMED_FORTRESSES
+    from server.siege.sequence import SiegeArmy, accept_terms, battle_ended, lay_siege, order, propose_terms
+
+    siege, _ = lay_siege(NAMED_FORTRESSES["Dresden"], SiegeArmy("davout", "blue", 2, "Davout"),
+                         SiegeArmy("kleist", "red", 1, "Kleist"), 5)
+    siege, ev = order(siege, "blue", "storm", 6)
+    call = siege.battle
+    assert call is not None and call.limits == {"blue": 30, "red": 25}
+    s, _ = storm([u("bi", "infantry", 30, 50)], [u("ri", "infantry", 37, 29, facing="S")])
+    s, _ = ENGINE.end_turn(s, "blue", flagged=False)
+    s, _ = act(s, "red", {"type": "capitulate"})
+    r = s.battle.result
+    assert r is not None
+    siege, ev = battle_ended(siege, r["winner"], capitulated=r["siege"]["capitulated"])
+    siege, _ = propose_terms(siege, "red", {"garrison": "march_out", "general": "released"})
+    siege, ev = accept_terms(siege, "blue")
+    assert siege.result()["holder"] == "blue" and siege.result()["garrison"] == "marches_out"
