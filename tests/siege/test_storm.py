@@ -365,4 +365,5 @@ def test_storm_result_drives_the_campaign_siege_N_SIEGE_5_N_SIEGE_8() -> None:
     siege, ev = battle_ended(siege, r["winner"], capitulated=r["siege"]["capitulated"])
     siege, _ = propose_terms(siege, "red", {"garrison": "march_out", "general": "released"})
     siege, ev = accept_terms(siege, "blue")
+    assert [e.kind for e in ev] == ["terms_agreed", "general_released"]
     assert siege.result()["holder"] == "blue" and siege.result()["garrison"] == "marches_out"
