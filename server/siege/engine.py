@@ -14,12 +14,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from dataclasses import field as _field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from server.battle.engine import BattleEngine
 from server.battle.log import Log
 from server.battle.state import DISPERSED, BattleState
-from server.core.engine import MODERATOR, SPECTATOR, Actor, Event, team_viewer
+from server.core.engine import MODERATOR, SPECTATOR, Actor, Engine, Event, team_viewer
 from server.core.errors import BadOrder, IllegalOrder, NotYourTurn, NotYourUnit
 
 from . import walls
@@ -115,7 +115,8 @@ class SiegeEngine:
             walls.check_steps(state.field, unit, [new.units[unit.id].cells])
         out = replace(state, battle=new)
         if unit is not None:
-            out, ladder_events = self._ladders(out, unit.id, role, moved=unit.cells != new.units[unit.id].cells)
+            out, ladder_events = self._ladders(out, unit.id, role, moved=unit.cells != new.units[unit.id].cells,
+                                               audience=log.audience)
             events = [*events, *ladder_events]
         return self._finish(out, [*log.events, *events])
 
@@ -153,7 +154,8 @@ class SiegeEngine:
         walls.check_steps(state.field, unit, walls.path_footprints(unit, cells))
         return {**order, "path": [list(c) for c in cells]}
 
-    def _ladders(self, state: StormState, uid: str, role: str, *, moved: bool) -> tuple[StormState, list[Event]]:
+    def _ladders(self, state: StormState, uid: str, role: str, *, moved: bool,
+                 audience: frozenset[str] | None) -> tuple[StormState, list[Event]]:
         """N-SIEGE-13: a besieging infantry unit that has reached the wall sets up its ladders there (again, when
         it moved along the wall); a unit that leaves the wall's foot loses them."""
         unit = state.battle.units[uid]
@@ -165,7 +167,7 @@ class SiegeEngine:
             if uid not in ladders or moved:
                 ladders[uid] = state.battle.turn
                 events.append(Event("ladders", {"unit": uid, "turn": state.battle.turn,
-                                                "climb_from": state.battle.turn + 1, "rule": "N-SIEGE-13"}))
+                                                "climb_from": state.battle.turn + 1, "rule": "N-SIEGE-13"}, audience))
         else:
             ladders.pop(uid, None)
         return replace(state, ladders=ladders), events
@@ -197,7 +199,13 @@ class SiegeEngine:
         return self._finish(replace(state, battle=new, capitulated=True), [*events, *more])
 
     def _finish(self, state: StormState, events: list[Event]) -> tuple[StormState, Sequence[Event]]:
-        """When the battle has just ended, turn its result into the storm's (N-SIEGE-7, N-SIEGE-8)."""
+        """When the battle has just ended, turn its result into the storm's (N-SIEGE-7, N-SIEGE-8). Fortress guns
+        alone do not hold a fortress: a garrison with no troops left on the field has lost (N-SIEGE-7, D-N-2)."""
+        if not state.battle.over and not any(u.id not in state.guns for u in state.battle.field_units(state.garrison)):
+            new, more = self.battle.moderate(state.battle, {"type": "end_battle", "winner": state.besieger,
+                                                             "reason": "no garrison troops left in the fortress"})
+            state = replace(state, battle=new)
+            events = [*events, *more]
         result = state.battle.result
         if result is None or "siege" in result:
             return state, events
@@ -267,3 +275,7 @@ def storm_result(state: StormState, result: Mapping[str, Any]) -> dict[str, Any]
                     "capitulated": state.capitulated, "terms": "pending" if won else None,
                     "in_town": list(state.in_town), "howitzers": sorted(state.howitzers)}
     return out
+
+
+if TYPE_CHECKING:
+    _satisfies_protocol: Engine[StormState] = SiegeEngine()

@@ -367,3 +367,26 @@ def test_storm_result_drives_the_campaign_siege_N_SIEGE_5_N_SIEGE_8() -> None:
     siege, ev = accept_terms(siege, "blue")
     assert [e.kind for e in ev] == ["terms_agreed", "general_released"]
     assert siege.result()["holder"] == "blue" and siege.result()["garrison"] == "marches_out"
+
+
+def test_fortress_guns_alone_do_not_hold_the_fortress_N_SIEGE_7_D_N_2() -> None:
+    s, _ = storm([u("bi", "infantry", 30, 50)], [u("ri", "infantry", 37, 29, facing="S")])
+    s, _ = ENGINE.moderate(s, {"type": "adjust", "unit": "ri", "morale": 0})
+    s, ev = play_turn(s)
+    r = s.battle.result
+    assert r is not None and r["winner"] == "blue" and "no garrison troops" in r["reason"]
+    assert "ri" in r["prisoners"]["blue"], "dispersed, then taken (N-SIEGE-7)"
+    assert kinds(ev, "storm_over")
+
+
+def test_hidden_storm_keeps_the_ladders_to_the_besieger_N_SIEGE_13() -> None:
+    s, _ = storm([u("bc", "infantry", 35, 44, formation="attack_column", facing="N")], [FAR_GARRISON], hidden=True)
+    for steps in (5, 5):
+        s, _ = play_turn(s, {"blue": [lambda st, n=steps: north(st, "bc", n)]})
+    while s.battle.active_side != "blue":
+        s, _ = ENGINE.end_turn(s, s.battle.active_side or "", flagged=False)
+    s, ev = act(s, "blue", north(s, "bc", 1))
+    ladders = next(e for e in ev if e.kind == "ladders")
+    assert not ladders.visible_to("team:red") and ladders.visible_to("team:blue")
+    assert "ladders" not in ENGINE.view(s, "team:red")["siege"]
+    assert ENGINE.view(s, "team:blue")["siege"]["ladders"] == {"bc": s.battle.turn}
