@@ -61,9 +61,14 @@ class SiegeEngine:
 
     # --- setup -------------------------------------------------------------------------------------------------
     def setup(self, config: Mapping[str, Any], seed: int) -> tuple[StormState, Sequence[Event]]:
+        if not isinstance(config, Mapping):
+            raise BadOrder("the storm setup is an object", rule="N-SIEGE-5")
         fortress = parse_fortress(config.get("fortress"))
-        fld = generate(fortress, int(config.get("map_seed", seed)))
-        battle_cfg, howitzers, in_town = storm_battle_config(config, fld, seed)
+        try:
+            fld = generate(fortress, int(config.get("map_seed", seed)))
+            battle_cfg, howitzers, in_town = storm_battle_config(config, fld, seed)
+        except (TypeError, ValueError, KeyError) as exc:
+            raise BadOrder(f"bad storm setup: {exc}", rule="N-SIEGE-5") from None
         state, events = self.battle.setup(battle_cfg, seed)
         garrison, besieger = battle_cfg["sides"][0]["name"], battle_cfg["sides"][1]["name"]
         guns = add_fortress_guns(state, fld, garrison)

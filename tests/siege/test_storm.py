@@ -390,3 +390,29 @@ def test_hidden_storm_keeps_the_ladders_to_the_besieger_N_SIEGE_13() -> None:
     assert not ladders.visible_to("team:red") and ladders.visible_to("team:blue")
     assert "ladders" not in ENGINE.view(s, "team:red")["siege"]
     assert ENGINE.view(s, "team:blue")["siege"]["ladders"] == {"bc": s.battle.turn}
+
+
+@pytest.mark.parametrize("bad", [
+    {"fortress": 5},
+    {"fortress": "Atlantis"},
+    {"fortress": {"city": "X", "gun_positions": 100}},
+    {"map_seed": "seven"},
+    {"besieger": {"name": "blue", "units": [{"id": "b", "type": "infantry", "x": "a", "y": 50}]}},
+    {"besieger": {"name": "blue", "units": [{"id": "b", "type": "dragon"}]}},
+    {"besieger": {"name": "red", "units": []}},
+    {"garrison": "nobody"},
+])
+def test_hostile_storm_setups_get_typed_errors_N_SIEGE_5(bad: dict[str, object]) -> None:
+    cfg = {**setup([u("bi", "infantry", 30, 50)], [u("ri", "infantry")]), **bad}
+    with pytest.raises(RuleError):
+        ENGINE.setup(cfg, 1)
+
+
+@pytest.mark.parametrize("order", [
+    {"type": "climb"}, {"type": "climb", "unit": 5}, {"type": "climb", "unit": "nobody"},
+    {"type": "climb", "unit": "ri"}, {"type": "move", "unit": "bi", "path": "north"}, {"type": "capitulate!"},
+])
+def test_hostile_storm_orders_get_typed_errors_N_SIEGE_10(order: dict[str, object]) -> None:
+    s, _ = storm([u("bi", "infantry", 30, 50)], [u("ri", "infantry", 37, 29, facing="S")])
+    with pytest.raises(RuleError):
+        act(s, "blue", order)
