@@ -217,3 +217,15 @@ def test_retreat_order_costs_morale_and_gives_speed_irrevocably_N_VICTORY_2() ->
     s, _ = run_turn(s)
     assert s.over and s.result is not None
     assert s.result["loser"] == "red" and s.result["reason"] == "retreat"  # D-N-2: at the end of the next turn
+
+
+def test_malformed_setup_is_a_typed_error_N_START_1() -> None:
+    for cfg in ({}, {"sides": [{"name": "red"}, {"name": "blue"}]},
+                {"sides": [{"name": "red", "attacker": True, "units": [{"type": "infantry"}]}, {"name": "blue"}]},
+                {"sides": [{"name": "red", "attacker": True, "units": [{"id": "x", "type": "dragon"}]},
+                           {"name": "blue"}]},
+                {"sides": [{"name": "red", "attacker": True, "units": [{"id": "x", "type": "infantry", "x": "a",
+                                                                         "y": 3}]}, {"name": "blue"}]},
+                {"sides": [{"name": "red", "attacker": True}, {"name": "blue"}], "map": {"rows": ["?"]}}):
+        with pytest.raises(BadOrder):
+            ENGINE.setup(cfg, 1)
