@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from server.battle.engine import BattleEngine
 from server.battle.log import Log
 from server.battle.state import DISPERSED, BattleState
+from server.battle.terrain import TERRAIN
 from server.core.engine import MODERATOR, SPECTATOR, Actor, Engine, Event, team_viewer
 from server.core.errors import BadOrder, IllegalOrder, NotYourTurn, NotYourUnit
 
@@ -228,6 +229,7 @@ class SiegeEngine:
             "fortress": state.fortress.dump(), "besieger": state.besieger, "garrison": state.garrison,
             "sections": {k: sorted([list(c) for c in v]) for k, v in sorted(state.field.sections.items())},
             "guns": dict(state.guns), "breaches": list(state.field.breaches), "forts": list(state.field.forts),
+            "legend": {k.symbol: k.name for k in TERRAIN},
         }
         team = viewer[5:] if viewer.startswith("team:") else None
         if viewer in (MODERATOR, SPECTATOR) or not state.battle.hidden or team == state.besieger:

@@ -334,6 +334,8 @@ def test_storm_state_round_trips_and_views_D_N_15() -> None:
     assert ENGINE.dump(again) == ENGINE.dump(s)
     view = ENGINE.view(s, "spectator")
     assert view["kind"] == "siege" and view["siege"]["garrison"] == "red" and len(view["siege"]["guns"]) == 6
+    legend = view["siege"]["legend"]
+    assert {legend[c] for row in view["map"]["rows"] for c in row} >= {"wall", "fort", "ditch", "breach", "parallel"}
     assert ENGINE.setup(setup([u("bi", "infantry", 30, 50)], [u("ri", "infantry")]), 3)[0].field.seed == 7
 
 
