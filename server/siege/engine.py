@@ -118,7 +118,7 @@ class SiegeEngine:
             order = self._wall_rules(state, work, unit, order, role)
         new, events = self.battle.apply(work, actor, order)
         if unit is not None and kind in SHAPING_ORDERS and unit.id in new.units:
-            walls.check_steps(state.field, unit, [new.units[unit.id].cells])
+            walls.check_steps(state.field, unit, [walls.eventual_cells(new, unit.id)])
         out = replace(state, battle=new)
         if unit is not None:
             out, ladder_events = self._ladders(out, unit.id, role, moved=unit.cells != new.units[unit.id].cells,

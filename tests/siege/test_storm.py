@@ -418,3 +418,19 @@ def test_hostile_storm_orders_get_typed_errors_N_SIEGE_10(order: dict[str, objec
     s, _ = storm([u("bi", "infantry", 30, 50)], [u("ri", "infantry", 37, 29, facing="S")])
     with pytest.raises(RuleError):
         act(s, "blue", order)
+
+
+def test_a_wheel_carried_into_next_turn_cannot_swing_onto_the_wall_D_N_10_D_N_15() -> None:
+    s, _ = storm([u("bi", "infantry", 20, 60)], [u("ri", "infantry", 41, 29, facing="S"), FAR_GARRISON])
+    s, _ = ENGINE.end_turn(s, "blue", flagged=False)
+    with pytest.raises(IllegalOrder) as e:
+        act(s, "red", {"type": "wheel", "unit": "ri", "degrees": 90})
+    assert rule_of(e) == "N-SIEGE-10", "a wheel paid at once"
+    s, _ = act(s, "red", {"type": "move", "unit": "ri", "path": [[40, 29], [39, 29]]})
+    assert s.battle.units["ri"].points == 2
+    with pytest.raises(IllegalOrder) as e:
+        act(s, "red", {"type": "wheel", "unit": "ri", "degrees": 90})
+    assert rule_of(e) == "N-SIEGE-10", "a wheel carried into next turn (D-N-10)"
+    s, _ = act(s, "red", {"type": "move", "unit": "rg", "path": [[63, 14], [62, 14]]})
+    s2, _ = act(s, "red", {"type": "wheel", "unit": "rg", "degrees": 90})
+    assert s2.battle.units["rg"].busy is not None, "away from the wall the wheel is carried as usual"
