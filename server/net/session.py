@@ -36,6 +36,8 @@ CLOSE_POLICY = 1008
 CLOSE_NO_HELLO = 4001
 CLOSE_SLOW_CONSUMER = 4008
 CLOSE_REPLACED = 4009
+_COMMANDS = (c.Order, c.EndTurn, c.Chat, c.ModClock, c.ModRuling, c.ModSecretModule, c.ModRelease)
+MAX_BAD_TOKENS = 5  # a connection guessing tokens is closed (1008) after this many
 _KNOWN_CODES = {
     "bad_frame", "bad_message", "unknown_type", "frame_too_large", "not_authenticated", "bad_token", "forbidden",
     "not_your_team", "not_joined", "no_such_room", "no_such_player", "no_such_channel", "rate_limited",
@@ -63,6 +65,7 @@ class Session:
         self._tokens = float(self.settings.rate_burst)
         self._refill_at = time.monotonic()
         self._strikes = 0
+        self._bad_tokens = 0
         self._pings: dict[int, float] = {}
         self._nonce = 0
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -195,7 +198,7 @@ class Session:
         except Exception:
             log.exception("internal error on %s", msg.t)
             self.error(msg.cid, "internal", "internal error")
-        if not isinstance(msg, c.Pong | c.Hello):
+        if isinstance(msg, _COMMANDS):
             self.node.metrics.observe_command((time.perf_counter() - started) * 1000)
 
     async def _dispatch(self, msg: c.ClientMessage, frame: bytes | str) -> None:
@@ -249,6 +252,9 @@ class Session:
         self.json = json_frames
         member = await self.node.hub.authenticate(msg.token)
         if member is None:
+            self._bad_tokens += 1
+            if self._bad_tokens >= MAX_BAD_TOKENS:
+                self.close(CLOSE_POLICY, "too many bad tokens")
             raise RoomError("bad_token", "unknown token")
         self.member, self.player, self.name = member, member.player, msg.name
         self.node.sign_in(self)

@@ -19,7 +19,7 @@ from server.bus.base import EventBus, Store
 from server.clock import ClockSettings
 from server.core.errors import RuleError
 from server.core.turns import in_turn_order
-from server.rooms.engines import find_engine
+from server.rooms.engines import engine_config, find_engine
 from server.rooms.errors import RoomError
 from server.rooms.feed import Feed, Outlet, Subscription
 from server.rooms.members import Member
@@ -114,13 +114,16 @@ class Hub:
     async def owned(self, room_id: str) -> Room | None:
         """The room if this node owns it (opening it and taking its lease when nobody holds it)."""
         room = self.rooms.get(room_id)
-        if room is not None:
+        if room is not None and not room.closed:
             return room
         lock = self._opening.setdefault(room_id, asyncio.Lock())
         async with lock:
             room = self.rooms.get(room_id)
-            if room is not None:
+            if room is not None and not room.closed:
                 return room
+            if room is not None:  # a failed write closed it: its log is the truth, rebuild from there
+                del self.rooms[room_id]
+                await room.close()
             if not await self.store.acquire_lease(room_id, self.node, self.lease_ms):
                 return None
             room = await Room.open(room_id, self.store, self.bus, self.now, snapshot_every=self.snapshot_every)
@@ -217,7 +220,7 @@ class Hub:
         """Create a campaign from a validated request (shared/protocol/http.py CreateCampaign). Returns the tokens
         in clear exactly once; the store keeps only their sha256."""
         engine_name = str(spec.get("scenario") or "drill")
-        find_engine(engine_name)
+        engine = find_engine(engine_name)
         level = int(spec.get("level", 1))
         campaign_id = secrets.token_hex(5)
         teams = list(in_turn_order([t["colour"] for t in spec["teams"]]))
@@ -249,11 +252,16 @@ class Hub:
             "created_ms": self.now(),
         }
         lockout_ms = int(spec.get("lockout_minutes", LOCKOUT_MS / 60_000) * 60_000)
+        config = engine_config(engine_name, {
+            **dict(spec.get("config") or {}), "teams": meta["teams"], "level": level,
+            "house_rules": meta["house_rules"]})
+        seed = secrets.randbits(62)
         setup = {
             "engine": engine_name, "campaign": campaign_id, "teams": teams, "players": players, "clock": clock,
-            "seed": secrets.randbits(62), "lockout_ms": lockout_ms,
-            "config": {**dict(spec.get("config") or {}), "teams": teams, "level": level},
+            "seed": seed, "lockout_ms": lockout_ms, "config": config,
+            "clocks_paused": bool(spec.get("clocks_paused", False)),
         }
+        engine.setup(config, seed)  # a config the engine refuses is refused before anything is stored
         await self.store.put_campaign(meta, grants)
         for room_id, room_setup in (
             (names.campaign_room(campaign_id), setup),

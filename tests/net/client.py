@@ -26,6 +26,7 @@ class Client:
         self._reader: asyncio.Task[None] | None = None
         self._arrived = asyncio.Event()
         self.closed_code: int | None = None
+        self.frames = {"binary": 0, "text": 0}
 
     async def connect(self) -> Client:
         self.http = aiohttp.ClientSession()
@@ -38,8 +39,10 @@ class Client:
         async for msg in self.ws:
             if msg.type == aiohttp.WSMsgType.BINARY:
                 obj = msgpack.unpackb(msg.data, raw=False)
+                self.frames["binary"] += 1
             elif msg.type == aiohttp.WSMsgType.TEXT:
                 obj = json.loads(msg.data)
+                self.frames["text"] += 1
             else:
                 break
             if obj.get("t") == "ping":

@@ -100,3 +100,13 @@ async def test_lag_credit_is_measured_by_the_server_and_capped(server: ServerPro
     assert 0 <= stopped["data"]["lag_credit_ms"] < 500
     await slow.close()
     await fast.close()
+
+
+async def test_campaign_creation_chooses_the_engine_by_scenario(server: ServerProcess) -> None:
+    names = server.http("GET", "/api/engines")["engines"]
+    assert {"drill", "campaign", "continental"} <= set(names)
+    made = campaign(server, scenario="continental", level=1, clock=None)
+    red = await signed_in(server.ws_url, made["seats"][0]["token"], made["room"])
+    snap = await red.wait(lambda m: m["t"] == "snapshot")
+    assert snap["state"]["scenario"] == "continental" and snap["clocks"] == {}
+    await red.close()
