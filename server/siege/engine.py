@@ -24,7 +24,7 @@ from server.core.engine import MODERATOR, SPECTATOR, Actor, Engine, Event, team_
 from server.core.errors import BadOrder, IllegalOrder, NotYourTurn, NotYourUnit
 
 from . import walls
-from .deployment import add_fortress_guns, parse_fortress, storm_battle_config
+from .deployment import TOWN, add_fortress_guns, add_town_reserve, parse_fortress, storm_battle_config, town_arrivals
 from .fortress import Fortress
 from .sequence import BESIEGER, GARRISON
 from .siege_map import SiegeField, generate
@@ -36,7 +36,8 @@ SHAPING_ORDERS = ("wheel", "about_face", "formation", "limber", "unlimber")
 @dataclass(frozen=True, slots=True)
 class StormState:
     """The battle state plus what the siege adds. `ladders`: unit → turn its ladders were set up (N-SIEGE-13);
-    `climbed`: unit → turn it climbed; `guns`: fortress gun → wall section; `howitzers`: unit → original type."""
+    `climbed`: unit → turn it climbed; `guns`: fortress gun → wall section; `howitzers`: unit → original type;
+    `in_town`: the garrison's units that began the storm waiting in the town."""
 
     battle: BattleState
     field: SiegeField
@@ -73,11 +74,12 @@ class SiegeEngine:
         state, events = self.battle.setup(battle_cfg, seed)
         garrison, besieger = battle_cfg["sides"][0]["name"], battle_cfg["sides"][1]["name"]
         guns = add_fortress_guns(state, fld, garrison)
+        town = add_town_reserve(state, garrison, in_town)
         log = Log(state)
         log.emit("storm_begun", fortress=fortress.dump(), besieger=besieger, garrison=garrison,
-                 field=fld.dump(), howitzers=sorted(howitzers), in_town=in_town, rule="N-SIEGE-5")
+                 field=fld.dump(), howitzers=sorted(howitzers), in_town=list(town), rule="N-SIEGE-5")
         walls.man_the_guns(state, fld, guns, log)
-        storm = StormState(state, fld, fortress, besieger, garrison, guns, howitzers, tuple(in_town))
+        storm = StormState(state, fld, fortress, besieger, garrison, guns, howitzers, town)
         return storm, [*events, *log.events]
 
     def teams(self, state: StormState) -> Sequence[str]:
@@ -186,7 +188,12 @@ class SiegeEngine:
         log = Log(work)
         walls.man_the_guns(work, state.field, state.guns, log)
         new, events = self.battle.end_turn(work, team, flagged=flagged)
-        return self._finish(replace(state, battle=new), [*log.events, *events])
+        more: list[Event] = []
+        if new.turn > state.battle.turn and not new.over:
+            later = Log(new)
+            town_arrivals(new, state.field, state.garrison, state.guns, later)
+            more = later.events
+        return self._finish(replace(state, battle=new), [*log.events, *events, *more])
 
     def moderate(self, state: StormState, ruling: Mapping[str, Any]) -> tuple[StormState, Sequence[Event]]:
         """Battle rulings, and {"type": "capitulation"}: the moderator imposes the garrison's capitulation."""
@@ -280,7 +287,8 @@ def storm_result(state: StormState, result: Mapping[str, Any]) -> dict[str, Any]
         out["retreats"] = None
     out["siege"] = {"fortress": state.fortress.city, "winner_role": BESIEGER if won else GARRISON,
                     "capitulated": state.capitulated, "terms": "pending" if won else None,
-                    "in_town": list(state.in_town), "howitzers": sorted(state.howitzers)}
+                    "in_town": [u.id for u in state.battle.units.values() if u.group == TOWN and u.status == "reserve"],
+                    "howitzers": sorted(state.howitzers)}
     return out
 
 

@@ -26,11 +26,25 @@ def test_storm_limits_30_besieger_25_garrison_N_SIEGE_5() -> None:
     on = {side: [x for x in s.battle.units.values() if x.side == side and x.on_field and x.arm == "infantry"]
           for side in ("blue", "red")}
     assert len(on["blue"]) == 30 and len(on["red"]) == 25
-    assert {x.id for x in s.battle.units.values() if x.status == "reserve"} == {"b30", "b31"}
-    assert s.in_town == ("r25", "r26") and "r25" not in s.battle.units
+    assert {x.id for x in s.battle.units.values() if x.status == "reserve" and x.side == "blue"} == {"b30", "b31"}
+    assert s.in_town == ("r25", "r26") and s.battle.units["r25"].status == "reserve"
     assert kinds(ev, "storm_begun")[0]["in_town"] == ["r25", "r26"]
     guns = [x for x in s.battle.units.values() if x.kind == "fortress_artillery"]
     assert len(guns) == 6, "fortress guns are the fortress's, outside the 25 (D-N-15)"
+
+
+def test_garrison_comes_up_from_the_town_as_places_free_N_SIEGE_5_N_START_6() -> None:
+    garrison = [u(f"r{i}", "infantry") for i in range(27)]
+    s, _ = storm([u("bi", "infantry", 30, 50)], garrison)
+    s, _ = ENGINE.moderate(s, {"type": "adjust", "unit": "r3", "morale": 0})
+    s, ev = play_turn(s)
+    assert s.battle.units["r3"].status == "dispersed"
+    arrived = kinds(ev, "arrived")
+    assert [a["unit"] for a in arrived] == ["r25"] and arrived[0]["rule"] == "N-START-6"
+    r25 = s.battle.units["r25"]
+    assert r25.on_field and r25.points == 4 and s.field.in_zone("garrison", r25.x, r25.y)
+    assert s.battle.units["r26"].status == "reserve"
+    assert sum(1 for x in s.battle.field_units("red") if x.id not in s.guns) == 25
 
 
 def test_units_deploy_in_their_siege_zone_N_START_7_D_N_15() -> None:
