@@ -42,7 +42,6 @@ from .footprint import (
     DIRECTIONS,
     NEIGHBOURS,
     Cell,
-    anchor_for_centre,
     centre_of,
     distance,
     footprint_offsets,
@@ -51,9 +50,9 @@ from .footprint import (
     step_cost,
 )
 from .formation import effective_morale, melee_value
-from .movement import terrain_factors, wheel_target
+from .movement import formation_target, terrain_factors, wheel_target
 from .state import DESTROYED, DISPERSED, RESERVE, SURRENDERED, BattleState, Unit
-from .units import ARTILLERY, CAVALRY, INFANTRY, formation_of
+from .units import ARTILLERY, CAVALRY, INFANTRY
 from .view import sees
 
 AI_PLAYER = "ai"
@@ -455,7 +454,8 @@ def _step_ok(state: BattleState, unit: Unit, x: int, y: int) -> tuple[Cell, ...]
 
 def _fits(state: BattleState, order: Order) -> bool:
     """A cheap look before asking the engine: does the unit's new footprint after a wheel or a formation change
-    fit (D-N-4, N-TERRAIN-1/5)? The engine pivots wheels and formation changes on the front-rank centre."""
+    fit (D-N-4, N-TERRAIN-1/5)? The targets come from the engine itself (movement.wheel_target,
+    movement.formation_target), so the pre-check matches what the engine will try."""
     kind = order["type"]
     if kind not in ("wheel", "formation", "limber", "unlimber"):
         return True
@@ -468,8 +468,7 @@ def _fits(state: BattleState, order: Order) -> bool:
         if formation not in unit.type.formations or formation == unit.formation:
             return False
         facing = unit.facing
-        x, y = anchor_for_centre(front_centre(unit.anchor, unit.form.width, facing),
-                                 formation_of(unit.arm, formation).width, facing)
+        x, y = formation_target(unit, formation)
     try:
         state.place_check(unit, x, y, facing, formation)
     except RuleError:

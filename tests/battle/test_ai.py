@@ -178,3 +178,34 @@ def test_full_armies_on_a_turned_field_end_within_the_turn_limit_N_START_1_D_N_2
     final, events, orders = run_battle(state, AI)
     assert final.result is not None and final.turn <= final.turn_limit == 40
     assert any(e.kind == "fire" for e in events) and orders
+
+
+@pytest.mark.parametrize("facing", range(8))
+def test_ai_formation_precheck_matches_the_engine_D_N_4(facing: int) -> None:
+    """The AI's look-ahead for a formation change uses the engine's own target (movement.formation_target): for
+    units crowded against each other and the map edge, `_fits` says yes exactly when the engine accepts."""
+    from server.battle.ai import _fits
+    from server.core.errors import RuleError
+
+    names = {0: "N", 1: "NE", 2: "E", 3: "SE", 4: "S", 5: "SW", 6: "W", 7: "NW"}
+    checked = 0
+    for formation in ("line", "attack_column", "march_column", "square"):
+        for x, y in ((1, 1), (2, 66), (66, 3), (60, 60), (33, 35)):
+            try:
+                s = battle([unit("r1", "infantry", x, y, facing=names[facing], formation=formation),
+                            unit("r2", "infantry", 33, 38, formation="square")],
+                           [unit("b1", "infantry", 40, 5, facing="S")])
+            except RuleError:
+                continue
+            for new in ("line", "attack_column", "march_column", "square"):
+                if new == formation:
+                    continue
+                o = {"type": "formation", "unit": "r1", "formation": new}
+                try:
+                    ENGINE.apply(s, Actor("p", "red"), o)
+                    accepted = True
+                except RuleError:
+                    accepted = False
+                assert _fits(s, o) == accepted, (formation, new, x, y)
+                checked += 1
+    assert checked > 20
