@@ -166,6 +166,11 @@ class Side:
     retreat_free_turns: int = 0  # D-N-13: "retreat with battle" — no morale cost during the first turns
     general: str = ""
 
+    @property
+    def with_battle(self) -> bool:
+        """D-N-13: the side had to accept battle and retreats with battle."""
+        return self.retreat_free_turns > 0
+
     def copy(self) -> Side:
         return Side(self.name, self.edge, self.attacker, self.retreat_turn, self.retreat_free_turns, self.general)
 
