@@ -176,3 +176,22 @@ def test_a_broken_unit_surrenders_only_when_in_contact_N_MORALE_8_N_MORALE_6(uid
     assert s.units[uid].status == status
     fallen = [e for e in kinds(ev, "fallen") if e["unit"] == uid]
     assert fallen and fallen[0]["rule"] == ("N-MORALE-6" if status == "surrendered" else "N-MORALE-5")
+
+
+def test_a_regiment_busy_in_melee_puts_nobody_in_contact_by_its_fire_zone_N_MORALE_8() -> None:
+    """Units in melee do not fire (docs/battle.md), so their zone holds nobody in contact: a broken unit standing
+    in front of a line that is fighting cavalry on its flank gets away (dispersed), where it would otherwise be
+    taken (surrendered)."""
+    def broken_in_front(with_melee: bool) -> str:
+        s = battle([unit("r1", "infantry", 30, 50), unit("r9", "infantry", 5, 65)],
+                   [unit("b1", "infantry", 31, 48, facing="S", formation="march_column"),
+                    unit("b3", "light_cavalry", 25, 49, facing="E"), unit("b9", "infantry", 60, 5, facing="S")])
+        if with_melee:
+            s, _ = order(s, {"type": "move", "unit": "b3", "path": [[26 + i, 49] for i in range(4)]})
+            assert ("b3", "r1") in s.melees
+        s, _ = ENGINE.moderate(s, {"type": "adjust", "unit": "b1", "morale": 0})
+        s, _ = run_turn(s)
+        return s.units["b1"].status
+
+    assert broken_in_front(False) == "surrendered"
+    assert broken_in_front(True) == "dispersed"
