@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from server.core.engine import MODERATOR, SPECTATOR, team_viewer
 from server.core.errors import BadOrder, IllegalOrder
 
 from .footprint import DIRECTIONS, Cell, line_between
@@ -271,6 +272,8 @@ def assign_fire(state: BattleState, log: Log, ruling: Mapping[str, Any]) -> None
         shares.append((target.id, share))
     shooter.fire_shares = tuple(shares)
     shooter.fire_shares_turns = turns if shares else 0
+    if state.hidden:  # the units it names are news to nobody but the shooter's side, spectators and the moderator
+        log.audience = frozenset({team_viewer(shooter.side), SPECTATOR, MODERATOR})
     log.emit("fire_assigned", unit=shooter.id, targets=dict(shares), turns=shooter.fire_shares_turns,
              rule="N-FIRE-4")
 

@@ -10,7 +10,7 @@ import pytest
 from server.battle.replay import Recorder, event_lines, replay
 from server.battle.state import BattleState
 from server.battle.turn import in_contact
-from server.core.engine import Event
+from server.core.engine import Event, team_viewer
 from server.core.errors import BadOrder, IllegalOrder, RuleError
 
 from .helpers import ENGINE, battle, config, kinds, order, run_turn, unit
@@ -117,6 +117,14 @@ def test_a_ruling_can_be_withdrawn_and_is_replayed_N_FIRE_4() -> None:
     assert rec.state.units["b1"].loss_tolerance == 8  # the nearest again
     state, events = replay(rec.export())
     assert event_lines(events) == event_lines(rec.events) and state.dump() == rec.state.dump()
+
+
+def test_in_a_hidden_battle_the_ruling_goes_to_the_shooters_side_only_N_FIRE_4() -> None:
+    s = battle([unit("r1", "infantry", 30, 50)], [unit("b1", "infantry", 31, 48, facing="S", formation="march_column")],
+               hidden=True)
+    _, ev = ENGINE.moderate(s, {"type": "assign_fire", "shooter": "r1", "targets": ["b1"]})
+    (e,) = [e for e in ev if e.kind == "fire_assigned"]
+    assert e.audience is not None and team_viewer("red") in e.audience and team_viewer("blue") not in e.audience
 
 
 @pytest.mark.parametrize(("ruling", "error", "rule"), [
