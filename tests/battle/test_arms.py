@@ -79,10 +79,12 @@ def _settlement_rows(*ys: int) -> list[str]:
     ("open", "attack_column", 2, "N-CHARGE-1"),
     ("settlement", "attack_column", 0, "N-TERRAIN-5"),
     ("open", "march_column", 0, "N-CAV-5"),
+    ("target in settlement", "attack_column", 2, "N-CHARGE-1"),  # our decision 14 (docs/battle.md)
 ])
 def test_no_charge_in_march_column_or_in_a_settlement_N_CHARGE_3(where: str, formation: str, bonus: int,
                                                                  rule: str) -> None:
-    rows = _settlement_rows(*range(40, 50)) if where == "settlement" else ["." * 70] * 70
+    rows = {"settlement": _settlement_rows(*range(40, 50)),
+            "target in settlement": _settlement_rows(*range(38, 45))}.get(where, ["." * 70] * 70)
     s = battle([unit("c1", "light_cavalry", 31, 53, formation=formation)],
                [unit("b1", "infantry", 31, 44, facing="S", formation="march_column")], map={"rows": rows})
     s, ev = order(s, {"type": "charge", "unit": "c1", "path": ahead(s, "c1", 8)})
