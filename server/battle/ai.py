@@ -10,7 +10,8 @@ units its side can see (D-N-7).
 
 What it does, unit by unit (the thresholds are the `Doctrine`):
 - army: gives the retreat order when broken — half its units gone and its strength under 60% of the enemy's
-  (N-VICTORY-2); after the order its units break off melee and march for their own edge (D-N-2);
+  (N-VICTORY-2) — or, for a side that retreats with battle, at once while the order is free of morale unless it is
+  the stronger (D-N-13); after the order its units break off melee and march for their own edge (D-N-2);
 - any unit whose effective morale is down to 2 (a dispersal roll away, N-MORALE-5) falls back towards its own edge,
   leaving melee when the rules let it (N-MELEE-3);
 - infantry forms square when enemy cavalry could reach it next turn (N-INF-4, D-N-9), and leaves the square when
@@ -159,7 +160,7 @@ class BattleAI:
             return p.plan
         visible = self._visible_enemies(state, side)
         s = state.sides[side]
-        if s.retreat_turn is None and self._broken(state, side):
+        if s.retreat_turn is None and (self._broken(state, side) or self._refuses_battle(state, side)):
             p.order({"type": "retreat"})
         retreating = p.state.sides[side].retreat_turn is not None
         for uid in [u.id for u in sorted(state.field_units(side), key=lambda u: u.num)]:
@@ -201,6 +202,13 @@ class BattleAI:
         if not mine or gone < d.broken_share * len(mine):
             return False
         return _strength(state, side) < d.broken_ratio * _strength(state, state.enemy_of(side))
+
+    def _refuses_battle(self, state: BattleState, side: str) -> bool:
+        """D-N-13: a side that retreats with battle did not want this battle; while its retreat order is free of
+        morale it takes it, unless it finds itself the stronger."""
+        s = state.sides[side]
+        return s.with_battle and state.turn <= s.retreat_free_turns \
+            and _strength(state, side) <= _strength(state, state.enemy_of(side))
 
     def _wavering(self, unit: Unit) -> bool:
         return unit.arm != ARTILLERY and effective_morale(unit) <= self.doctrine.wavering_morale

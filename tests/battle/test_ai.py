@@ -152,6 +152,24 @@ def test_broken_army_orders_the_retreat_N_VICTORY_2_D_N_2() -> None:
     assert {"type": "retreat"} not in _plan(whole, "red")
 
 
+def test_a_side_retreating_with_battle_takes_its_free_retreat_unless_stronger_D_N_13_N_START_3() -> None:
+    def refused(blue_units: int) -> BattleState:
+        red = [unit(f"r{i}", "infantry", 10 + 9 * i, 50) for i in range(4)]
+        blue = [unit(f"b{i}", "infantry", 10 + 9 * i, 20, facing="S") for i in range(blue_units)]
+        cfg = config(red, blue, deployment_zones=False)
+        cfg["sides"][1]["retreat_with_battle"] = True
+        state, _ = ENGINE.setup(cfg, 4)
+        state, _ = ENGINE.end_turn(state, "red", flagged=False)
+        return state
+
+    s = refused(4)
+    orders = _plan(s, "blue")
+    assert orders[0] == {"type": "retreat"}
+    after = AI.plan(s, "blue").state
+    assert after is not None and all(u.morale == 6 for u in after.field_units("blue"))  # free on turn 1
+    assert {"type": "retreat"} not in _plan(refused(5), "blue")  # the stronger stays to fight
+
+
 def test_ai_in_a_hidden_battle_sees_only_what_its_side_sees_D_N_7() -> None:
     """Behind a wood the enemy is unseen: the AI cannot aim its guns at it."""
     rows = ["." * 70] * 70
