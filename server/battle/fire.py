@@ -236,6 +236,7 @@ def _musket(state: BattleState, log: Log, unit: Unit, hits: list[tuple[Unit, int
 
 
 MAX_SHARE = 100
+"""Shares in an N-FIRE-4 ruling are proportions (1:1, 1:3, …); this bounds them."""
 
 
 def assign_fire(state: BattleState, log: Log, ruling: Mapping[str, Any]) -> None:
@@ -266,9 +267,11 @@ def assign_fire(state: BattleState, log: Log, ruling: Mapping[str, Any]) -> None
     for tid, share in raw.items():
         target = state.units.get(str(tid))
         if isinstance(share, bool) or not isinstance(share, int) or not 1 <= share <= MAX_SHARE:
-            raise BadOrder(f"a share is an integer from 1 to {MAX_SHARE}", rule="N-FIRE-4", details={"unit": tid})
+            raise BadOrder(f"a share is an integer from 1 to {MAX_SHARE}", rule="N-FIRE-4",
+                           details={"unit": str(tid)})
         if target is None or not target.on_field or target.side == shooter.side:
-            raise IllegalOrder("fire goes only to enemy units on the field", rule="N-FIRE-4", details={"unit": tid})
+            raise IllegalOrder("fire goes only to enemy units on the field", rule="N-FIRE-4",
+                               details={"unit": str(tid)})
         shares.append((target.id, share))
     shooter.fire_shares = tuple(shares)
     shooter.fire_shares_turns = turns if shares else 0
