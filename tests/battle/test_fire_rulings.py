@@ -74,6 +74,16 @@ def test_moderator_sends_a_regiments_fire_at_another_enemy_in_its_zone_N_FIRE_4(
     assert set(_musket(ev)) == {"b1"}  # the ruling held for one resolution; then the nearest again (D-N-7)
 
 
+def test_the_ruling_shows_in_the_view_of_the_shooters_side_until_spent_N_FIRE_4() -> None:
+    s, _ = ENGINE.moderate(_two_in_zone(), {"type": "assign_fire", "shooter": "r1", "targets": {"b2": 2}, "turns": 2})
+    shown = {u["id"]: u for u in ENGINE.view(s, "team:red")["units"]}
+    assert shown["r1"]["fire_ruling"] == {"targets": {"b2": 2}, "turns": 2} and shown["b1"]["fire_ruling"] is None
+    s, _ = run_turn(s)
+    assert {u["id"]: u for u in ENGINE.view(s, "moderator")["units"]}["r1"]["fire_ruling"]["turns"] == 1
+    s, _ = run_turn(s)
+    assert {u["id"]: u for u in ENGINE.view(s, "moderator")["units"]}["r1"]["fire_ruling"] is None
+
+
 def test_moderator_splits_the_fire_each_share_at_its_own_distance_with_its_fraction_N_FIRE_4_D_N_8() -> None:
     s, _ = ENGINE.moderate(_two_in_zone(), {"type": "assign_fire", "shooter": "r1", "targets": {"b1": 1, "b2": 1},
                                             "turns": 2})
