@@ -18,6 +18,10 @@ ROWS = ["." * 70 for _ in range(70)]
 for _y in range(30, 40):
     ROWS[_y] = "." * 10 + "ff" * 5 + "." * 10 + "SSSS" + "." * 6 + "~~" + "+" + "~~" + "." * 10 + "F" * 5 + "." * 10
 ROWS = [r.ljust(70, ".")[:70] for r in ROWS]
+ROWS = [r[:34] + "=" + r[35:] for r in ROWS]
+ELEVATION = ["0" * 70 for _ in range(70)]
+for _y in range(42, 50):
+    ELEVATION[_y] = "0" * 20 + "1" * 10 + "2" * 4 + "1" * 10 + "0" * 26
 
 
 def check(state: BattleState) -> None:
@@ -47,6 +51,8 @@ def check(state: BattleState) -> None:
 def play(seed: int, rng: random.Random, close: bool) -> Recorder:
     cfg = close_battle_config(rng, 8, turn_limit=15) if close else random_battle_config(rng, 6, rows=ROWS,
                                                                                            turn_limit=15)
+    if not close:
+        cfg["map"]["elevation"] = ELEVATION
     rec = Recorder(cfg, seed)
     check(rec.state)
     phases = 0
