@@ -64,6 +64,9 @@ def _register_builtin() -> None:
     register("campaign", CampaignEngine)
     for folder in sorted(SCENARIOS.glob("*/scenario.json")):
         register(folder.parent.name, CampaignEngine, {"scenario": folder.parent.name})
+    from server.rooms.napoleonic_engines import register_all
+
+    register_all()
 
 
 _register_builtin()
