@@ -89,6 +89,7 @@ class Room:
         self.closed = False
         self._timer: asyncio.TimerHandle | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self.listeners: list[Callable[[Room, tuple[LoggedEvent, ...]], None]] = []
 
     # --- creation and recovery -----------------------------------------------------------------------------------
 
@@ -192,6 +193,8 @@ class Room:
             self.seq = logged[-1].seq
             self.history.extend(logged)
             await self.bus.publish(self.id, logged)
+            for listener in self.listeners:
+                listener(self, logged)
         if self.index % self.snapshot_every == 0:
             await self.save_snapshot()
         return first if logged else None
