@@ -47,6 +47,9 @@ class Hub:
         self.feeds: dict[str, Feed] = {}
         self._opening: dict[str, asyncio.Lock] = {}
         self._tasks: list[asyncio.Task[None]] = []
+        from server.rooms.battles import BattleRooms
+
+        self.battles = BattleRooms(self)
 
     # --- life --------------------------------------------------------------------------------------------------
 
@@ -95,6 +98,7 @@ class Hub:
             await room.close()
 
     async def close(self) -> None:
+        await self.battles.close()
         for task in self._tasks:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -128,6 +132,7 @@ class Hub:
                 await self.store.release_lease(room_id, self.node)
                 return None
             self.rooms[room_id] = room
+            self.battles.attach(room)
             return room
 
     async def feed(self, room_id: str) -> Feed:
@@ -268,6 +273,7 @@ class Hub:
                 raise RoomError("internal", f"room {room_id} is already owned")
             self.rooms[room_id] = await Room.create(room_id, room_setup, self.store, self.bus, self.now,
                                                     snapshot_every=self.snapshot_every)
+            self.battles.attach(self.rooms[room_id])
         return {"campaign": campaign_id, "room": names.campaign_room(campaign_id), "meta": meta, "seats": seats,
                 "moderator_token": moderator_token, "spectator_token": spectator_token}
 
