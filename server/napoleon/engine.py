@@ -49,6 +49,10 @@ TURN_ORDERS = ("move", "intercept", "appoint", "posture")
 
 class NapoleonicEngine:
     kind = "napoleonic"
+    #: Orders a team gives whenever the game asks it (the room lets them through out of turn; the engine checks
+    #: that the team is the one asked): answers to contact and offers, reinforcements, siege decisions and terms.
+    any_time_orders = frozenset({"answer", "reinforce", "offer_quick", "answer_quick", "siege", "terms",
+                                 "accept_terms"})
 
     # -- setup -------------------------------------------------------------------------------------------------
     def setup(self, config: Mapping[str, Any], seed: int) -> tuple[NapoleonicState, Sequence[Event]]:
@@ -91,18 +95,10 @@ class NapoleonicEngine:
         return state.order.teams
 
     def active_teams(self, state: NapoleonicState) -> frozenset[str]:
-        """The team whose turn it is, and every team that owes an answer now: a defender choosing whether to
-        fight (N-START-3), a commander answering a quick-resolution offer (D-L-2), a side in capitulation talks
-        (N-SIEGE-8). Their clocks run while they decide."""
-        waiting = {b["defender"] for b in state.battles.values() if b["status"] == CONTACT}
-        for b in state.battles.values():
-            if b["status"] == RUNNING and b["quick"] is not None:
-                waiting.add(b["defender"] if b["quick"]["offered_by"] == b["attacker"] else b["attacker"])
-        for rec in state.sieges.values():
-            siege = rec["siege"]
-            if siege["phase"] in ("invested", "terms"):
-                waiting.update({siege["besieger"]["side"], siege["garrison"]["side"]})
-        return state.order.active | frozenset(waiting)
+        """The team whose turn it is, and a defender choosing whether to fight (N-START-3): its clock runs while
+        it decides, and if it flags the battle is accepted (D-NAP-4). Other answers (quick resolution, sieges)
+        are `any_time_orders` and run nobody's clock."""
+        return state.order.active | frozenset(_deciding(state))
 
     def is_over(self, state: NapoleonicState) -> bool:
         return len({a["team"] for a in state.alive_armies()}) < 2
@@ -239,6 +235,13 @@ class NapoleonicEngine:
     def end_turn(self, state: NapoleonicState, team: str, *, flagged: bool) -> tuple[NapoleonicState,
                                                                                      Sequence[Event]]:
         if team not in state.order.active:
+            if flagged and team in _deciding(state):
+                ctx = Ctx(state.copy())
+                for b in sorted(ctx.state.battles.values(), key=lambda b: int(b["id"])):
+                    if b["status"] == CONTACT and b["defender"] == team:
+                        ctx.public("battle_accepted", battle=b["id"], by=team, flagged=True, rule="N-START-3, D-NAP-4")
+                        battles.start(ctx, b)
+                return ctx.state, ctx.events
             raise NotYourTurn(f"{team} is not to act now", rule="C-1.7")
         ctx = Ctx(state.copy())
         s = ctx.state
@@ -291,6 +294,10 @@ class NapoleonicEngine:
 
     def load(self, data: Mapping[str, Any]) -> NapoleonicState:
         return NapoleonicState.load(data)
+
+
+def _deciding(state: NapoleonicState) -> set[str]:
+    return {b["defender"] for b in state.battles.values() if b["status"] == CONTACT}
 
 
 def _new_army(spec: Mapping[str, Any], team: str) -> dict[str, Any]:

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from server.bus import names
 from server.bus.base import LoggedEvent
 from server.core.errors import RuleError
+from server.napoleon.battles import battle_setup
 from server.napoleon.field import room_engine_config
 from server.rooms.members import Member
 from server.rooms.room import Room
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 SERVER = "server"
+LEASE_TRIES = 40
 DEFAULT_BATTLE_CLOCK = {"mode": "per_turn", "turn_ms": 5 * 60_000}
 
 
@@ -111,8 +113,10 @@ class BattleRooms:
         campaign = str(parent.setup["campaign"])
         room_id = battle_room_id(campaign, str(started["battle"]))
         existing = await hub.owned(room_id)
-        if existing is not None or await hub.store.lease_holder(room_id) is not None:
+        if existing is not None:
             return existing
+        if await Room.open(room_id, hub.store, hub.bus, hub.now, owner=False) is not None:
+            return None  # created already, owned by another node
         engine, config = room_engine_config(started)
         sides = [str(started["attacker"]), str(started["defender"])]
         settings = dict(parent.setup.get("config") or {}).get("battle_clock") or parent.setup.get("clock") \
@@ -123,7 +127,12 @@ class BattleRooms:
             "seed": int(started["seed"]), "config": config, "parent": campaign_room,
             "battle": str(started["battle"]), "cell": list(started["cell"]), "kind": started.get("kind"),
         }
-        if not await hub.store.acquire_lease(room_id, hub.node, hub.lease_ms):
+        for _ in range(LEASE_TRIES):  # another node may hold the lease a moment while it finds no room there
+            if await hub.store.acquire_lease(room_id, hub.node, hub.lease_ms):
+                break
+            await asyncio.sleep(0.05)
+        else:
+            log.warning("battle room %s: could not take its lease", room_id)
             return None
         room = await Room.create(room_id, setup, hub.store, hub.bus, hub.now, snapshot_every=hub.snapshot_every)
         hub.rooms[room_id] = room
@@ -184,11 +193,7 @@ class BattleRooms:
             if battle["status"] != "running":
                 continue
             room_id = battle_room_id(campaign, str(battle["id"]))
-            child = await self.hub.owned(room_id)
-            if child is None and await self.hub.store.lease_holder(room_id) is None:
-                state = room.core.state
-                from server.napoleon.battles import battle_setup
-
-                await self.spawn(campaign_room, battle_setup(state, state.battles[str(battle["id"])]))
-            elif child is not None:
+            state = room.core.state
+            child = await self.spawn(campaign_room, battle_setup(state, state.battles[str(battle["id"])]))
+            if child is not None:
                 await self.report(room_id)

@@ -257,7 +257,10 @@ class Room:
             raise NotYourTurn(f"{member.team} is not to act now", rule="C-1.8")
 
     def _order(self, core: Core, body: Mapping[str, Any], member: Member | None, at: int) -> tuple[Core, list[Event]]:
-        self._player_checks(core, member)
+        order = body.get("order")
+        kind = order.get("type") if isinstance(order, Mapping) else None
+        # an engine may name orders a team gives out of its turn (answers, offers); the engine checks who may
+        self._player_checks(core, member, phase=kind not in getattr(self.engine, "any_time_orders", ()))
         assert self.engine is not None and member is not None and member.actor is not None
         before = self._active(core.state)
         state, events = self.engine.apply(core.state, member.actor, body["order"])

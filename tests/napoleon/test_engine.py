@@ -145,6 +145,16 @@ def test_defender_without_points_must_fight_and_may_retreat_with_battle_N_START_
     assert BattleEngine().setup(room_engine_config(started)[1], 1)[0].sides["blue"].retreat_free_turns == 3
 
 
+def test_a_defender_whose_clock_flags_accepts_battle_N_START_3_D_NAP_4() -> None:
+    state = game([army("r1", (10, 17))], [army("b1", (12, 17))])
+    state, _ = contact(state, [[11, 17], [12, 17]])
+    with pytest.raises(NotYourTurn):
+        E.end_turn(state, "blue", flagged=False)
+    state, events = E.end_turn(state, "blue", flagged=True)
+    assert kinds(events) == ["battle_accepted", "battle_started"]
+    assert state.battles["1"]["status"] == "running" and E.active_teams(state) == {"red"}
+
+
 def test_only_the_defender_answers_N_START_3() -> None:
     state = game([army("r1", (10, 17))], [army("b1", (12, 17))])
     state, _ = contact(state, [[11, 17], [12, 17]])
@@ -339,7 +349,7 @@ def test_quick_resolution_offered_refused_accepted_D_L_2() -> None:
     with pytest.raises(IllegalOrder):
         E.apply(state, RED, {"type": "answer_quick", "battle": "1", "accept": True})
     state, events = E.apply(state, RED, {"type": "offer_quick", "battle": "1"})
-    assert "quick_offered" in kinds(events) and "blue" in E.active_teams(state)
+    assert "quick_offered" in kinds(events) and "answer_quick" in E.any_time_orders
     with pytest.raises(NotYourUnit):
         E.apply(state, RED2, {"type": "answer_quick", "battle": "1", "accept": True})
     refused, events = E.apply(state, BLUE2, {"type": "answer_quick", "battle": "1", "accept": False})
@@ -413,7 +423,7 @@ def test_stormed_fortress_terms_capture_the_general_N_SIEGE_8_D_N_14() -> None:
               "units": units, "siege": {"capitulated": False}}
     state, events = E.moderate(state, {"type": "battle_result", "battle": started["battle"], "result": result})
     assert "fortress_captured" in kinds(events) and state.armies["b1"]["cell"] == [24, 18]
-    assert {"red", "blue"} <= E.active_teams(state)
+    assert {"terms", "accept_terms"} <= E.any_time_orders
     state, _ = E.apply(state, RED, {"type": "terms", "fortress": "Dresden",
                                     "terms": {"garrison": "prisoners", "general": "captured"}})
     state, events = E.apply(state, BLUE, {"type": "accept_terms", "fortress": "Dresden"})
