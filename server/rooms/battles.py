@@ -137,6 +137,10 @@ class BattleRooms:
         room = await Room.create(room_id, setup, hub.store, hub.bus, hub.now, snapshot_every=hub.snapshot_every)
         hub.rooms[room_id] = room
         self.attach(room)
+        for away in list(parent.core.away.values()):  # D-N-14: who is in the secret module commands nothing here
+            if away.player in room.players and away.until_ms > hub.now():
+                await room.submit("lock", {"player": away.player, "reason": away.reason,
+                                           "minutes": (away.until_ms - hub.now()) / 60_000}, self._member(campaign))
         return room
 
     async def report(self, room_id: str) -> None:
@@ -173,8 +177,9 @@ class BattleRooms:
         for fate in generals:
             lock = (fate or {}).get("secret_module")
             if lock:
-                await self.hub.submit(campaign_room, "lock", {"player": lock["player"], "reason": lock["reason"],
-                                                              "minutes": lock["minutes"]}, self._member(campaign))
+                body = {"player": lock["player"], "reason": lock["reason"], "minutes": lock["minutes"]}
+                await self.hub.submit(campaign_room, "lock", body, self._member(campaign))
+                await self._lock_in_battles(parent, body)
         if kind == "battle_ended" and data.get("how") in ("quick", "capitulation"):
             room_id = battle_room_id(campaign, str(data["battle"]))
             room = await self.hub.owned(room_id)
@@ -182,6 +187,17 @@ class BattleRooms:
                 self._reported.add(room_id)
                 ruling = {"type": "end_battle", "winner": data["winner"], "reason": "quick resolution (D-L-2)"}
                 await room.submit("ruling", {"ruling": ruling}, self._member(campaign))
+
+    async def _lock_in_battles(self, parent: Room, body: Mapping[str, Any]) -> None:
+        """D-N-14: a player in the secret module commands nothing — in the battle rooms of the campaign too."""
+        campaign = str(parent.setup["campaign"])
+        view = parent.engine.view(parent.core.state, "moderator") if parent.engine is not None else {}
+        for battle in view.get("battles", []):
+            room_id = battle_room_id(campaign, str(battle["id"]))
+            if battle["status"] == "running" and room_id in self.hub.rooms:
+                room = self.hub.rooms[room_id]
+                if body["player"] in room.players and not room.closed:
+                    await room.submit("lock", dict(body), self._member(campaign))
 
     async def reconcile(self, campaign_room: str) -> None:
         room = self.hub.rooms.get(campaign_room)

@@ -148,3 +148,36 @@ async def test_a_node_reopening_the_campaign_spawns_missing_battle_rooms(tmp_pat
 
 async def _never(*_: Any) -> None:
     return None
+
+
+async def test_a_captured_generals_player_commands_nothing_in_the_other_battles_D_N_14(tmp_path: Path) -> None:
+    clock = ManualClock()
+    hub = await open_hub(tmp_path, clock)
+    armies = {
+        "red": [{"id": "r1", "general": "Yorck", "cell": [10, 17], "movement_points": 6,
+                 "units": [{"id": f"r1-{i}", "type": "infantry"} for i in range(8)]},
+                {"id": "r2", "general": "Kleist", "cell": [10, 13], "movement_points": 6,
+                 "units": [{"id": f"r2-{i}", "type": "infantry"} for i in range(3)]}],
+        "blue": [{"id": "b1", "general": "Vandamme", "seat": 1, "cell": [12, 17], "movement_points": 0,
+                  "units": [{"id": "b1-0", "type": "infantry"}]},
+                 {"id": "b2", "general": "Marmont", "seat": 1, "cell": [12, 13], "movement_points": 0,
+                  "units": [{"id": f"b2-{i}", "type": "infantry"} for i in range(3)]}],
+    }
+    made = await hub.create_campaign(spec(scenario="napoleonic", config={"armies": armies}))
+    m = players(made["campaign"])
+    room = made["room"]
+    for army, path, battle in (("r2", [[11, 13], [12, 13]], "1"), ("r1", [[11, 17], [12, 17]], "2")):
+        await hub.submit(room, "order", {"order": {"type": "move", "army": army, "path": path}}, m["red-1"])
+        await hub.submit(room, "order", {"order": {"type": "answer", "battle": battle, "choice": "accept"}},
+                         m["blue-2"])
+    first, second = (battle_room_id(made["campaign"], b) for b in ("1", "2"))
+    await until(lambda: first in hub.rooms and second in hub.rooms)
+    await hub.submit(room, "ruling", {"ruling": {"type": "impose_quick", "battle": "2"}}, m["moderator"])
+    campaign = hub.rooms[room]
+    ended = next(e for e in campaign.history if e.kind == "battle_ended")
+    assert ended.data["how"] == "capitulation" and ended.data["general"]["player"] == "blue-1"
+    await until(lambda: "blue-1" in hub.rooms[first].core.away and "blue-1" in campaign.core.away)
+    with pytest.raises(RoomError) as err:
+        await hub.rooms[first].submit("order", {"order": {"type": "retreat"}}, m["blue-1"])
+    assert err.value.code == "locked_out"
+    await hub.close()
