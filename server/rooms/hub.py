@@ -17,6 +17,7 @@ from typing import Any
 from server.bus import names
 from server.bus.base import EventBus, Store
 from server.clock import ClockSettings
+from server.core.engine import SPECTATOR
 from server.core.errors import RuleError
 from server.core.turns import in_turn_order
 from server.rooms.engines import engine_config, find_engine
@@ -138,7 +139,7 @@ class Hub:
     async def feed(self, room_id: str) -> Feed:
         feed = self.feeds.get(room_id)
         if feed is None:
-            feed = self.feeds[room_id] = Feed(room_id)
+            feed = self.feeds[room_id] = Feed(room_id, self.now)
             await self.bus.subscribe(room_id, feed.on_events)
         return feed
 
@@ -154,6 +155,7 @@ class Hub:
                 viewer = room.viewer_of(member)
                 sub = feed.add(outlet, viewer)
                 messages, seq = room.catch_up(viewer, since), room.seq
+            holder = room
         else:
             sub = feed.add(outlet, member.viewer)
             copy = await Room.open(room_id, self.store, self.bus, self.now, owner=False)
@@ -162,10 +164,26 @@ class Hub:
                 raise RoomError("no_such_room", f"no room {room_id}")
             viewer = sub.viewer = copy.viewer_of(member)
             messages, seq = copy.catch_up(viewer, since), copy.seq
+            holder = copy
+        feed.spectator_delay_ms = holder.spectator_delay_ms
+        if viewer == SPECTATOR and holder.spectator_delay_ms:
+            messages, seq = await self._delayed_catch_up(holder, sub)
         for message in messages:
             send(message)
         feed.activate(sub, seq)
         return sub, seq, viewer
+
+    async def _delayed_catch_up(self, room: Room, sub: Subscription) -> tuple[list[dict[str, Any]], int]:
+        """A spectator of a delayed room starts from the room as it was `delay` ago; what happened since is
+        released to it as each event's delay runs out."""
+        past = await Room.open(room.id, self.store, self.bus, self.now, owner=False,
+                               until_ms=self.now() - room.spectator_delay_ms)
+        if past is None:
+            return [], room.seq
+        tail = [e for e in room.history if e.seq > past.seq]
+        last = tail[-1].seq if tail else past.seq
+        sub.pending = [*tail, *(e for e in sub.pending or [] if e.seq > last)]
+        return [past.snapshot_for(SPECTATOR)], past.seq
 
     async def leave(self, outlet: Outlet, room_id: str) -> None:
         feed = self.feeds.get(room_id)
