@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
+import time
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,6 +28,7 @@ from server.napoleon.field import room_engine_config
 from tests.net.client import Client, signed_in
 
 pytestmark = pytest.mark.redis
+DELAY_MS = 1500
 
 
 @pytest.fixture
@@ -170,8 +172,13 @@ async def test_armies_meet_battle_room_is_fought_and_the_campaign_shows_the_resu
         campaign = t.room
         started = await meet(t)
         battle_room = names.battle_room(f"{t.made['campaign']}-{started['battle']}")
-        for client in [*t.players.values(), t.spectator]:
+        for client in [*t.players.values(), t.moderator]:
             await join_when_spawned(client, battle_room)
+        # the moderator delays what spectators see of the battle (so they cannot leak it to the players)
+        ruling = await t.moderator.request({"t": "mod_ruling", "room": battle_room,
+                                            "ruling": {"type": "spectator_delay", "ms": DELAY_MS}})
+        assert ruling["t"] == "ack", ruling
+        await join_when_spawned(t.spectator, battle_room)
         snap = await t.spectator.wait(lambda m: m["t"] == "snapshot" and m["room"] == battle_room)
         assert snap["active"] == ["red"] and set(snap["clocks"]["teams"]) == {"red", "blue"}
         # only the commanding team's players give orders to their units; spectators none
@@ -185,7 +192,9 @@ async def test_armies_meet_battle_room_is_fought_and_the_campaign_shows_the_resu
         assert err["t"] == "error" and err["rule"] == "D-L-1"
 
         result = await fight(t, started, battle_room)
+        assert not any(m["kind"] == "battle_over" for m in t.spectator.events(battle_room))  # not yet: delayed
         over = await t.spectator.event("battle_over", within=10)  # watched live from the second node
+        assert time.time() * 1000 >= over["at_ms"] + DELAY_MS - 50
         assert over["room"] == battle_room and over["data"]["winner"] == result["winner"]
 
         ended = (await t.players["red-1"].event("battle_ended", within=10))["data"]

@@ -181,3 +181,23 @@ async def test_a_captured_generals_player_commands_nothing_in_the_other_battles_
         await hub.rooms[first].submit("order", {"order": {"type": "retreat"}}, m["blue-1"])
     assert err.value.code == "locked_out"
     await hub.close()
+
+
+async def test_spectator_delay_is_the_moderators_checked_and_survives_a_snapshot(tmp_path: Path) -> None:
+    clock = ManualClock()
+    hub = await open_hub(tmp_path, clock)
+    made = await hub.create_campaign(napoleonic())
+    _, battle, m = await meet(hub, made)
+    for bad in (-1, "5", True, 10**9):
+        with pytest.raises(RoomError):
+            await battle.submit("ruling", {"ruling": {"type": "spectator_delay", "ms": bad}}, m["moderator"])
+    with pytest.raises(RoomError):
+        await battle.submit("ruling", {"ruling": {"type": "spectator_delay", "ms": 1000}}, m["red-1"])
+    await battle.submit("ruling", {"ruling": {"type": "spectator_delay", "ms": 90_000}}, m["moderator"])
+    assert battle.history[-1].kind == "spectator_delay" and battle.spectator_delay_ms == 90_000
+    await battle.save_snapshot()
+    copy = await Room.open(battle.id, hub.store, hub.bus, clock, owner=False)
+    assert copy is not None and copy.spectator_delay_ms == 90_000
+    past = await Room.open(battle.id, hub.store, hub.bus, clock, owner=False, until_ms=clock.ms - 1)
+    assert past is not None and past.seq < battle.seq  # the room as a delayed spectator may see it
+    await hub.close()
