@@ -169,7 +169,7 @@ class BattleAI:
                 continue
             enemies = [e for e in (p.state.units[i] for i in visible) if e.on_field]
             if retreating or self._wavering(unit):
-                self._fall_back(p, unit, enemies)
+                self._fall_back(p, unit)
             elif unit.arm == INFANTRY:
                 self._infantry(p, unit, enemies)
             elif unit.arm == CAVALRY:
@@ -367,7 +367,7 @@ class BattleAI:
     def _withdraw(self, p: _Planner, unit: Unit) -> None:
         _walk(p, unit, _rear(p.state, unit), 0.0, contact=False)
 
-    def _fall_back(self, p: _Planner, unit: Unit, enemies: list[Unit]) -> None:
+    def _fall_back(self, p: _Planner, unit: Unit) -> None:
         """A wavering unit, or the army under a retreat order, makes for its own edge (N-VICTORY-2, D-N-2)."""
         goal = _rear(p.state, unit)
         if in_melee(p.state, unit):

@@ -36,6 +36,7 @@ CLOSE_POLICY = 1008
 CLOSE_NO_HELLO = 4001
 CLOSE_SLOW_CONSUMER = 4008
 CLOSE_REPLACED = 4009
+_COMMANDS = (c.Order, c.EndTurn, c.Chat, c.ModClock, c.ModRuling, c.ModSecretModule, c.ModRelease)
 MAX_BAD_TOKENS = 5  # a connection guessing tokens is closed (1008) after this many
 _KNOWN_CODES = {
     "bad_frame", "bad_message", "unknown_type", "frame_too_large", "not_authenticated", "bad_token", "forbidden",
@@ -197,7 +198,7 @@ class Session:
         except Exception:
             log.exception("internal error on %s", msg.t)
             self.error(msg.cid, "internal", "internal error")
-        if not isinstance(msg, c.Pong | c.Hello):
+        if isinstance(msg, _COMMANDS):
             self.node.metrics.observe_command((time.perf_counter() - started) * 1000)
 
     async def _dispatch(self, msg: c.ClientMessage, frame: bytes | str) -> None:

@@ -119,13 +119,16 @@ class Hub:
     async def owned(self, room_id: str) -> Room | None:
         """The room if this node owns it (opening it and taking its lease when nobody holds it)."""
         room = self.rooms.get(room_id)
-        if room is not None:
+        if room is not None and not room.closed:
             return room
         lock = self._opening.setdefault(room_id, asyncio.Lock())
         async with lock:
             room = self.rooms.get(room_id)
-            if room is not None:
+            if room is not None and not room.closed:
                 return room
+            if room is not None:  # a failed write closed it: its log is the truth, rebuild from there
+                del self.rooms[room_id]
+                await room.close()
             if not await self.store.acquire_lease(room_id, self.node, self.lease_ms):
                 return None
             room = await Room.open(room_id, self.store, self.bus, self.now, snapshot_every=self.snapshot_every)
@@ -279,6 +282,7 @@ class Hub:
         setup = {
             "engine": engine_name, "campaign": campaign_id, "teams": teams, "players": players, "clock": clock,
             "seed": seed, "lockout_ms": lockout_ms, "config": config,
+            "clocks_paused": bool(spec.get("clocks_paused", False)),
         }
         engine.setup(config, seed)  # a config the engine refuses is refused before anything is stored
         await self.store.put_campaign(meta, grants)

@@ -14,16 +14,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from dataclasses import field as _field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from server.battle.engine import BattleEngine
 from server.battle.log import Log
 from server.battle.state import DISPERSED, BattleState
-from server.core.engine import MODERATOR, SPECTATOR, Actor, Event, team_viewer
+from server.battle.terrain import TERRAIN
+from server.core.engine import MODERATOR, SPECTATOR, Actor, Engine, Event, team_viewer
 from server.core.errors import BadOrder, IllegalOrder, NotYourTurn, NotYourUnit
 
 from . import walls
-from .deployment import add_fortress_guns, parse_fortress, storm_battle_config
+from .deployment import TOWN, add_fortress_guns, add_town_reserve, parse_fortress, storm_battle_config, town_arrivals
 from .fortress import Fortress
 from .sequence import BESIEGER, GARRISON
 from .siege_map import SiegeField, generate
@@ -35,7 +36,8 @@ SHAPING_ORDERS = ("wheel", "about_face", "formation", "limber", "unlimber")
 @dataclass(frozen=True, slots=True)
 class StormState:
     """The battle state plus what the siege adds. `ladders`: unit → turn its ladders were set up (N-SIEGE-13);
-    `climbed`: unit → turn it climbed; `guns`: fortress gun → wall section; `howitzers`: unit → original type."""
+    `climbed`: unit → turn it climbed; `guns`: fortress gun → wall section; `howitzers`: unit → original type;
+    `in_town`: the garrison's units that began the storm waiting in the town."""
 
     battle: BattleState
     field: SiegeField
@@ -61,17 +63,23 @@ class SiegeEngine:
 
     # --- setup -------------------------------------------------------------------------------------------------
     def setup(self, config: Mapping[str, Any], seed: int) -> tuple[StormState, Sequence[Event]]:
+        if not isinstance(config, Mapping):
+            raise BadOrder("the storm setup is an object", rule="N-SIEGE-5")
         fortress = parse_fortress(config.get("fortress"))
-        fld = generate(fortress, int(config.get("map_seed", seed)))
-        battle_cfg, howitzers, in_town = storm_battle_config(config, fld, seed)
+        try:
+            fld = generate(fortress, int(config.get("map_seed", seed)))
+            battle_cfg, howitzers, in_town = storm_battle_config(config, fld, seed)
+        except (TypeError, ValueError, KeyError) as exc:
+            raise BadOrder(f"bad storm setup: {exc}", rule="N-SIEGE-5") from None
         state, events = self.battle.setup(battle_cfg, seed)
         garrison, besieger = battle_cfg["sides"][0]["name"], battle_cfg["sides"][1]["name"]
         guns = add_fortress_guns(state, fld, garrison)
+        town = add_town_reserve(state, garrison, in_town)
         log = Log(state)
         log.emit("storm_begun", fortress=fortress.dump(), besieger=besieger, garrison=garrison,
-                 field=fld.dump(), howitzers=sorted(howitzers), in_town=in_town, rule="N-SIEGE-5")
+                 field=fld.dump(), howitzers=sorted(howitzers), in_town=list(town), rule="N-SIEGE-5")
         walls.man_the_guns(state, fld, guns, log)
-        storm = StormState(state, fld, fortress, besieger, garrison, guns, howitzers, tuple(in_town))
+        storm = StormState(state, fld, fortress, besieger, garrison, guns, howitzers, town)
         return storm, [*events, *log.events]
 
     def teams(self, state: StormState) -> Sequence[str]:
@@ -112,10 +120,11 @@ class SiegeEngine:
             order = self._wall_rules(state, work, unit, order, role)
         new, events = self.battle.apply(work, actor, order)
         if unit is not None and kind in SHAPING_ORDERS and unit.id in new.units:
-            walls.check_steps(state.field, unit, [new.units[unit.id].cells])
+            walls.check_steps(state.field, unit, [walls.eventual_cells(new, unit.id)])
         out = replace(state, battle=new)
         if unit is not None:
-            out, ladder_events = self._ladders(out, unit.id, role, moved=unit.cells != new.units[unit.id].cells)
+            out, ladder_events = self._ladders(out, unit.id, role, moved=unit.cells != new.units[unit.id].cells,
+                                               audience=log.audience)
             events = [*events, *ladder_events]
         return self._finish(out, [*log.events, *events])
 
@@ -153,7 +162,8 @@ class SiegeEngine:
         walls.check_steps(state.field, unit, walls.path_footprints(unit, cells))
         return {**order, "path": [list(c) for c in cells]}
 
-    def _ladders(self, state: StormState, uid: str, role: str, *, moved: bool) -> tuple[StormState, list[Event]]:
+    def _ladders(self, state: StormState, uid: str, role: str, *, moved: bool,
+                 audience: frozenset[str] | None) -> tuple[StormState, list[Event]]:
         """N-SIEGE-13: a besieging infantry unit that has reached the wall sets up its ladders there (again, when
         it moved along the wall); a unit that leaves the wall's foot loses them."""
         unit = state.battle.units[uid]
@@ -165,7 +175,7 @@ class SiegeEngine:
             if uid not in ladders or moved:
                 ladders[uid] = state.battle.turn
                 events.append(Event("ladders", {"unit": uid, "turn": state.battle.turn,
-                                                "climb_from": state.battle.turn + 1, "rule": "N-SIEGE-13"}))
+                                                "climb_from": state.battle.turn + 1, "rule": "N-SIEGE-13"}, audience))
         else:
             ladders.pop(uid, None)
         return replace(state, ladders=ladders), events
@@ -178,7 +188,12 @@ class SiegeEngine:
         log = Log(work)
         walls.man_the_guns(work, state.field, state.guns, log)
         new, events = self.battle.end_turn(work, team, flagged=flagged)
-        return self._finish(replace(state, battle=new), [*log.events, *events])
+        more: list[Event] = []
+        if new.turn > state.battle.turn and not new.over:
+            later = Log(new)
+            town_arrivals(new, state.field, state.garrison, state.guns, later)
+            more = later.events
+        return self._finish(replace(state, battle=new), [*log.events, *events, *more])
 
     def moderate(self, state: StormState, ruling: Mapping[str, Any]) -> tuple[StormState, Sequence[Event]]:
         """Battle rulings, and {"type": "capitulation"}: the moderator imposes the garrison's capitulation."""
@@ -197,7 +212,13 @@ class SiegeEngine:
         return self._finish(replace(state, battle=new, capitulated=True), [*events, *more])
 
     def _finish(self, state: StormState, events: list[Event]) -> tuple[StormState, Sequence[Event]]:
-        """When the battle has just ended, turn its result into the storm's (N-SIEGE-7, N-SIEGE-8)."""
+        """When the battle has just ended, turn its result into the storm's (N-SIEGE-7, N-SIEGE-8). Fortress guns
+        alone do not hold a fortress: a garrison with no troops left on the field has lost (N-SIEGE-7, D-N-2)."""
+        if not state.battle.over and not any(u.id not in state.guns for u in state.battle.field_units(state.garrison)):
+            new, more = self.battle.moderate(state.battle, {"type": "end_battle", "winner": state.besieger,
+                                                             "reason": "no garrison troops left in the fortress"})
+            state = replace(state, battle=new)
+            events = [*events, *more]
         result = state.battle.result
         if result is None or "siege" in result:
             return state, events
@@ -215,6 +236,7 @@ class SiegeEngine:
             "fortress": state.fortress.dump(), "besieger": state.besieger, "garrison": state.garrison,
             "sections": {k: sorted([list(c) for c in v]) for k, v in sorted(state.field.sections.items())},
             "guns": dict(state.guns), "breaches": list(state.field.breaches), "forts": list(state.field.forts),
+            "legend": {k.symbol: k.name for k in TERRAIN},
         }
         team = viewer[5:] if viewer.startswith("team:") else None
         if viewer in (MODERATOR, SPECTATOR) or not state.battle.hidden or team == state.besieger:
@@ -265,5 +287,10 @@ def storm_result(state: StormState, result: Mapping[str, Any]) -> dict[str, Any]
         out["retreats"] = None
     out["siege"] = {"fortress": state.fortress.city, "winner_role": BESIEGER if won else GARRISON,
                     "capitulated": state.capitulated, "terms": "pending" if won else None,
-                    "in_town": list(state.in_town), "howitzers": sorted(state.howitzers)}
+                    "in_town": [u.id for u in state.battle.units.values() if u.group == TOWN and u.status == "reserve"],
+                    "howitzers": sorted(state.howitzers)}
     return out
+
+
+if TYPE_CHECKING:
+    _satisfies_protocol: Engine[StormState] = SiegeEngine()

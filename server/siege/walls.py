@@ -20,6 +20,7 @@ from collections.abc import Iterable, Mapping
 from server.battle.footprint import DIRECTIONS, Cell, footprint, front_rank
 from server.battle.log import Log
 from server.battle.melee import make_contact
+from server.battle.movement import complete_carried
 from server.battle.state import BattleState, Unit
 from server.battle.units import INFANTRY, formation_of
 from server.core.errors import IllegalOrder
@@ -59,6 +60,19 @@ def check_steps(field: SiegeField, unit: Unit, footprints: Iterable[tuple[Cell, 
                 raise IllegalOrder("the wall is entered only by climbing it (3 points, at a ladder for the "
                                    "besieger)", rule="N-SIEGE-10", details={"unit": unit.id, "cell": list(new[0])})
         before = after
+
+
+def eventual_cells(state: BattleState, uid: str) -> tuple[Cell, ...]:
+    """Where a unit will stand once its order is done — also an order carried into the next turn (D-N-10), tried
+    out on a copy so that a wheel onto the wall is refused now, not silently carried out next turn."""
+    unit = state.units[uid]
+    if unit.busy is None:
+        return unit.cells
+    trial = state.copy()
+    carried = trial.units[uid]
+    carried.points = float("inf")
+    complete_carried(trial, Log(trial), carried)
+    return carried.cells
 
 
 def path_footprints(unit: Unit, path: Iterable[Cell]) -> list[tuple[Cell, ...]]:

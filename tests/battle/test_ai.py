@@ -161,3 +161,20 @@ def test_ai_in_a_hidden_battle_sees_only_what_its_side_sees_D_N_7() -> None:
     s = battle([unit("r1", "foot_artillery", 33, 50)], [unit("b1", "infantry", 33, 20, facing="S")], map=m,
                hidden=True)
     assert not any(o["type"] == "targets" for o in _plan(s, "red"))
+
+
+def test_full_armies_on_a_turned_field_end_within_the_turn_limit_N_START_1_D_N_2() -> None:
+    """25 units a side (N-START-1), the attacker coming from the east (D-N-3)."""
+    kinds = ["infantry"] * 15 + ["light_cavalry"] * 3 + ["heavy_cavalry"] * 3 + ["foot_artillery"] * 2 + \
+        ["horse_artillery"] * 2
+    f = generate(CellTerrain("hills", river=True, town=True, road=True), 11, "east")
+    cfg: dict[str, Any] = {
+        "map": f.map.dump(),
+        "sides": [{"name": "red", "edge": "east", "attacker": True,
+                   "units": [unit(f"r{i}", k) for i, k in enumerate(kinds)]},
+                  {"name": "blue", "edge": "west", "units": [unit(f"b{i}", k) for i, k in enumerate(kinds)]}],
+    }
+    state, _ = ENGINE.setup(cfg, 11)
+    final, events, orders = run_battle(state, AI)
+    assert final.result is not None and final.turn <= final.turn_limit == 40
+    assert any(e.kind == "fire" for e in events) and orders

@@ -26,11 +26,25 @@ def test_storm_limits_30_besieger_25_garrison_N_SIEGE_5() -> None:
     on = {side: [x for x in s.battle.units.values() if x.side == side and x.on_field and x.arm == "infantry"]
           for side in ("blue", "red")}
     assert len(on["blue"]) == 30 and len(on["red"]) == 25
-    assert {x.id for x in s.battle.units.values() if x.status == "reserve"} == {"b30", "b31"}
-    assert s.in_town == ("r25", "r26") and "r25" not in s.battle.units
+    assert {x.id for x in s.battle.units.values() if x.status == "reserve" and x.side == "blue"} == {"b30", "b31"}
+    assert s.in_town == ("r25", "r26") and s.battle.units["r25"].status == "reserve"
     assert kinds(ev, "storm_begun")[0]["in_town"] == ["r25", "r26"]
     guns = [x for x in s.battle.units.values() if x.kind == "fortress_artillery"]
     assert len(guns) == 6, "fortress guns are the fortress's, outside the 25 (D-N-15)"
+
+
+def test_garrison_comes_up_from_the_town_as_places_free_N_SIEGE_5_N_START_6() -> None:
+    garrison = [u(f"r{i}", "infantry") for i in range(27)]
+    s, _ = storm([u("bi", "infantry", 30, 50)], garrison)
+    s, _ = ENGINE.moderate(s, {"type": "adjust", "unit": "r3", "morale": 0})
+    s, ev = play_turn(s)
+    assert s.battle.units["r3"].status == "dispersed"
+    arrived = kinds(ev, "arrived")
+    assert [a["unit"] for a in arrived] == ["r25"] and arrived[0]["rule"] == "N-START-6"
+    r25 = s.battle.units["r25"]
+    assert r25.on_field and r25.points == 4 and s.field.in_zone("garrison", r25.x, r25.y)
+    assert s.battle.units["r26"].status == "reserve"
+    assert sum(1 for x in s.battle.field_units("red") if x.id not in s.guns) == 25
 
 
 def test_units_deploy_in_their_siege_zone_N_START_7_D_N_15() -> None:
@@ -334,4 +348,103 @@ def test_storm_state_round_trips_and_views_D_N_15() -> None:
     assert ENGINE.dump(again) == ENGINE.dump(s)
     view = ENGINE.view(s, "spectator")
     assert view["kind"] == "siege" and view["siege"]["garrison"] == "red" and len(view["siege"]["guns"]) == 6
+    legend = view["siege"]["legend"]
+    assert {legend[c] for row in view["map"]["rows"] for c in row} >= {"wall", "fort", "ditch", "breach", "parallel"}
     assert ENGINE.setup(setup([u("bi", "infantry", 30, 50)], [u("ri", "infantry")]), 3)[0].field.seed == 7
+
+
+def test_parallels_cover_the_besiegers_guns_D_N_15() -> None:
+    s, _ = storm([u("a1", "foot_artillery", 36, 46, facing="N"), u("a2", "foot_artillery", 36, 50, facing="N")],
+                 [u("ri", "infantry", 37, 32)])
+    s, _ = ENGINE.end_turn(s, "blue", flagged=False)
+    for target, accuracy in (("a1", 1), ("a2", 2)):
+        s2, _ = act(s, "red", {"type": "targets", "unit": "fortress-gun-4", "targets": [{"unit": target, "guns": 4}]})
+        _, ev = play_turn(s2)
+        roll = next(e for e in kinds(ev, "roll") if e["purpose"] == "round_shot" and e["unit"] == "fortress-gun-4")
+        assert roll["accuracy"] == accuracy, f"{target}: in the parallel −1 accuracy"
+
+
+def test_storm_result_drives_the_campaign_siege_N_SIEGE_5_N_SIEGE_8() -> None:
+    from server.siege.fortress import NAMED_FORTRESSES
+    from server.siege.sequence import SiegeArmy, accept_terms, battle_ended, lay_siege, order, propose_terms
+
+    siege, _ = lay_siege(NAMED_FORTRESSES["Dresden"], SiegeArmy("davout", "blue", 2, "Davout"),
+                         SiegeArmy("kleist", "red", 1, "Kleist"), 5)
+    siege, ev = order(siege, "blue", "storm", 6)
+    call = siege.battle
+    assert call is not None and call.limits == {"blue": 30, "red": 25}
+    s, _ = storm([u("bi", "infantry", 30, 50)], [u("ri", "infantry", 37, 29, facing="S")])
+    s, _ = ENGINE.end_turn(s, "blue", flagged=False)
+    s, _ = act(s, "red", {"type": "capitulate"})
+    r = s.battle.result
+    assert r is not None
+    siege, ev = battle_ended(siege, r["winner"], capitulated=r["siege"]["capitulated"])
+    siege, _ = propose_terms(siege, "red", {"garrison": "march_out", "general": "released"})
+    siege, ev = accept_terms(siege, "blue")
+    assert [e.kind for e in ev] == ["terms_agreed", "general_released"]
+    assert siege.result()["holder"] == "blue" and siege.result()["garrison"] == "marches_out"
+
+
+def test_fortress_guns_alone_do_not_hold_the_fortress_N_SIEGE_7_D_N_2() -> None:
+    s, _ = storm([u("bi", "infantry", 30, 50)], [u("ri", "infantry", 37, 29, facing="S")])
+    s, _ = ENGINE.moderate(s, {"type": "adjust", "unit": "ri", "morale": 0})
+    s, ev = play_turn(s)
+    r = s.battle.result
+    assert r is not None and r["winner"] == "blue" and "no garrison troops" in r["reason"]
+    assert "ri" in r["prisoners"]["blue"], "dispersed, then taken (N-SIEGE-7)"
+    assert kinds(ev, "storm_over")
+
+
+def test_hidden_storm_keeps_the_ladders_to_the_besieger_N_SIEGE_13() -> None:
+    s, _ = storm([u("bc", "infantry", 35, 44, formation="attack_column", facing="N")], [FAR_GARRISON], hidden=True)
+    for steps in (5, 5):
+        s, _ = play_turn(s, {"blue": [lambda st, n=steps: north(st, "bc", n)]})
+    while s.battle.active_side != "blue":
+        s, _ = ENGINE.end_turn(s, s.battle.active_side or "", flagged=False)
+    s, ev = act(s, "blue", north(s, "bc", 1))
+    ladders = next(e for e in ev if e.kind == "ladders")
+    assert not ladders.visible_to("team:red") and ladders.visible_to("team:blue")
+    assert "ladders" not in ENGINE.view(s, "team:red")["siege"]
+    assert ENGINE.view(s, "team:blue")["siege"]["ladders"] == {"bc": s.battle.turn}
+
+
+@pytest.mark.parametrize("bad", [
+    {"fortress": 5},
+    {"fortress": "Atlantis"},
+    {"fortress": {"city": "X", "gun_positions": 100}},
+    {"map_seed": "seven"},
+    {"besieger": {"name": "blue", "units": [{"id": "b", "type": "infantry", "x": "a", "y": 50}]}},
+    {"besieger": {"name": "blue", "units": [{"id": "b", "type": "dragon"}]}},
+    {"besieger": {"name": "red", "units": []}},
+    {"garrison": "nobody"},
+])
+def test_hostile_storm_setups_get_typed_errors_N_SIEGE_5(bad: dict[str, object]) -> None:
+    cfg = {**setup([u("bi", "infantry", 30, 50)], [u("ri", "infantry")]), **bad}
+    with pytest.raises(RuleError):
+        ENGINE.setup(cfg, 1)
+
+
+@pytest.mark.parametrize("order", [
+    {"type": "climb"}, {"type": "climb", "unit": 5}, {"type": "climb", "unit": "nobody"},
+    {"type": "climb", "unit": "ri"}, {"type": "move", "unit": "bi", "path": "north"}, {"type": "capitulate!"},
+])
+def test_hostile_storm_orders_get_typed_errors_N_SIEGE_10(order: dict[str, object]) -> None:
+    s, _ = storm([u("bi", "infantry", 30, 50)], [u("ri", "infantry", 37, 29, facing="S")])
+    with pytest.raises(RuleError):
+        act(s, "blue", order)
+
+
+def test_a_wheel_carried_into_next_turn_cannot_swing_onto_the_wall_D_N_10_D_N_15() -> None:
+    s, _ = storm([u("bi", "infantry", 20, 60)], [u("ri", "infantry", 41, 29, facing="S"), FAR_GARRISON])
+    s, _ = ENGINE.end_turn(s, "blue", flagged=False)
+    with pytest.raises(IllegalOrder) as e:
+        act(s, "red", {"type": "wheel", "unit": "ri", "degrees": 90})
+    assert rule_of(e) == "N-SIEGE-10", "a wheel paid at once"
+    s, _ = act(s, "red", {"type": "move", "unit": "ri", "path": [[40, 29], [39, 29]]})
+    assert s.battle.units["ri"].points == 2
+    with pytest.raises(IllegalOrder) as e:
+        act(s, "red", {"type": "wheel", "unit": "ri", "degrees": 90})
+    assert rule_of(e) == "N-SIEGE-10", "a wheel carried into next turn (D-N-10)"
+    s, _ = act(s, "red", {"type": "move", "unit": "rg", "path": [[63, 14], [62, 14]]})
+    s2, _ = act(s, "red", {"type": "wheel", "unit": "rg", "degrees": 90})
+    assert s2.battle.units["rg"].busy is not None, "away from the wall the wheel is carried as usual"
