@@ -20,7 +20,7 @@ from server.clock import ClockSettings
 from server.core.engine import SPECTATOR
 from server.core.errors import RuleError
 from server.core.turns import in_turn_order
-from server.rooms.engines import engine_config, find_engine
+from server.rooms.engines import engine_config, engine_names, find_engine
 from server.rooms.errors import RoomError
 from server.rooms.feed import Feed, Outlet, Subscription
 from server.rooms.members import Member
@@ -243,6 +243,8 @@ class Hub:
         """Create a campaign from a validated request (shared/protocol/http.py CreateCampaign). Returns the tokens
         in clear exactly once; the store keeps only their sha256."""
         engine_name = str(spec.get("scenario") or "drill")
+        if engine_name not in engine_names():
+            raise KeyError(f"no campaign engine or scenario {engine_name!r}; known: {', '.join(engine_names())}")
         engine = find_engine(engine_name)
         level = int(spec.get("level", 1))
         campaign_id = secrets.token_hex(5)

@@ -12,5 +12,5 @@ from server.siege.engine import SiegeEngine
 
 def register_all() -> None:
     register("napoleonic", NapoleonicEngine, {"scenario": "napoleonic"})
-    register("battle", BattleEngine)
-    register("siege", SiegeEngine)
+    register("battle", BattleEngine, campaign=False)
+    register("siege", SiegeEngine, campaign=False)
