@@ -201,3 +201,14 @@ async def test_spectator_delay_is_the_moderators_checked_and_survives_a_snapshot
     past = await Room.open(battle.id, hub.store, hub.bus, clock, owner=False, until_ms=clock.ms - 1)
     assert past is not None and past.seq < battle.seq  # the room as a delayed spectator may see it
     await hub.close()
+
+
+async def test_battle_room_engines_are_not_campaign_scenarios(tmp_path: Path) -> None:
+    from server.rooms.engines import engine_names, find_engine
+
+    assert "napoleonic" in engine_names() and not {"battle", "siege"} & set(engine_names())
+    assert find_engine("battle").kind == "battle" and find_engine("siege").kind == "siege"
+    hub = await open_hub(tmp_path, ManualClock())
+    with pytest.raises(KeyError):
+        await hub.create_campaign(spec(scenario="battle"))
+    await hub.close()
