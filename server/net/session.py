@@ -143,9 +143,14 @@ class Session:
             member = self.member
             self.spawn(self._resync(member, room))
 
-    async def _resync(self, member: Member, room: str) -> None:
+    def resync(self, room: str, since: int) -> None:
+        """The feed saw a gap: join again from the last event this socket got."""
+        if self.member is not None:
+            self.spawn(self._resync(self.member, room, since))
+
+    async def _resync(self, member: Member, room: str, since: int | None = None) -> None:
         with contextlib.suppress(RuleError):
-            await self.node.hub.join(self, member, room, None, self.send)
+            await self.node.hub.join(self, member, room, since, self.send)
 
     # --- pings (round trip for lag credit) ----------------------------------------------------------------------
 
