@@ -93,7 +93,7 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
     s = node.settings
     ws = web.WebSocketResponse(heartbeat=s.heartbeat_s, max_msg_size=s.max_frame_bytes, compress=False)
     await ws.prepare(request)
-    session = Session(ws, node)
+    session = Session(ws, node, request.transport)
     node.sessions.add(session)
     node.metrics.connections += 1
     node.metrics.connections_total += 1

@@ -47,8 +47,9 @@ _KNOWN_CODES = {
 
 
 class Session:
-    def __init__(self, ws: web.WebSocketResponse, node: Node):
+    def __init__(self, ws: web.WebSocketResponse, node: Node, transport: asyncio.Transport | None = None):
         self.ws = ws
+        self.transport = transport
         self.node = node
         self.settings = node.settings
         self.member: Member | None = None
@@ -76,6 +77,8 @@ class Session:
     def send_frame(self, frame: bytes | str) -> None:
         if self.closing:
             return
+        if not self._queue:
+            self._progress_at = time.monotonic()  # an idle writer has not stalled
         self._queue.append(frame)
         self._queued += len(frame)
         metrics = self.node.metrics
@@ -100,18 +103,20 @@ class Session:
 
     async def writer(self) -> None:
         ws = self.ws
-        while not self.closing:
-            await self._wake.wait()
-            self._wake.clear()
-            while self._queue and not self.closing:
-                frame = self._queue.popleft()
-                self._queued -= len(frame)
-                if isinstance(frame, bytes):
-                    await ws.send_bytes(frame)
-                else:
-                    await ws.send_str(frame)
-                self._progress_at = time.monotonic()
-            self._progress_at = time.monotonic()
+        try:
+            while not self.closing:
+                await self._wake.wait()
+                self._wake.clear()
+                while self._queue and not self.closing:
+                    frame = self._queue.popleft()
+                    self._queued -= len(frame)
+                    if isinstance(frame, bytes):
+                        await ws.send_bytes(frame)
+                    else:
+                        await ws.send_str(frame)
+                    self._progress_at = time.monotonic()
+        except (ConnectionError, RuntimeError):
+            self.closing = True  # the peer is gone; the read loop ends too
 
     def close(self, code: int, reason: str) -> None:
         if self.closing:
@@ -128,9 +133,8 @@ class Session:
         except (TimeoutError, ConnectionError, RuntimeError):
             pass
         finally:
-            transport = self.ws._req.transport if self.ws._req is not None else None
-            if transport is not None and not self.ws.closed:
-                transport.abort()
+            if self.transport is not None and not self.ws.closed:
+                self.transport.abort()
 
     def spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
