@@ -49,7 +49,8 @@ class Feed:
     def __init__(self, room: str):
         self.room = room
         self.subs: dict[Outlet, Subscription] = {}
-        self.seen: int | None = None  # the last sequence number the bus brought
+        self.seen: int | None = None  # the last sequence number the bus brought (or a catch-up reached)
+        self.joining = 0  # joins in progress (the hub keeps the feed while > 0)
 
     def add(self, outlet: Outlet, viewer: str) -> Subscription:
         sub = Subscription(outlet, viewer)
@@ -59,6 +60,8 @@ class Feed:
     def activate(self, sub: Subscription, seq: int) -> None:
         """The catch-up up to `seq` has been queued: release what arrived meanwhile."""
         held, sub.pending, sub.last = sub.pending or [], None, seq
+        if self.seen is None or seq > self.seen:
+            self.seen = seq
         if held:
             self.on_events(self.room, held, only=sub)
 

@@ -85,6 +85,9 @@ class Hub:
             if tick % 4 == 0:
                 with contextlib.suppress(Exception):
                     await self.store.report_presence(self.node, self.presence(), self.lease_ms)
+            if tick % 20 == 0:
+                with contextlib.suppress(Exception):
+                    await self._drop_idle_feeds()
             if tick % max(1, self.lease_ms // 1000) == 0:
                 with contextlib.suppress(Exception):
                     await self._adopt_all()
@@ -133,37 +136,50 @@ class Hub:
             self.rooms[room_id] = room
             return room
 
-    async def feed(self, room_id: str) -> Feed:
+    async def _join_feed(self, room_id: str) -> Feed:
+        """The room's local feed, subscribed to the bus; marked as being joined so it is not dropped meanwhile."""
         feed = self.feeds.get(room_id)
         if feed is None:
             feed = self.feeds[room_id] = Feed(room_id)
+            feed.joining += 1
             await self.bus.subscribe(room_id, feed.on_events)
+        else:
+            feed.joining += 1
         return feed
+
+    async def _drop_idle_feeds(self) -> None:
+        for room_id, feed in list(self.feeds.items()):
+            if not feed.subs and not feed.joining:
+                del self.feeds[room_id]
+                await self.bus.unsubscribe(room_id, feed.on_events)
 
     async def join(self, outlet: Outlet, member: Member, room_id: str, since: int | None,
                    send: Callable[[dict[str, Any]], None]) -> tuple[Subscription, int, str]:
         """Follow a room: catch-up messages go through `send`, then live events. Returns (subscription, seq,
         viewer class)."""
-        feed = await self.feed(room_id)
-        feed.remove(outlet)
-        room = await self.owned(room_id)
-        if room is not None:
-            async with room.lock:
-                viewer = room.viewer_of(member)
-                sub = feed.add(outlet, viewer)
-                messages, seq = room.catch_up(viewer, since), room.seq
-        else:
-            sub = feed.add(outlet, member.viewer)
-            copy = await Room.open(room_id, self.store, self.bus, self.now, owner=False)
-            if copy is None:
-                feed.remove(outlet)
-                raise RoomError("no_such_room", f"no room {room_id}")
-            viewer = sub.viewer = copy.viewer_of(member)
-            messages, seq = copy.catch_up(viewer, since), copy.seq
-        for message in messages:
-            send(message)
-        feed.activate(sub, seq)
-        return sub, seq, viewer
+        feed = await self._join_feed(room_id)
+        try:
+            feed.remove(outlet)
+            room = await self.owned(room_id)
+            if room is not None:
+                async with room.lock:
+                    viewer = room.viewer_of(member)
+                    sub = feed.add(outlet, viewer)
+                    messages, seq = room.catch_up(viewer, since), room.seq
+            else:
+                sub = feed.add(outlet, member.viewer)
+                copy = await Room.open(room_id, self.store, self.bus, self.now, owner=False)
+                if copy is None:
+                    feed.remove(outlet)
+                    raise RoomError("no_such_room", f"no room {room_id}")
+                viewer = sub.viewer = copy.viewer_of(member)
+                messages, seq = copy.catch_up(viewer, since), copy.seq
+            for message in messages:
+                send(message)
+            feed.activate(sub, seq)
+            return sub, seq, viewer
+        finally:
+            feed.joining -= 1
 
     async def leave(self, outlet: Outlet, room_id: str) -> None:
         feed = self.feeds.get(room_id)
