@@ -14,7 +14,7 @@ from server.bus.base import LogConflict, LoggedEvent, Record, RoomSnapshot, Stor
 from server.bus.embedded import DataDirLocked, FileStore, LocalBus
 
 
-@pytest.fixture(params=["embedded", "redis"])
+@pytest.fixture(params=["embedded", pytest.param("redis", marks=pytest.mark.redis)])
 async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
     if request.param == "embedded":
         s: Any = FileStore(tmp_path, fsync=False)

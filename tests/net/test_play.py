@@ -169,6 +169,10 @@ async def test_moderator_pauses_and_adjusts_clocks(server: ServerProcess) -> Non
         assert adjusted["data"]["delta_ms"] == 30_000
         err = await t.red1.request({"t": "mod_clock", "room": t.room, "action": "pause"})
         assert err["code"] == "forbidden"
+        ruled = await t.moderator.request({"t": "mod_ruling", "room": t.room,
+                                           "ruling": {"type": "note", "text": "the bridge is out"}})
+        assert ruled["t"] == "ack"
+        await t.blue2.event("ruling", text="the bridge is out")
 
 
 async def test_secret_module_lockout_return_and_reconnect_D_N_14_N_VICTORY_3(server: ServerProcess) -> None:
