@@ -14,6 +14,7 @@ from pydantic import ValidationError
 
 from server.bus import open_backend
 from server.bus.names import campaign_room
+from server.net.frames import FrameCache
 from server.net.metrics import Metrics
 from server.net.session import CLOSE_NO_HELLO, CLOSE_REPLACED, Session
 from server.rooms.engines import engine_names
@@ -31,6 +32,7 @@ class Node:
         self.settings = settings
         self.hub = hub
         self.metrics = Metrics()
+        self.frames = FrameCache()
         self.sessions: set[Session] = set()
         self.seats: dict[tuple[str, str], Session] = {}
         self.ready = False
@@ -97,7 +99,6 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
     node.sessions.add(session)
     node.metrics.connections += 1
     node.metrics.connections_total += 1
-    writer = asyncio.create_task(session.writer())
     pinger = asyncio.create_task(session.pinger())
 
     def no_hello() -> None:
@@ -109,7 +110,7 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
         async for msg in ws:
             if msg.type == WSMsgType.BINARY or msg.type == WSMsgType.TEXT:
                 await session.on_frame(msg.data)
-                await asyncio.sleep(0)  # a burst from one client does not starve the writers
+                await asyncio.sleep(0)  # a burst from one client does not hold up the others
             elif msg.type == WSMsgType.ERROR:
                 node.metrics.closes[ws.close_code or 1006] += 1
                 break
@@ -120,10 +121,9 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
         node.sessions.discard(session)
         node.metrics.connections -= 1
         await session.finish()
-        for task in (writer, pinger):
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, ConnectionError, RuntimeError):
-                await task
+        pinger.cancel()
+        with contextlib.suppress(asyncio.CancelledError, ConnectionError, RuntimeError):
+            await pinger
         if session._closer is not None:
             with contextlib.suppress(Exception):
                 await session._closer

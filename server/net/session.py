@@ -1,8 +1,8 @@
 """One websocket session: authentication, roles, the command loop and the bounded outbound queue.
 
-The socket's writer drains a queue of already-encoded frames; the room's fan-out only appends to it. A socket whose
-queue is past `send_buffer_bytes` while its writer has made no progress for `stall_s` (the peer stopped reading),
-or whose queue is past four times that, is cut off with close code 4008 rather than slowing the room.
+Outbound payloads are framed once (server/net/frames.py) and written straight to the socket's transport; nothing
+waits. A transport whose buffer stays past `send_buffer_bytes` for `stall_s` (the peer stopped reading), or goes
+past four times that, is cut off with close code 4008 rather than slowing the room.
 
 Close codes the server uses: 1008 flooding past the rate limit, 1009 oversized frame (aiohttp), 4001 no `hello` in
 time, 4008 slow consumer, 4009 the same seat signed in again elsewhere, 1001 server shutting down.
@@ -14,7 +14,6 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections import deque
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
@@ -59,10 +58,7 @@ class Session:
         self.rooms: set[str] = set()
         self.rtt_ms = 0
         self.closing = False
-        self._queue: deque[bytes | str] = deque()
-        self._queued = 0
-        self._progress_at = time.monotonic()
-        self._wake = asyncio.Event()
+        self._over_since: float | None = None
         self._tokens = float(self.settings.rate_burst)
         self._refill_at = time.monotonic()
         self._strikes = 0
@@ -75,21 +71,27 @@ class Session:
     # --- outbound --------------------------------------------------------------------------------------------------
 
     def send_frame(self, frame: bytes | str) -> None:
-        if self.closing:
+        """Write one payload's websocket frame (framed once per payload across sockets) to the transport. A
+        transport whose buffer stays over `send_buffer_bytes` for `stall_s`, or goes over four times that, is a
+        slow consumer and is cut off."""
+        transport = self.transport
+        if self.closing or transport is None or transport.is_closing():
             return
-        if not self._queue:
-            self._progress_at = time.monotonic()  # an idle writer has not stalled
-        self._queue.append(frame)
-        self._queued += len(frame)
+        wire = self.node.frames.wire(frame)
+        transport.write(wire)
         metrics = self.node.metrics
         metrics.messages_out += 1
-        metrics.bytes_out += len(frame)
+        metrics.bytes_out += len(wire)
+        buffered = transport.get_write_buffer_size()
         limit = self.settings.send_buffer_bytes
-        if self._queued > limit and (
-                self._queued > 4 * limit or time.monotonic() - self._progress_at > self.settings.stall_s):
-            self.close(CLOSE_SLOW_CONSUMER, "slow consumer: send buffer full")
+        if buffered <= limit:
+            self._over_since = None
             return
-        self._wake.set()
+        now = time.monotonic()
+        if self._over_since is None:
+            self._over_since = now
+        if buffered > 4 * limit or now - self._over_since > self.settings.stall_s:
+            self.close(CLOSE_SLOW_CONSUMER, "slow consumer: send buffer full")
 
     def send(self, message: dict[str, Any]) -> None:
         self.send_frame(encode_json(message) if self.json else encode(message))
@@ -101,29 +103,10 @@ class Session:
         self.send({"t": "error", "cid": cid, "code": code, "message": message, "rule": rule,
                    "details": details or {}})
 
-    async def writer(self) -> None:
-        ws = self.ws
-        try:
-            while not self.closing:
-                await self._wake.wait()
-                self._wake.clear()
-                while self._queue and not self.closing:
-                    frame = self._queue.popleft()
-                    self._queued -= len(frame)
-                    if isinstance(frame, bytes):
-                        await ws.send_bytes(frame)
-                    else:
-                        await ws.send_str(frame)
-                    self._progress_at = time.monotonic()
-        except (ConnectionError, RuntimeError):
-            self.closing = True  # the peer is gone; the read loop ends too
-
     def close(self, code: int, reason: str) -> None:
         if self.closing:
             return
         self.closing = True
-        self._queue.clear()
-        self._wake.set()
         self.node.metrics.closes[code] += 1
         self._closer = asyncio.get_running_loop().create_task(self._close(code, reason))
 
@@ -296,7 +279,6 @@ class Session:
 
     async def finish(self) -> None:
         self.closing = True
-        self._wake.set()
         for room in list(self.rooms):
             await self.node.hub.leave(self, room)
         self.node.sign_out(self)
