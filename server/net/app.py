@@ -194,12 +194,14 @@ async def lobby(request: web.Request) -> web.Response:
             id=meta["id"], room=room, name=meta["name"], scenario=meta["scenario"], level=meta["level"],
             teams=meta["teams"], players_online=counts.get("player", 0), spectators_online=counts.get("spectator", 0),
             created_ms=int(meta.get("created_ms", 0)),
+            spectator_link=node.link(meta["spectator_token"]) if meta.get("spectator_token") else None,
         ))
     return web.json_response(Lobby(campaigns=rooms, battles=[]).model_dump())
 
 
 async def engines(request: web.Request) -> web.Response:
-    return web.json_response({"engines": engine_names()})
+    names = engine_names()
+    return web.json_response({"engines": names, "default": names[0]})
 
 
 def _client_routes(app: web.Application, settings: Settings) -> None:

@@ -56,6 +56,7 @@ class Session:
         self.name: str | None = None
         self.json = False
         self.rooms: set[str] = set()
+        self.view_as: dict[str, str | None] = {}
         self.rtt_ms = 0
         self.closing = False
         self._over_since: float | None = None
@@ -137,7 +138,7 @@ class Session:
 
     async def _resync(self, member: Member, room: str, since: int | None = None) -> None:
         with contextlib.suppress(RuleError):
-            await self.node.hub.join(self, member, room, since, self.send)
+            await self.node.hub.join(self, member, room, since, self.send, view_as=self.view_as.get(room))
 
     # --- pings (round trip for lag credit) ----------------------------------------------------------------------
 
@@ -267,7 +268,11 @@ class Session:
                 member.role == "spectator" or await self.node.hub.lockout_of(member) is None):
                 raise RoomError("forbidden", "only the moderator and players sent there enter the secret module",
                                 rule="D-N-14")
-        _, seq, viewer = await self.node.hub.join(self, member, msg.room, msg.since, self.send)
+        if msg.view_as is not None and member.role != "moderator":
+            raise RoomError("forbidden", "only the moderator sees the room as others see it")
+        _, seq, viewer = await self.node.hub.join(self, member, msg.room, msg.since, self.send,
+                                                  view_as=msg.view_as)
+        self.view_as[msg.room] = msg.view_as
         self.rooms.add(msg.room)
         teams = [t["colour"] for t in (await self._teams(member))]
         self.send({"t": "joined", "cid": msg.cid, "room": msg.room, "seq": seq,

@@ -154,16 +154,17 @@ class Hub:
                 await self.bus.unsubscribe(room_id, feed.on_events)
 
     async def join(self, outlet: Outlet, member: Member, room_id: str, since: int | None,
-                   send: Callable[[dict[str, Any]], None]) -> tuple[Subscription, int, str]:
+                   send: Callable[[dict[str, Any]], None], *,
+                   view_as: str | None = None) -> tuple[Subscription, int, str]:
         """Follow a room: catch-up messages go through `send`, then live events. Returns (subscription, seq,
-        viewer class)."""
+        viewer class). `view_as` (the moderator's) replaces the member's own viewer class."""
         feed = await self._join_feed(room_id)
         try:
             feed.remove(outlet)
             room = await self.owned(room_id)
             if room is not None:
                 async with room.lock:
-                    viewer = room.viewer_of(member)
+                    viewer = view_as or room.viewer_of(member)
                     sub = feed.add(outlet, viewer)
                     messages, seq = room.catch_up(viewer, since), room.seq
             else:
@@ -172,7 +173,7 @@ class Hub:
                 if copy is None:
                     feed.remove(outlet)
                     raise RoomError("no_such_room", f"no room {room_id}")
-                viewer = sub.viewer = copy.viewer_of(member)
+                viewer = sub.viewer = view_as or copy.viewer_of(member)
                 messages, seq = copy.catch_up(viewer, since), copy.seq
             for message in messages:
                 send(message)
@@ -267,6 +268,8 @@ class Hub:
             "public": bool(spec.get("public", True)),
             "created_ms": self.now(),
         }
+        if spec.get("open_spectating"):
+            meta["spectator_token"] = spectator_token  # deliberately public: the lobby hands it to anyone
         lockout_ms = int(spec.get("lockout_minutes", LOCKOUT_MS / 60_000) * 60_000)
         config = engine_config(engine_name, {
             **dict(spec.get("config") or {}), "teams": meta["teams"], "level": level,
