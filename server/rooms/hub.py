@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import logging
 import secrets
 import time
@@ -16,24 +15,18 @@ from typing import Any
 
 from server.bus import names
 from server.bus.base import EventBus, Store
-from server.clock import ClockSettings
 from server.core.errors import RuleError
-from server.core.turns import in_turn_order
-from server.rooms.engines import engine_config, find_engine
+from server.rooms.campaigns import plan_campaign, token_hash
 from server.rooms.errors import RoomError
 from server.rooms.feed import Feed, Outlet, Subscription
 from server.rooms.members import Member
-from server.rooms.room import LOCKOUT_MS, Away, Room
+from server.rooms.room import Away, Room
 
 log = logging.getLogger(__name__)
 
 
 def wall_ms() -> int:
     return time.time_ns() // 1_000_000
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 class Hub:
@@ -234,65 +227,16 @@ class Hub:
     # --- campaigns ---------------------------------------------------------------------------------------------
 
     async def create_campaign(self, spec: Mapping[str, Any]) -> dict[str, Any]:
-        """Create a campaign from a validated request (shared/protocol/http.py CreateCampaign). Returns the tokens
-        in clear exactly once; the store keeps only their sha256."""
-        engine_name = str(spec.get("scenario") or "drill")
-        engine = find_engine(engine_name)
-        level = int(spec.get("level", 1))
-        campaign_id = secrets.token_hex(5)
-        teams = list(in_turn_order([t["colour"] for t in spec["teams"]]))
-        seats: list[dict[str, Any]] = []
-        grants: dict[str, dict[str, Any]] = {}
-        players: dict[str, str] = {}
-        for team_spec in sorted(spec["teams"], key=lambda t: teams.index(t["colour"])):
-            colour = team_spec["colour"]
-            for seat in range(1, int(team_spec["seats"]) + 1):
-                token = secrets.token_urlsafe(24)
-                player = f"{colour}-{seat}"
-                players[player] = colour
-                grants[token_hash(token)] = Member(campaign_id, "player", player, colour, seat).dump()
-                seats.append({"team": colour, "seat": seat, "player": player, "token": token})
-        moderator_token = secrets.token_urlsafe(24)
-        spectator_token = secrets.token_urlsafe(24)
-        grants[token_hash(moderator_token)] = Member(campaign_id, "moderator", "moderator").dump()
-        grants[token_hash(spectator_token)] = Member(campaign_id, "spectator", "spectator").dump()
-        clock_spec = spec.get("clock")
-        clock: dict[str, Any] | None = None
-        if clock_spec is not None:
-            base = ClockSettings.for_level(level).dump()
-            clock = ClockSettings.load({**base, **{k: v for k, v in clock_spec.items() if v is not None}}).dump()
-        meta = {
-            "id": campaign_id, "name": spec.get("name") or f"Campaign {campaign_id}", "scenario": engine_name,
-            "level": level, "teams": [{"colour": c, "seats": sum(1 for s in seats if s["team"] == c)} for c in teams],
-            "clock": clock, "house_rules": list(spec.get("house_rules") or []),
-            "public": bool(spec.get("public", True)),
-            "created_ms": self.now(),
-        }
-        if spec.get("open_spectating"):
-            meta["spectator_token"] = spectator_token  # deliberately public: the lobby hands it to anyone
-        lockout_ms = int(spec.get("lockout_minutes", LOCKOUT_MS / 60_000) * 60_000)
-        config = engine_config(engine_name, {
-            **dict(spec.get("config") or {}), "teams": meta["teams"], "level": level,
-            "house_rules": meta["house_rules"]})
-        seed = secrets.randbits(62)
-        setup = {
-            "engine": engine_name, "campaign": campaign_id, "teams": teams, "players": players, "clock": clock,
-            "seed": seed, "lockout_ms": lockout_ms, "config": config,
-            "clocks_paused": bool(spec.get("clocks_paused", False)),
-        }
-        engine.setup(config, seed)  # a config the engine refuses is refused before anything is stored
-        await self.store.put_campaign(meta, grants)
-        for room_id, room_setup in (
-            (names.campaign_room(campaign_id), setup),
-            (names.secret_room(campaign_id), {"engine": None, "campaign": campaign_id, "teams": teams,
-                                              "players": players, "clock": None}),
-        ):
+        """Create a campaign from a validated request (shared/protocol/http.py CreateCampaign): store it with its
+        token hashes, open its rooms here. Returns the plan's answer with the tokens in clear, exactly once."""
+        plan = plan_campaign(spec, self.now())
+        await self.store.put_campaign(plan.meta, plan.grants)
+        for room_id, setup in plan.rooms.items():
             if not await self.store.acquire_lease(room_id, self.node, self.lease_ms):
                 raise RoomError("internal", f"room {room_id} is already owned")
-            self.rooms[room_id] = await Room.create(room_id, room_setup, self.store, self.bus, self.now,
+            self.rooms[room_id] = await Room.create(room_id, setup, self.store, self.bus, self.now,
                                                     snapshot_every=self.snapshot_every)
-        return {"campaign": campaign_id, "room": names.campaign_room(campaign_id), "meta": meta, "seats": seats,
-                "moderator_token": moderator_token, "spectator_token": spectator_token}
+        return plan.answer
 
     async def authenticate(self, token: str) -> Member | None:
         grant = await self.store.find_grant(token_hash(token))
