@@ -232,11 +232,17 @@ class Hub:
         plan = plan_campaign(spec, self.now())
         await self.store.put_campaign(plan.meta, plan.grants)
         for room_id, setup in plan.rooms.items():
-            if not await self.store.acquire_lease(room_id, self.node, self.lease_ms):
-                raise RoomError("internal", f"room {room_id} is already owned")
-            self.rooms[room_id] = await Room.create(room_id, setup, self.store, self.bus, self.now,
-                                                    snapshot_every=self.snapshot_every)
+            await self.create_room(room_id, setup)
         return plan.answer
+
+    async def create_room(self, room_id: str, setup: Mapping[str, Any]) -> Room:
+        """Open a new room owned by this node: its first record is `setup` (engine name, config, seed, teams,
+        players, clock settings). Battle rooms (`b-<id>`) are created the same way."""
+        if not await self.store.acquire_lease(room_id, self.node, self.lease_ms):
+            raise RoomError("internal", f"room {room_id} is already owned")
+        room = self.rooms[room_id] = await Room.create(room_id, setup, self.store, self.bus, self.now,
+                                                       snapshot_every=self.snapshot_every)
+        return room
 
     async def authenticate(self, token: str) -> Member | None:
         grant = await self.store.find_grant(token_hash(token))
