@@ -51,7 +51,7 @@ def web_server(tmp_path: Path, client_dist: Path) -> Iterator[ServerProcess]:
     proc.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     if not Path(CHROMIUM).exists():
         pytest.skip(f"no Chromium at {CHROMIUM} (Debian: apt-get install -y chromium)")
