@@ -99,8 +99,13 @@ class RedisStore:
         raw = await self.r.get(names.room_snapshot(self.prefix, room))
         return RoomSnapshot.unpack(raw) if raw else None
 
-    async def mark_alive(self, room: str, now_ms: int) -> None:
-        await self.r.set(names.room_alive(self.prefix, room), now_ms)
+    async def mark_alive(self, rooms: Sequence[str], now_ms: int) -> None:
+        if not rooms:
+            return
+        async with self.r.pipeline(transaction=False) as pipe:
+            for room in rooms:
+                pipe.set(names.room_alive(self.prefix, room), now_ms)
+            await pipe.execute()
 
     async def last_alive(self, room: str) -> int | None:
         raw = await self.r.get(names.room_alive(self.prefix, room))

@@ -65,16 +65,18 @@ class Hub:
             await asyncio.sleep(0.5)
             tick += 1
             now = self.now()
-            for room_id in list(self.rooms):
-                try:
-                    if tick % max(1, self.lease_ms // 1500) == 0 and not await self.store.acquire_lease(
-                            room_id, self.node, self.lease_ms):
-                        log.warning("lost the lease of %s", room_id)
-                        await self._drop(room_id)
-                        continue
-                    await self.store.mark_alive(room_id, now)
-                except Exception:
-                    log.exception("keep-alive of %s failed", room_id)
+            if tick % max(1, self.lease_ms // 1500) == 0:
+                for room_id in list(self.rooms):
+                    try:
+                        if not await self.store.acquire_lease(room_id, self.node, self.lease_ms):
+                            log.warning("lost the lease of %s", room_id)
+                            await self._drop(room_id)
+                    except Exception:
+                        log.exception("renewing the lease of %s failed", room_id)
+            try:
+                await self.store.mark_alive(list(self.rooms), now)
+            except Exception:
+                log.exception("marking rooms alive failed")
             if tick % 4 == 0:
                 with contextlib.suppress(Exception):
                     await self.store.report_presence(self.node, self.presence(), self.lease_ms)
