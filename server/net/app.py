@@ -14,7 +14,6 @@ from pydantic import ValidationError
 
 from server.bus import open_backend
 from server.bus.names import campaign_room
-from server.net.frames import FrameCache
 from server.net.metrics import Metrics
 from server.net.session import CLOSE_NO_HELLO, CLOSE_REPLACED, Session
 from server.rooms.engines import engine_names
@@ -32,7 +31,6 @@ class Node:
         self.settings = settings
         self.hub = hub
         self.metrics = Metrics()
-        self.frames = FrameCache()
         self.sessions: set[Session] = set()
         self.seats: dict[tuple[str, str], Session] = {}
         self.ready = False
@@ -144,7 +142,8 @@ async def metrics(request: web.Request) -> web.Response:
         for role, n in feed.counts().items():
             roles[role] = roles.get(role, 0) + n
     text = node.metrics.render(rooms_owned=len(node.hub.rooms), rooms_followed=len(node.hub.feeds),
-                               sessions_by_role=roles)
+                               sessions_by_role=roles,
+                               fanout_frames=sum(feed.frames_out for feed in node.hub.feeds.values()))
     return web.Response(text=text, content_type="text/plain", charset="utf-8",
                         headers={"X-Prometheus-Format": "0.0.4"})
 

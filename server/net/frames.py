@@ -27,18 +27,3 @@ def frame(payload: bytes | str) -> bytes:
     if n < 65536:
         return _LEN2.pack(first, 126, n) + data
     return _LEN3.pack(first, 127, n) + data
-
-
-class FrameCache:
-    """The last payload framed: the fan-out hands the same payload object to every socket in a row."""
-
-    __slots__ = ("_payload", "_wire")
-
-    def __init__(self) -> None:
-        self._payload: bytes | str | None = None
-        self._wire = b""
-
-    def wire(self, payload: bytes | str) -> bytes:
-        if payload is not self._payload:
-            self._payload, self._wire = payload, frame(payload)
-        return self._wire

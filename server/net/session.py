@@ -20,6 +20,7 @@ from aiohttp import web
 
 from server.bus import names
 from server.core.errors import RuleError
+from server.net.frames import frame
 from server.rooms import channels
 from server.rooms.errors import RoomError
 from server.rooms.members import Member
@@ -60,6 +61,7 @@ class Session:
         self.rtt_ms = 0
         self.closing = False
         self._over_since: float | None = None
+        self._limit = self.settings.send_buffer_bytes
         self._tokens = float(self.settings.rate_burst)
         self._refill_at = time.monotonic()
         self._strikes = 0
@@ -71,28 +73,36 @@ class Session:
 
     # --- outbound --------------------------------------------------------------------------------------------------
 
-    def send_frame(self, frame: bytes | str) -> None:
-        """Write one payload's websocket frame (framed once per payload across sockets) to the transport. A
-        transport whose buffer stays over `send_buffer_bytes` for `stall_s`, or goes over four times that, is a
-        slow consumer and is cut off."""
+    def frame(self, payload: bytes | str) -> bytes:
+        return frame(payload)
+
+    def write(self, wire: bytes) -> None:
+        """Write one complete frame to the transport, never waiting. A transport whose buffer stays over
+        `send_buffer_bytes` for `stall_s`, or goes over four times that, is a slow consumer and is cut off."""
         transport = self.transport
         if self.closing or transport is None or transport.is_closing():
             return
-        wire = self.node.frames.wire(frame)
         transport.write(wire)
-        metrics = self.node.metrics
-        metrics.messages_out += 1
-        metrics.bytes_out += len(wire)
         buffered = transport.get_write_buffer_size()
-        limit = self.settings.send_buffer_bytes
-        if buffered <= limit:
+        if buffered > self._limit:
+            self._backlogged(buffered)
+        elif self._over_since is not None:
             self._over_since = None
-            return
+
+    def _backlogged(self, buffered: int) -> None:
         now = time.monotonic()
         if self._over_since is None:
             self._over_since = now
-        if buffered > 4 * limit or now - self._over_since > self.settings.stall_s:
+        if buffered > 4 * self._limit or now - self._over_since > self.settings.stall_s:
             self.close(CLOSE_SLOW_CONSUMER, "slow consumer: send buffer full")
+
+    def send_frame(self, payload: bytes | str) -> None:
+        """A message to this socket alone (answers, snapshots, pings)."""
+        wire = frame(payload)
+        metrics = self.node.metrics
+        metrics.messages_out += 1
+        metrics.bytes_out += len(wire)
+        self.write(wire)
 
     def send(self, message: dict[str, Any]) -> None:
         self.send_frame(encode_json(message) if self.json else encode(message))

@@ -1,9 +1,9 @@
 """A room's fan-out on one node: the room's events arrive from the bus and go to the local sessions following it.
 
-Each event is encoded once (msgpack, and JSON only if a JSON client follows) and the same bytes are queued on every
-socket whose viewer class may see it; outbound messages are not re-validated. A subscription starts *pending*:
-events that arrive while its catch-up is being built are held, then everything after the catch-up's sequence
-number is released, so a (re)joining client gets no gap and no duplicate.
+Each event is encoded and framed once (msgpack, and JSON only if a JSON client follows) and the same bytes are
+written to every socket whose viewer class may see it; outbound messages are not re-validated. A subscription
+starts *pending*: events that arrive while its catch-up is being built are held, then everything after the
+catch-up's sequence number is released, so a (re)joining client gets no gap and no duplicate.
 """
 
 from __future__ import annotations
@@ -22,8 +22,12 @@ class Outlet(Protocol):
     json: bool
     player: str | None
 
-    def send_frame(self, frame: bytes | str) -> None:
-        """Queue one encoded frame without waiting (the session cuts off a consumer that stays full)."""
+    def frame(self, payload: bytes | str) -> bytes:
+        """The complete websocket frame carrying `payload`: the same bytes for every socket."""
+        ...
+
+    def write(self, wire: bytes) -> None:
+        """Write a frame without waiting (the session cuts off a consumer whose buffer stays full)."""
         ...
 
     def lockout_changed(self, room: str, away: bool) -> None:
@@ -51,6 +55,7 @@ class Feed:
         self.subs: dict[Outlet, Subscription] = {}
         self.seen: int | None = None  # the last sequence number the bus brought (or a catch-up reached)
         self.joining = 0  # joins in progress (the hub keeps the feed while > 0)
+        self.frames_out = 0
 
     def add(self, outlet: Outlet, viewer: str) -> Subscription:
         sub = Subscription(outlet, viewer)
@@ -78,30 +83,32 @@ class Feed:
             if ev.kind == "secret_module":
                 self._lockout(ev, subs)
             msg: dict[str, Any] | None = None
-            binary: bytes | None = None
-            text: str | None = None
+            binary: bytes | None = None  # the event's websocket frames, built once for every socket
+            text: bytes | None = None
             aud = ev.audience
+            seq = ev.seq
             for sub in subs:
                 if sub.pending is not None:
                     sub.pending.append(ev)
                     continue
-                if ev.seq <= sub.last:
+                if seq <= sub.last:
                     continue
-                sub.last = ev.seq
+                sub.last = seq
                 viewer = sub.viewer
                 if aud is not None and viewer != MODERATOR and viewer not in aud:
                     continue
+                outlet = sub.outlet
                 if msg is None:
-                    msg = {"t": "ev", "room": room, "seq": ev.seq, "at_ms": ev.at_ms, "kind": ev.kind,
-                           "data": ev.data}
-                if sub.outlet.json:
+                    msg = {"t": "ev", "room": room, "seq": seq, "at_ms": ev.at_ms, "kind": ev.kind, "data": ev.data}
+                if outlet.json:
                     if text is None:
-                        text = encode_json(msg)
-                    sub.outlet.send_frame(text)
+                        text = outlet.frame(encode_json(msg))
+                    outlet.write(text)
                 else:
                     if binary is None:
-                        binary = encode(msg)
-                    sub.outlet.send_frame(binary)
+                        binary = outlet.frame(encode(msg))
+                    outlet.write(binary)
+                self.frames_out += 1
 
     def _gap(self) -> None:
         """A batch went missing: every live subscription catches up from the log (held events wait meanwhile)."""

@@ -6,7 +6,7 @@ import struct
 
 import pytest
 
-from server.net.frames import FrameCache, frame
+from server.net.frames import frame
 
 
 def _parse(wire: bytes) -> list[tuple[int, bytes]]:
@@ -33,10 +33,3 @@ def _parse(wire: bytes) -> list[tuple[int, bytes]]:
 def test_frames_follow_rfc_6455_at_every_length(size: int) -> None:
     payload = bytes(range(256)) * (size // 256) + b"x" * (size % 256)
     assert _parse(frame(payload) + frame("é" * 3)) == [(0x2, payload), (0x1, "é".encode() * 3)]
-
-
-def test_the_same_payload_is_framed_once() -> None:
-    cache = FrameCache()
-    payload = b"event"
-    assert cache.wire(payload) is cache.wire(payload)
-    assert cache.wire(b"other") == frame(b"other")

@@ -12,12 +12,15 @@ class Outlet:
     def __init__(self, player: str | None = None, *, json: bool = False):
         self.json = json
         self.player = player
-        self.frames: list[bytes | str] = []
+        self.frames: list[bytes] = []
         self.lockouts: list[bool] = []
         self.resyncs: list[int] = []
 
-    def send_frame(self, frame: bytes | str) -> None:
-        self.frames.append(frame)
+    def frame(self, payload: bytes | str) -> bytes:
+        return b"F" + (payload.encode() if isinstance(payload, str) else payload)
+
+    def write(self, wire: bytes) -> None:
+        self.frames.append(wire)
 
     def lockout_changed(self, room: str, away: bool) -> None:
         self.lockouts.append(away)
@@ -81,4 +84,4 @@ def test_json_sockets_get_json_text() -> None:
     feed.activate(feed.add(a, "spectator"), 0)
     feed.activate(feed.add(b, "spectator"), 0)
     feed.on_events("c-1", [_ev(1, text="hi")])
-    assert isinstance(a.frames[0], str) and a.frames[0] is b.frames[0]
+    assert a.frames[0].startswith(b"F{") and a.frames[0] is b.frames[0]
