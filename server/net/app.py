@@ -79,13 +79,24 @@ async def _backend_ctx(app: web.Application) -> AsyncIterator[None]:
     try:
         yield
     finally:
-        node.ready = False
-        for session in list(node.sessions):
-            session.close(1001, "server shutting down")
-        await asyncio.sleep(0)
+        await _close_sessions(app)
         await hub.close()
         await bus.close()
         await store.close()
+
+
+async def _close_sessions(app: web.Application) -> None:
+    """Shutting down: every socket is closed with 1001 (going away) so clients reconnect elsewhere at once."""
+    node = app.get(NODE)
+    if node is None:
+        return
+    node.ready = False
+    sessions = list(node.sessions)
+    for session in sessions:
+        session.close(1001, "server shutting down")
+    closers = [s.closing_task for s in sessions if s.closing_task is not None]
+    if closers:
+        await asyncio.wait(closers, timeout=3)
 
 
 async def websocket(request: web.Request) -> web.WebSocketResponse:
@@ -122,9 +133,9 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
         pinger.cancel()
         with contextlib.suppress(asyncio.CancelledError, ConnectionError, RuntimeError):
             await pinger
-        if session._closer is not None:
+        if session.closing_task is not None:
             with contextlib.suppress(Exception):
-                await session._closer
+                await session.closing_task
     return ws
 
 
@@ -227,6 +238,7 @@ def create_app(settings: Settings) -> web.Application:
     app = web.Application(client_max_size=256 * 1024)
     app[SETTINGS] = settings
     app.cleanup_ctx.append(_backend_ctx)
+    app.on_shutdown.append(_close_sessions)
     app.router.add_get("/ws", websocket)
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/metrics", metrics)

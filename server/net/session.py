@@ -69,7 +69,7 @@ class Session:
         self._pings: dict[int, float] = {}
         self._nonce = 0
         self._tasks: set[asyncio.Task[Any]] = set()
-        self._closer: asyncio.Task[None] | None = None
+        self.closing_task: asyncio.Task[None] | None = None
 
     # --- outbound --------------------------------------------------------------------------------------------------
 
@@ -119,7 +119,7 @@ class Session:
             return
         self.closing = True
         self.node.metrics.closes[code] += 1
-        self._closer = asyncio.get_running_loop().create_task(self._close(code, reason))
+        self.closing_task = asyncio.get_running_loop().create_task(self._close(code, reason))
 
     async def _close(self, code: int, reason: str) -> None:
         try:
