@@ -127,15 +127,16 @@ class BattleRooms:
             "seed": int(started["seed"]), "config": config, "parent": campaign_room,
             "battle": str(started["battle"]), "cell": list(started["cell"]), "kind": started.get("kind"),
         }
-        for _ in range(LEASE_TRIES):  # another node may hold the lease a moment while it finds no room there
-            if await hub.store.acquire_lease(room_id, hub.node, hub.lease_ms):
-                break
-            await asyncio.sleep(0.05)
-        else:
-            log.warning("battle room %s: could not take its lease", room_id)
-            return None
-        room = await Room.create(room_id, setup, hub.store, hub.bus, hub.now, snapshot_every=hub.snapshot_every)
-        hub.rooms[room_id] = room
+        async with hub.opening(room_id):
+            for _ in range(LEASE_TRIES):  # another node may hold the lease a moment while it finds no room there
+                if await hub.store.acquire_lease(room_id, hub.node, hub.lease_ms):
+                    break
+                await asyncio.sleep(0.05)
+            else:
+                log.warning("battle room %s: could not take its lease", room_id)
+                return None
+            room = hub.rooms[room_id] = await Room.create(room_id, setup, hub.store, hub.bus, hub.now,
+                                                          snapshot_every=hub.snapshot_every)
         self.attach(room)
         for away in list(parent.core.away.values()):  # D-N-14: who is in the secret module commands nothing here
             if away.player in room.players and away.until_ms > hub.now():

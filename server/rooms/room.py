@@ -204,7 +204,10 @@ class Room:
         if logged:
             self.seq = logged[-1].seq
             self.history.extend(logged)
-            await self.bus.publish(self.id, logged)
+            try:
+                await self.bus.publish(self.id, logged)
+            except Exception:  # durable already: followers notice the gap and catch up from the log
+                log.exception("room %s: publishing seq %d..%d failed", self.id, first, self.seq)
             for listener in self.listeners:
                 listener(self, logged)
         if self.index % self.snapshot_every == 0:
