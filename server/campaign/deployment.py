@@ -8,7 +8,7 @@ from typing import Any
 from server.campaign.context import Ctx
 from server.campaign.events import for_team, public
 from server.campaign.forces import Unit, new_division
-from server.campaign.grid import ORTHOGONAL, chebyshev, label
+from server.campaign.grid import ORTHOGONAL, Cell, chebyshev, label
 from server.campaign.movement import blocking, nearest_free, stack_allowed
 from server.campaign.orders import Army, Cover, Deploy, Formation, MobilizationPoints, Posture, Regulation
 from server.campaign.state import PLANNING, CampaignState
@@ -139,21 +139,21 @@ def formation(ctx: Ctx, team: str, cmd: Formation) -> None:
     ctx.emit(for_team(team, "formation", unit=unit.id, formation=cmd.formation, orientation=cmd.orientation))
 
 
-def border_cells(state: CampaignState, team: str) -> list[tuple[int, int]]:
-    gm = state.map
+def border_cells(state: CampaignState, team: str, grid: dict[Cell, str | None] | None = None) -> list[Cell]:
+    """The land cells `team` holds next to land another state holds (its border or front line)."""
+    grid = grid if grid is not None else state.control_grid()
+    terrain = state.map.terrain
     out = []
-    for cell in gm.cells():
-        if state.controller(cell) != team or not gm.is_land(cell):
+    for cell, holder in sorted(grid.items()):
+        if holder != team or terrain[cell] == "sea":
             continue
-        for dx in (-1, 0, 1):
-            for dy in (-1, 0, 1):
-                other = (cell[0] + dx, cell[1] + dy)
-                if gm.is_land(other) and state.controller(other) not in (None, team):
-                    out.append(cell)
-                    break
-            else:
-                continue
-            break
+        x, y = cell
+        for n in ((x - 1, y - 1), (x - 1, y), (x - 1, y + 1), (x, y - 1), (x, y + 1), (x + 1, y - 1), (x + 1, y),
+                  (x + 1, y + 1)):
+            other = grid.get(n)
+            if other is not None and other != team and terrain[n] != "sea":
+                out.append(cell)
+                break
     return out
 
 

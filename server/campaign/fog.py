@@ -26,11 +26,12 @@ FULL = "full"
 POSITION = "position"
 
 
-def open_sectors(state: CampaignState, team: str) -> set[Cell]:
+def open_sectors(state: CampaignState, team: str, grid: dict[Cell, str | None] | None = None) -> set[Cell]:
     """C-8.2: where `team` has no covering troops along its border, a zone 60 km deep and as wide as the open
     sector plus a quarter of its width on each flank is open to observation. A cover division covers its own
     border cell and one on each side (1/3 division per 10 km, C-5.8)."""
-    border = border_cells(state, team)
+    grid = grid if grid is not None else state.control_grid()
+    border = border_cells(state, team, grid)
     cover = [u.cell for u in state.alive_units(team) if u.cover]
     open_cells = {b for b in border if not any(chebyshev(b, c) <= 1 for c in cover)}
     if not open_cells:
@@ -56,8 +57,23 @@ def open_sectors(state: CampaignState, team: str) -> set[Cell]:
             grown |= frontier
         widened |= grown
     depth = int(float(state.tables["recon"]["observed_depth_km"]) / 10)
-    return {c for c in state.map.cells()
-            if state.controller(c) == team and any(chebyshev(c, w) <= depth for w in widened)}
+    (ox, oy), (w, h) = state.map.origin, state.map.size
+    # prefix sums of the widened cells: "is any within `depth` (Chebyshev)" in constant time per cell
+    sums = [[0] * (w + 1) for _ in range(h + 1)]
+    for j in range(h):
+        row = 0
+        for i in range(w):
+            row += (ox + i, oy + j) in widened
+            sums[j + 1][i + 1] = sums[j][i + 1] + row
+    zone: set[Cell] = set()
+    for cell, holder in grid.items():
+        if holder != team:
+            continue
+        i, j = cell[0] - ox, cell[1] - oy
+        i0, i1, j0, j1 = max(0, i - depth), min(w, i + depth + 1), max(0, j - depth), min(h, j + depth + 1)
+        if sums[j1][i1] - sums[j0][i1] - sums[j1][i0] + sums[j0][i0]:
+            zone.add(cell)
+    return zone
 
 
 def visible_units(state: CampaignState, team: str) -> dict[str, str]:
@@ -66,11 +82,12 @@ def visible_units(state: CampaignState, team: str) -> dict[str, str]:
     near = {n for c in own_cells for n in neighbours(c)} | own_cells
     sectors: dict[str, set[Cell]] = {}
     seen: dict[str, str] = {}
+    grid = state.control_grid()
     for u in sorted(state.alive_units(), key=lambda u: u.id):
         if u.team == team:
             continue
         if u.team not in sectors:
-            sectors[u.team] = open_sectors(state, u.team) if state.phase != "planning" else set()
+            sectors[u.team] = open_sectors(state, u.team, grid) if state.phase != "planning" else set()
         if any(c in near or c in sectors[u.team] for c in u.cells()):
             seen[u.id] = FULL
         elif u.cover and state.phase != "planning":

@@ -88,7 +88,9 @@ def blocking(state: CampaignState, unit: Unit, cell: Cell) -> list[Unit]:
 
 
 def stack_allowed(state: CampaignState, units: list[Unit]) -> bool:
-    """C-4.12: division counters never share a cell; [L2] regiments may, up to five a cell."""
+    """C-4.12: division counters never share a cell; [L2] regiments may, up to five a cell. A fortress garrison
+    is part of its fortress, not a counter in the field: its own side's troops may stand in it (our decision)."""
+    units = [u for u in units if u.arm != "FORT"] if len({u.team for u in units}) == 1 else units
     if len(units) <= 1:
         return True
     if state.level < 2 or not all(u.is_regiment for u in units):
@@ -554,7 +556,10 @@ def begin_turn(ctx: Ctx, team: str) -> None:
     for unit in sorted(state.alive_units(team), key=lambda u: u.id):
         unit.fought = unit.struck = False
         if unit.status in (REGROUPING, RESTORING) and state.turn > unit.status_until:
-            unit.status = READY
+            if unit.status == REGROUPING and not _sort_out(ctx, unit):
+                unit.status_until = state.turn
+            else:
+                unit.status = READY
         unit.used = min(1.0, unit.debt)
         unit.debt = max(0.0, unit.debt - 1.0)
         if unit.status == REGROUPING:
@@ -566,13 +571,35 @@ def begin_turn(ctx: Ctx, team: str) -> None:
     ctx.emit(public("turn_begun", team=team, turn=state.turn))
 
 
-def nearest_free(state: CampaignState, team: str, cell: Cell, unit: Unit) -> Cell | None:
-    """The nearest land cell held by `team` where `unit` may stand (used for arrivals and retreats)."""
+def _sort_out(ctx: Ctx, unit: Unit) -> bool:
+    """C-4.12: regrouping over, counters still sharing a cell where the rules forbid it are sorted out: this one
+    goes to the nearest free cell it can stand on (our decision). False if there is none (it regroups on)."""
+    state = ctx.state
+    others = blocking(state, unit, unit.cell)
+    if not others or stack_allowed(state, [*others, unit]):
+        return True
+    if all(o.status == REGROUPING for o in others) and min(o.id for o in others) > unit.id:
+        return True  # the first of them stays; the others move off
+    cell = nearest_free(state, unit.team, unit.cell, unit, own_only=False)
+    if cell is None:
+        return False
+    unit.cell, unit.second = cell, None
+    ctx.emit(for_team(unit.team, "sorted_out", unit=unit.id, at=list(cell), rule="C-4.12"))
+    return True
+
+
+def nearest_free(state: CampaignState, team: str, cell: Cell, unit: Unit, *, own_only: bool = True) -> Cell | None:
+    """The nearest land cell (held by `team`, with `own_only`) where `unit` may stand free of other counters and
+    of the enemy's territory (used for arrivals, mobilization and sorting out)."""
+    speeds = state.tables["speeds_km"]
     seen = {cell}
     queue = deque([cell])
     while queue:
         cur = queue.popleft()
-        if state.map.is_land(cur) and state.controller(cur) == team and not blocking(state, unit, cur):
+        holder = state.controller(cur)
+        if (state.map.is_land(cur) and not blocking(state, unit, cur)
+                and (holder == team if own_only else not (holder and state.enemies(team, holder)))
+                and isinstance(speeds[state.map.terrain[cur]][unit.arm], (int, float))):
             return cur
         for nxt in neighbours(cur):
             if nxt not in seen and state.map.contains(nxt) and len(seen) < 400:

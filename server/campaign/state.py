@@ -91,6 +91,13 @@ class CampaignState:
         """Who holds a cell now: its occupier since the war began, or the state it belongs to."""
         return self.control.get(label(cell), self.map.states.get(cell))
 
+    def control_grid(self) -> dict[Cell, str | None]:
+        """Every cell's holder at once (fast path for fog and reports)."""
+        grid = dict(self.map.states)
+        for key, team in self.control.items():
+            grid[cell_of(key)] = team
+        return grid
+
     def alive_units(self, team: str | None = None) -> list[Unit]:
         return [u for u in self.units.values() if u.alive and (team is None or u.team == team)]
 
