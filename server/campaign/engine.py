@@ -101,7 +101,7 @@ class CampaignEngine:
                    for c in ordered],
             house_rules=list(config.get("house_rules", [])), recon_deception=bool(config.get("recon_deception")),
             phase=PLANNING, order=TurnOrder.start(ordered, simultaneous=True), dice=Dice.from_seed(seed),
-            units={}, neutrals=neutrals,
+            units={}, neutrals=neutrals, penalise_refused=bool(config.get("penalise_refused_orders", True)),
         )
         forces = scen.raw["forces"]
         for colour in [*ordered, *neutrals]:
@@ -144,6 +144,8 @@ class CampaignEngine:
         team = actor.team
         if team is None or team not in state.player_teams:
             raise NotYourTurn("only a team's players give orders", rule="C-1.2")
+        if team in state.defeated:
+            raise NotYourTurn(f"{team} is out of the war", rule="C-10.1")
         if state.phase == OVER:
             raise IllegalOrder("the campaign is over", rule="C-10.1")
         cmd = parse(order)
@@ -237,6 +239,18 @@ class CampaignEngine:
                 except RuleError as err:
                     ctx.emit(umpire("order_dropped", team=team, rule=err.rule, message=err.message))
         ctx.silent = False
+
+    def refused(self, state: CampaignState, team: str, error: RuleError) -> tuple[CampaignState, Sequence[Event]]:
+        """D-C-6, C-9.3: after the room refused `team`'s order with `error` (levels 1–2), record the 50-point
+        penalty for an incorrect order — unless the campaign was created with "penalise_refused_orders": false.
+        Malformed orders (BadOrder, UnknownOrder) and out-of-turn ones are not the rules' incorrect orders."""
+        if (not state.penalise_refused or state.level >= 3 or team not in state.player_teams
+                or type(error) is not IllegalOrder or state.phase != OPERATIONS):
+            return state, []
+        ctx = Ctx(state.copy())
+        peace.penalise(ctx, team, int(state.tables["scoring"]["error_penalty"]), "C-9.3",
+                       f"incorrect order refused ({error.rule}: {error.message})")
+        return ctx.state, ctx.events
 
     # -- moderator ---------------------------------------------------------------------------------------------
     def moderate(self, state: CampaignState, ruling: Mapping[str, Any]) -> tuple[CampaignState, Sequence[Event]]:

@@ -119,6 +119,15 @@ def _map_view(state: CampaignState) -> dict[str, Any]:
     }
 
 
+def clock_settings(state: CampaignState) -> dict[str, Any] | None:
+    """C-1.9, C-5.2: the thinking time the room's clocks give (planning, then per turn), from the tables."""
+    clocks = state.tables.get("clocks", {})
+    per_turn = clocks.get(str(state.level))
+    if state.phase == "planning":
+        return {"per_turn": clocks.get("planning"), "accumulate": False, "rule": "C-5.2"}
+    return None if per_turn is None else {**per_turn, "rule": "C-1.9"}
+
+
 def view(state: CampaignState, viewer: str) -> dict[str, Any]:
     base: dict[str, Any] = {
         "scenario": state.scenario, "title": state.scen.title, "level": state.level, "phase": state.phase,
@@ -128,7 +137,8 @@ def view(state: CampaignState, viewer: str) -> dict[str, Any]:
         "violators": state.violators, "control": dict(sorted(state.control.items())),
         "closures": {k: v for k, v in sorted(state.closures.items()) if max(v.values()) >= state.turn},
         "penalties": state.penalties, "peace_pairs": state.peace_pairs, "result": state.result,
-        "map": _map_view(state), "prisoners": state.prisoners,
+        "map": _map_view(state), "prisoners": state.prisoners, "defeated": state.defeated,
+        "clock": clock_settings(state),
     }
     if viewer in (MODERATOR, SPECTATOR):
         base["units"] = [unit_view(u) for u in sorted(state.units.values(), key=lambda u: u.id)]

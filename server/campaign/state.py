@@ -61,6 +61,8 @@ class CampaignState:
     interventions: list[int] = field(default_factory=list)
     interventions_limited: bool = False
     reports: dict[str, dict[str, Any]] = field(default_factory=dict)
+    defeated: dict[str, dict[str, Any]] = field(default_factory=dict)
+    penalise_refused: bool = True
     result: dict[str, Any] | None = None
     seq: int = 0
 

@@ -158,7 +158,7 @@ def test_capitulation_makes_prisoners_C_CRT_DEF_C_10_1() -> None:
     s = start(1)
     a = place(s, "red", "SPD", (43, 18), facing="E")
     d = place(s, "blue", "RD", (44, 18), facing="W")
-    s, events = order(s, RED, type="attack", target=[44, 18], echelons=[[a]])
+    s, _events = order(s, RED, type="attack", target=[44, 18], echelons=[[a]])
     assert s.units[d].status == CAPTURED and s.prisoners == {"red": 1}
     assert s.units[a].cell == (44, 18)  # the battle lasted less than a turn: the attacker moves on
     assert s.units[a].used < 1
@@ -190,7 +190,7 @@ def test_artillery_strike_destroys_half_on_open_ground_at_level_1_C_9_7a() -> No
     s = start(1)
     ad = place(s, "red", "AD", (41, 18), facing="E")
     d = place(s, "blue", "TD", (44, 18), facing="W")
-    s, events = order(s, RED, type="strike", unit=ad, target=[44, 18])
+    s, _events = order(s, RED, type="strike", unit=ad, target=[44, 18])
     assert s.units[d].rating == pytest.approx(1.0)
     with pytest.raises(IllegalOrder) as err:
         order(s, RED, type="strike", unit=ad, target=[44, 18])
@@ -279,3 +279,27 @@ def test_cutoff_fire_hits_the_first_enemy_to_enter_C_9_7d_D_C_5() -> None:
     assert s.units[b].rating == pytest.approx(1.0)
     assert "cutoff_fired" in kinds(events)
     assert s.interdictions == []
+
+
+def test_cutoff_fire_at_level_3_waits_for_the_next_resolution_C_9_7d_D_C_5() -> None:
+    from tests.campaign.helpers import end
+
+    s = start(3)
+    ad = place(s, "red", "AD", (41, 22), facing="E")
+    b = place(s, "blue", "TD", (46, 22), facing="W")
+    s, _ = order(s, RED, type="strike", unit=ad, target=[44, 22], mode="cutoff")
+    s, _ = end(s, "red")
+    s, _ = end(s, "blue")
+    assert len(s.interdictions) == 1
+    s, _ = order(s, BLUE, type="move", unit=b, path=[[45, 22], [44, 22]])
+    s, _ = end(s, "red")
+    s, events = end(s, "blue")
+    assert s.units[b].rating == pytest.approx(1.5) and s.interdictions == []  # 0.5 × 50 % at 30 km (D-C-5)
+
+
+def test_cutoff_fire_is_not_shown_to_the_enemy_C_9_7d() -> None:
+    s = start(1)
+    ad = place(s, "red", "AD", (41, 22), facing="E")
+    s, events = order(s, RED, type="strike", unit=ad, target=[44, 22], mode="cutoff")
+    strike = next(e for e in events if e.kind == "artillery_strike")
+    assert not strike.visible_to(team_viewer("blue"))
