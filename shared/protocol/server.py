@@ -31,6 +31,7 @@ ErrorCode = Literal[
     "bad_order",
     "unknown_order",
     "not_your_unit",
+    "clock_error",  # a clock command that does not fit the clocks (C-1.9)
     "internal",
 ]
 
@@ -83,8 +84,31 @@ class Event(_Msg):
     data: dict[str, Any]
 
 
+class ChatLine(_Msg):
+    """One chat message (also the `data` of a `chat` event)."""
+
+    channel: str
+    sender: str = Field(alias="from")
+    role: Literal["player", "moderator", "spectator"]
+    team: str | None
+    name: str
+    text: str
+    at_ms: int
+
+
+class Away(_Msg):
+    """A player in the secret module until `until_ms` (D-N-14)."""
+
+    player: str
+    team: str | None
+    since_ms: int
+    until_ms: int
+    reason: str
+
+
 class Snapshot(_Msg):
-    """The room as this viewer may see it, at `seq`; events with a higher seq follow."""
+    """The room as this viewer may see it, at `seq`; events with a higher seq follow. `chat` is the history of
+    the channels the viewer reads; `away` lists who is in the secret module; `active` the teams to act."""
 
     t: Literal["snapshot"] = "snapshot"
     room: str
@@ -93,6 +117,9 @@ class Snapshot(_Msg):
     state: dict[str, Any]
     clocks: dict[str, Any]
     server_ms: int
+    chat: list[ChatLine] = Field(default_factory=list)
+    away: list[Away] = Field(default_factory=list)
+    active: list[str] = Field(default_factory=list)
 
 
 class Ping(_Msg):

@@ -1,0 +1,156 @@
+"""The two interfaces between rooms and the outside world: `Store` (durable logs, snapshots, campaigns, tokens,
+leases) and `EventBus` (a room's events to every node). Two implementations each: embedded (server/bus/embedded.py,
+files under a data directory + in-process fan-out) and Redis (server/bus/redis.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import msgpack
+
+
+@dataclass(frozen=True, slots=True)
+class LoggedEvent:
+    """An event as published: the room's sequence number, when, what, and which viewer classes may see it."""
+
+    seq: int
+    at_ms: int
+    kind: str
+    data: Mapping[str, Any]
+    audience: frozenset[str] | None = None
+
+    def dump(self) -> list[Any]:
+        aud = sorted(self.audience) if self.audience is not None else None
+        return [self.seq, self.at_ms, self.kind, dict(self.data), aud]
+
+    @classmethod
+    def load(cls, raw: Sequence[Any]) -> LoggedEvent:
+        seq, at_ms, kind, data, aud = raw
+        return cls(int(seq), int(at_ms), str(kind), data, frozenset(aud) if aud is not None else None)
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One accepted room input (order, end of turn, flag, chat, moderator command, downtime) with its events.
+
+    Replaying the records in `index` order through the room rebuilds it exactly; the events serve resumes.
+    """
+
+    index: int
+    at_ms: int
+    kind: str
+    body: Mapping[str, Any]
+    actor: Mapping[str, Any] | None = None
+    events: tuple[LoggedEvent, ...] = ()
+
+    def pack(self) -> bytes:
+        obj = [self.index, self.at_ms, self.kind, dict(self.body), dict(self.actor) if self.actor else None,
+               [e.dump() for e in self.events]]
+        return msgpack.packb(obj, use_bin_type=True)  # type: ignore[no-any-return]
+
+    @classmethod
+    def unpack(cls, raw: bytes) -> Record:
+        index, at_ms, kind, body, actor, events = msgpack.unpackb(raw, raw=False, strict_map_key=False)
+        return cls(int(index), int(at_ms), str(kind), body, actor, tuple(LoggedEvent.load(e) for e in events))
+
+
+@dataclass(frozen=True, slots=True)
+class RoomSnapshot:
+    """A room's full state after record `index` (its last event had sequence `seq`)."""
+
+    index: int
+    seq: int
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+    def pack(self) -> bytes:
+        return msgpack.packb([self.index, self.seq, dict(self.data)], use_bin_type=True)  # type: ignore[no-any-return]
+
+    @classmethod
+    def unpack(cls, raw: bytes) -> RoomSnapshot:
+        index, seq, data = msgpack.unpackb(raw, raw=False, strict_map_key=False)
+        return cls(int(index), int(seq), data)
+
+
+class LogConflict(Exception):
+    """The record's index is not the next one: another node appended first (lost lease) or a bug."""
+
+
+class Store(Protocol):
+    async def append(self, room: str, record: Record) -> None:
+        """Make `record` durable; it must be the room's next index (else LogConflict)."""
+        ...
+
+    async def read_log(self, room: str, after_index: int) -> list[Record]: ...
+
+    async def save_snapshot(self, room: str, snapshot: RoomSnapshot) -> None: ...
+
+    async def load_snapshot(self, room: str) -> RoomSnapshot | None: ...
+
+    async def mark_alive(self, room: str, now_ms: int) -> None: ...
+
+    async def last_alive(self, room: str) -> int | None: ...
+
+    async def put_campaign(self, campaign: Mapping[str, Any], grants: Mapping[str, Mapping[str, Any]]) -> None:
+        """Store a campaign and its token grants, keyed by the token's sha256 hex (never the token)."""
+        ...
+
+    async def get_campaign(self, campaign_id: str) -> dict[str, Any] | None: ...
+
+    async def list_campaigns(self) -> list[dict[str, Any]]: ...
+
+    async def find_grant(self, token_hash: str) -> dict[str, Any] | None: ...
+
+    async def lease_holder(self, room: str) -> str | None:
+        """The node that owns the room now, if any."""
+        ...
+
+    async def acquire_lease(self, room: str, node: str, ttl_ms: int) -> bool:
+        """Become the room's owner if nobody is (or we already are); renews our own lease."""
+        ...
+
+    async def release_lease(self, room: str, node: str) -> None: ...
+
+    async def report_presence(self, node: str, counts: Mapping[str, Mapping[str, int]], ttl_ms: int) -> None:
+        """This node's live sessions per room and role (for the lobby)."""
+        ...
+
+    async def presence(self) -> dict[str, dict[str, int]]: ...
+
+    async def close(self) -> None: ...
+
+
+EventHandler = Callable[[str, Sequence[LoggedEvent]], None]
+CommandHandler = Callable[[Mapping[str, Any]], Awaitable[dict[str, Any]]]
+
+
+class EventBus(Protocol):
+    """Fan-out of room events to every node (and, on each node, to the room's local feed)."""
+
+    async def publish(self, room: str, events: Sequence[LoggedEvent]) -> None: ...
+
+    async def subscribe(self, room: str, handler: EventHandler) -> None: ...
+
+    async def unsubscribe(self, room: str, handler: EventHandler) -> None: ...
+
+    async def serve(self, node: str, handler: CommandHandler) -> None:
+        """Take commands other nodes forward to rooms this node owns."""
+        ...
+
+    async def forward(self, node: str, request: Mapping[str, Any], timeout_s: float = 5.0) -> dict[str, Any]:
+        """Run a command on the node that owns its room; LookupError when it cannot be reached."""
+        ...
+
+    async def close(self) -> None: ...
+
+
+def pack_events(room: str, events: Sequence[LoggedEvent]) -> bytes:
+    """The pub/sub payload: msgpack `{"room": id, "events": [[seq, at_ms, kind, data, audience], ...]}`."""
+    return msgpack.packb({"room": room, "events": [e.dump() for e in events]}, use_bin_type=True)  # type: ignore[no-any-return]
+
+
+def unpack_events(raw: bytes) -> tuple[str, list[LoggedEvent]]:
+    obj = msgpack.unpackb(raw, raw=False, strict_map_key=False)
+    return str(obj["room"]), [LoggedEvent.load(e) for e in obj["events"]]

@@ -1,0 +1,77 @@
+"""Every Redis key and pub/sub channel name, in one place (docs/operating.md lists them).
+
+`prefix` namespaces one deployment (default "ks"). A room id is `c-<campaign>`, `b-<battle>` or `s-<campaign>`.
+"""
+
+from __future__ import annotations
+
+
+def room_events(prefix: str, room: str) -> str:
+    """Pub/sub channel carrying a room's events (msgpack batches) to every node."""
+    return f"{prefix}:room:{room}:events"
+
+
+def room_log(prefix: str, room: str) -> str:
+    """Stream holding a room's accepted commands with their events; entry id `<index>-0`."""
+    return f"{prefix}:room:{room}:log"
+
+
+def room_snapshot(prefix: str, room: str) -> str:
+    return f"{prefix}:room:{room}:snapshot"
+
+
+def room_alive(prefix: str, room: str) -> str:
+    """Last time (ms) the owner of a running room was seen alive: downtime starts there."""
+    return f"{prefix}:room:{room}:alive"
+
+
+def room_lease(prefix: str, room: str) -> str:
+    """SET NX PX lease naming the one node that owns the room."""
+    return f"{prefix}:room:{room}:lease"
+
+
+def node_commands(prefix: str, node: str) -> str:
+    """Pub/sub channel on which a node takes commands forwarded to the rooms it owns."""
+    return f"{prefix}:node:{node}:commands"
+
+
+def node_replies(prefix: str, node: str) -> str:
+    return f"{prefix}:node:{node}:replies"
+
+
+def campaigns(prefix: str) -> str:
+    """Hash campaign id → msgpack campaign record."""
+    return f"{prefix}:campaigns"
+
+
+def tokens(prefix: str) -> str:
+    """Hash sha256(token) → msgpack grant (campaign, role, team, seat)."""
+    return f"{prefix}:tokens"
+
+
+def presence(prefix: str, node: str) -> str:
+    """Hash room → msgpack {role: count} of the sessions on one node (expires when the node dies)."""
+    return f"{prefix}:presence:{node}"
+
+
+def presence_pattern(prefix: str) -> str:
+    return f"{prefix}:presence:*"
+
+
+def campaign_room(campaign: str) -> str:
+    return f"c-{campaign}"
+
+
+def secret_room(campaign: str) -> str:
+    return f"s-{campaign}"
+
+
+def battle_room(battle: str) -> str:
+    return f"b-{battle}"
+
+
+def campaign_of(room: str) -> str | None:
+    """The campaign a campaign or secret-module room belongs to."""
+    if room.startswith(("c-", "s-")):
+        return room[2:]
+    return None

@@ -1,0 +1,285 @@
+"""Store and event bus on Redis (REDIS_URL). Key and channel names come from server/bus/names.py.
+
+- A room's log is a Stream; record `n` has the entry id `n-0`. A Lua script appends only the next index, so a node
+  that lost its lease and still writes is refused (LogConflict) instead of forking the log.
+- Snapshots, last-alive marks, campaigns and token grants (sha256 only) are plain keys and hashes.
+- Room ownership is a lease: `SET <lease> <node> NX PX <ttl>`, renewed by its holder, released compare-and-delete.
+- Events are PUBLISHed as msgpack on `<prefix>:room:<id>:events`; every node with followers of the room
+  subscribes, the owner included, so all fan-out goes through the same path.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from collections import defaultdict
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import msgpack
+import redis.asyncio as aioredis
+from redis.exceptions import ResponseError
+
+from server.bus import names
+from server.bus.base import (
+    CommandHandler,
+    EventHandler,
+    LogConflict,
+    LoggedEvent,
+    Record,
+    RoomSnapshot,
+    pack_events,
+    unpack_events,
+)
+
+log = logging.getLogger(__name__)
+
+_APPEND = """
+local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
+local top = 0
+if #last > 0 then top = tonumber(string.match(last[1][1], '^(%d+)')) end
+if top + 1 ~= tonumber(ARGV[1]) then return redis.error_reply('CONFLICT ' .. top) end
+redis.call('XADD', KEYS[1], ARGV[1] .. '-0', 'r', ARGV[2])
+return top + 1
+"""
+
+_ACQUIRE = """
+local holder = redis.call('GET', KEYS[1])
+if holder == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 end
+if holder then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1
+"""
+
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+
+def _pack(obj: Any) -> bytes:
+    return msgpack.packb(obj, use_bin_type=True)  # type: ignore[no-any-return]
+
+
+def _unpack(raw: bytes) -> Any:
+    return msgpack.unpackb(raw, raw=False, strict_map_key=False)
+
+
+class RedisStore:
+    def __init__(self, client: aioredis.Redis, prefix: str):
+        self.r: Any = client  # redis-py's return types are unions of bytes/str/awaitables; we use bytes replies
+        self.prefix = prefix
+        self._append = client.register_script(_APPEND)
+        self._acquire = client.register_script(_ACQUIRE)
+        self._release = client.register_script(_RELEASE)
+
+    async def append(self, room: str, record: Record) -> None:
+        try:
+            await self._append(keys=[names.room_log(self.prefix, room)], args=[record.index, record.pack()])
+        except ResponseError as exc:
+            if "CONFLICT" in str(exc):
+                raise LogConflict(f"{room}: record {record.index}: {exc}") from None
+            raise
+
+    async def read_log(self, room: str, after_index: int) -> list[Record]:
+        key = names.room_log(self.prefix, room)
+        out: list[Record] = []
+        start = f"{after_index + 1}-0"
+        while True:
+            chunk = await self.r.xrange(key, min=start, max="+", count=1000)
+            if not chunk:
+                return out
+            out += [Record.unpack(fields[b"r"]) for _, fields in chunk]
+            start = "(" + chunk[-1][0].decode()
+
+    async def save_snapshot(self, room: str, snapshot: RoomSnapshot) -> None:
+        await self.r.set(names.room_snapshot(self.prefix, room), snapshot.pack())
+
+    async def load_snapshot(self, room: str) -> RoomSnapshot | None:
+        raw = await self.r.get(names.room_snapshot(self.prefix, room))
+        return RoomSnapshot.unpack(raw) if raw else None
+
+    async def mark_alive(self, room: str, now_ms: int) -> None:
+        await self.r.set(names.room_alive(self.prefix, room), now_ms)
+
+    async def last_alive(self, room: str) -> int | None:
+        raw = await self.r.get(names.room_alive(self.prefix, room))
+        return int(raw) if raw else None
+
+    async def put_campaign(self, campaign: Mapping[str, Any], grants: Mapping[str, Mapping[str, Any]]) -> None:
+        async with self.r.pipeline(transaction=True) as pipe:
+            pipe.hset(names.campaigns(self.prefix), str(campaign["id"]), _pack(dict(campaign)))
+            for digest, grant in grants.items():
+                pipe.hset(names.tokens(self.prefix), digest, _pack(dict(grant)))
+            await pipe.execute()
+
+    async def get_campaign(self, campaign_id: str) -> dict[str, Any] | None:
+        raw = await self.r.hget(names.campaigns(self.prefix), campaign_id)
+        return dict(_unpack(raw)) if raw else None
+
+    async def list_campaigns(self) -> list[dict[str, Any]]:
+        raw = await self.r.hgetall(names.campaigns(self.prefix))
+        return [dict(_unpack(v)) for v in raw.values()]
+
+    async def find_grant(self, token_hash: str) -> dict[str, Any] | None:
+        raw = await self.r.hget(names.tokens(self.prefix), token_hash)
+        return dict(_unpack(raw)) if raw else None
+
+    async def acquire_lease(self, room: str, node: str, ttl_ms: int) -> bool:
+        return bool(await self._acquire(keys=[names.room_lease(self.prefix, room)], args=[node, ttl_ms]))
+
+    async def release_lease(self, room: str, node: str) -> None:
+        await self._release(keys=[names.room_lease(self.prefix, room)], args=[node])
+
+    async def lease_holder(self, room: str) -> str | None:
+        raw = await self.r.get(names.room_lease(self.prefix, room))
+        return raw.decode() if raw else None
+
+    async def report_presence(self, node: str, counts: Mapping[str, Mapping[str, int]], ttl_ms: int) -> None:
+        await self.r.set(names.presence(self.prefix, node), _pack({k: dict(v) for k, v in counts.items()}),
+                         px=ttl_ms)
+
+    async def presence(self) -> dict[str, dict[str, int]]:
+        total: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+        async for key in self.r.scan_iter(match=names.presence_pattern(self.prefix), count=100):
+            raw = await self.r.get(key)
+            if not raw:
+                continue
+            for room, by_role in _unpack(raw).items():
+                for role, n in by_role.items():
+                    total[room][role] += int(n)
+        return {room: dict(c) for room, c in total.items()}
+
+    async def close(self) -> None:
+        await self.r.aclose()
+
+
+class RedisBus:
+    """`EventBus` over Redis pub/sub: one subscriber connection per node, one listener task. It also relays
+    commands to the node that owns a room (`<prefix>:node:<id>:commands`, answers on `...:replies`)."""
+
+    def __init__(self, client: aioredis.Redis, prefix: str):
+        self.r: Any = client
+        self.prefix = prefix
+        self._pubsub: Any = client.pubsub()
+        self._handlers: dict[str, list[EventHandler]] = defaultdict(list)
+        self._routes: dict[str, Callable[[bytes], None]] = {}
+        self._listener: asyncio.Task[None] | None = None
+        self._node: str | None = None
+        self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._serving: set[asyncio.Task[None]] = set()
+
+    def channel(self, room: str) -> str:
+        return names.room_events(self.prefix, room)
+
+    async def _route(self, channel: str, handler: Callable[[bytes], None]) -> None:
+        self._routes[channel] = handler
+        await self._pubsub.subscribe(channel)
+        if self._listener is None:
+            self._listener = asyncio.create_task(self._listen())
+
+    async def publish(self, room: str, events: Sequence[LoggedEvent]) -> None:
+        await self.r.publish(self.channel(room), pack_events(room, events))
+
+    async def subscribe(self, room: str, handler: EventHandler) -> None:
+        first = room not in self._handlers
+        self._handlers[room].append(handler)
+        if first:
+            await self._route(self.channel(room), self._on_events)
+
+    async def unsubscribe(self, room: str, handler: EventHandler) -> None:
+        handlers = self._handlers.get(room)
+        if handlers and handler in handlers:
+            handlers.remove(handler)
+            if not handlers:
+                del self._handlers[room]
+                self._routes.pop(self.channel(room), None)
+                await self._pubsub.unsubscribe(self.channel(room))
+
+    def _on_events(self, data: bytes) -> None:
+        room, events = unpack_events(data)
+        for handler in list(self._handlers.get(room, ())):
+            try:
+                handler(room, events)
+            except Exception:
+                log.exception("feed of %s failed", room)
+
+    async def _listen(self) -> None:
+        while True:
+            try:
+                message = await self._pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("redis pub/sub listener")
+                await asyncio.sleep(0.5)
+                continue
+            if message is None or message.get("type") != "message":
+                continue
+            route = self._routes.get(message["channel"].decode())
+            if route is None:
+                continue
+            try:
+                route(message["data"])
+            except Exception:
+                log.exception("message on %s", message["channel"])
+
+    # --- command relay -----------------------------------------------------------------------------------------
+
+    async def serve(self, node: str, handler: CommandHandler) -> None:
+        """Answer commands other nodes forward to this node (it owns the room)."""
+        self._node = node
+
+        def on_command(data: bytes) -> None:
+            request = _unpack(data)
+            task = asyncio.get_running_loop().create_task(self._answer(request, handler))
+            self._serving.add(task)
+            task.add_done_callback(self._serving.discard)
+
+        def on_reply(data: bytes) -> None:
+            reply = _unpack(data)
+            future = self._waiting.pop(str(reply.get("id")), None)
+            if future is not None and not future.done():
+                future.set_result(reply)
+
+        await self._route(names.node_commands(self.prefix, node), on_command)
+        await self._route(names.node_replies(self.prefix, node), on_reply)
+
+    async def _answer(self, request: Mapping[str, Any], handler: CommandHandler) -> None:
+        reply = await handler(request)
+        await self.r.publish(names.node_replies(self.prefix, str(request["from"])),
+                             _pack({**reply, "id": request["id"]}))
+
+    async def forward(self, node: str, request: Mapping[str, Any], timeout_s: float = 5.0) -> dict[str, Any]:
+        if self._node is None:
+            raise LookupError("this node does not relay commands")
+        rid = secrets.token_hex(8)
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._waiting[rid] = future
+        try:
+            receivers = await self.r.publish(names.node_commands(self.prefix, node),
+                                             _pack({**request, "id": rid, "from": self._node}))
+            if not receivers:
+                raise LookupError(f"node {node} is not listening")
+            return await asyncio.wait_for(future, timeout_s)
+        finally:
+            self._waiting.pop(rid, None)
+
+    async def close(self) -> None:
+        for task in [self._listener, *self._serving]:
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        with contextlib.suppress(Exception):
+            await self._pubsub.aclose()
+        self._handlers.clear()
+        self._routes.clear()
+
+
+async def open_redis(url: str, prefix: str) -> tuple[RedisStore, RedisBus]:
+    client = aioredis.Redis.from_url(url)
+    await client.ping()
+    return RedisStore(client, prefix), RedisBus(client, prefix)

@@ -1,0 +1,240 @@
+"""The aiohttp application: app factory, typed app state, managed lifetimes, the /ws endpoint and the HTTP API."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+from aiohttp import WSMsgType, web
+from pydantic import ValidationError
+
+from server.bus import open_backend
+from server.bus.names import campaign_room
+from server.net.metrics import Metrics
+from server.net.session import CLOSE_NO_HELLO, CLOSE_REPLACED, Session
+from server.rooms.engines import engine_names
+from server.rooms.hub import Hub
+from server.settings import Settings
+from shared.protocol.http import CampaignCreated, CreateCampaign, Lobby, LobbyRoom
+
+log = logging.getLogger(__name__)
+
+
+class Node:
+    """What one server process shares between its sessions."""
+
+    def __init__(self, settings: Settings, hub: Hub):
+        self.settings = settings
+        self.hub = hub
+        self.metrics = Metrics()
+        self.sessions: set[Session] = set()
+        self.seats: dict[tuple[str, str], Session] = {}
+        self.ready = False
+
+    def sign_in(self, session: Session) -> None:
+        """A seat is played from one connection: a newer sign-in replaces the older one (4009)."""
+        member = session.member
+        if member is None or member.role != "player":
+            return
+        key = (member.campaign, member.player)
+        old = self.seats.get(key)
+        if old is not None and old is not session:
+            old.close(CLOSE_REPLACED, "signed in elsewhere")
+        self.seats[key] = session
+
+    def sign_out(self, session: Session) -> None:
+        member = session.member
+        if member is not None and self.seats.get((member.campaign, member.player)) is session:
+            del self.seats[(member.campaign, member.player)]
+
+    def base_url(self) -> str:
+        s = self.settings
+        return (s.public_url or f"http://{s.host}:{s.port}").rstrip("/")
+
+    def link(self, token: str) -> str:
+        """A join link: the token rides in the URL fragment, which browsers never send to a server."""
+        return f"{self.base_url()}/#token={token}"
+
+
+NODE = web.AppKey("node", Node)
+SETTINGS = web.AppKey("settings", Settings)
+
+
+async def _backend_ctx(app: web.Application) -> AsyncIterator[None]:
+    settings = app[SETTINGS]
+    store, bus = await open_backend(settings)
+    hub = Hub(store, bus, node=settings.node, lease_ms=settings.lease_ms, snapshot_every=settings.snapshot_every)
+    node = Node(settings, hub)
+    app[NODE] = node
+    await hub.start()
+    if settings.demo:
+        from server.demo import ensure_demo
+
+        await ensure_demo(node)
+    node.ready = True
+    try:
+        yield
+    finally:
+        node.ready = False
+        for session in list(node.sessions):
+            session.close(1001, "server shutting down")
+        await asyncio.sleep(0)
+        await hub.close()
+        await bus.close()
+        await store.close()
+
+
+async def websocket(request: web.Request) -> web.WebSocketResponse:
+    node = request.app[NODE]
+    s = node.settings
+    ws = web.WebSocketResponse(heartbeat=s.heartbeat_s, max_msg_size=s.max_frame_bytes, compress=False)
+    await ws.prepare(request)
+    session = Session(ws, node)
+    node.sessions.add(session)
+    node.metrics.connections += 1
+    node.metrics.connections_total += 1
+    writer = asyncio.create_task(session.writer())
+    pinger = asyncio.create_task(session.pinger())
+
+    def no_hello() -> None:
+        if session.member is None:
+            session.close(CLOSE_NO_HELLO, "no hello")
+
+    timeout = asyncio.get_running_loop().call_later(s.hello_timeout_s, no_hello)
+    try:
+        async for msg in ws:
+            if msg.type == WSMsgType.BINARY or msg.type == WSMsgType.TEXT:
+                await session.on_frame(msg.data)
+                await asyncio.sleep(0)  # a burst from one client does not starve the writers
+            elif msg.type == WSMsgType.ERROR:
+                node.metrics.closes[ws.close_code or 1006] += 1
+                break
+            if session.closing:
+                break
+    finally:
+        timeout.cancel()
+        node.sessions.discard(session)
+        node.metrics.connections -= 1
+        await session.finish()
+        for task in (writer, pinger):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, ConnectionError, RuntimeError):
+                await task
+        if session._closer is not None:
+            with contextlib.suppress(Exception):
+                await session._closer
+    return ws
+
+
+async def healthz(request: web.Request) -> web.Response:
+    node = request.app[NODE]
+    if not node.ready:
+        return web.json_response({"ok": False}, status=503)
+    return web.json_response({"ok": True, "node": node.hub.node, "rooms": len(node.hub.rooms)})
+
+
+async def metrics(request: web.Request) -> web.Response:
+    node = request.app[NODE]
+    roles: dict[str, int] = {}
+    for feed in node.hub.feeds.values():
+        for role, n in feed.counts().items():
+            roles[role] = roles.get(role, 0) + n
+    text = node.metrics.render(rooms_owned=len(node.hub.rooms), rooms_followed=len(node.hub.feeds),
+                               sessions_by_role=roles)
+    return web.Response(text=text, content_type="text/plain", charset="utf-8",
+                        headers={"X-Prometheus-Format": "0.0.4"})
+
+
+async def create_campaign(request: web.Request) -> web.Response:
+    node = request.app[NODE]
+    required = node.settings.create_token
+    if required:
+        given = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
+        if not hmac.compare_digest(given.encode(), required.encode()):
+            return web.json_response({"error": "forbidden", "message": "a create token is required"}, status=403)
+    try:
+        spec = CreateCampaign.model_validate_json(await request.read())
+    except ValidationError as exc:
+        detail = [{"loc": list(e["loc"]), "msg": e["msg"]} for e in exc.errors(include_url=False)]
+        return web.json_response({"error": "bad_request", "details": detail}, status=400)
+    try:
+        made = await node.hub.create_campaign(spec.model_dump())
+    except KeyError as exc:
+        return web.json_response({"error": "bad_request", "message": str(exc.args[0])}, status=400)
+    except Exception as exc:
+        code = getattr(exc, "code", None)
+        if code is None:
+            raise
+        return web.json_response({"error": code, "message": str(exc), "rule": getattr(exc, "rule", None)},
+                                 status=400)
+    body = CampaignCreated(
+        campaign=made["campaign"], room=made["room"],
+        moderator_token=made["moderator_token"], moderator_link=node.link(made["moderator_token"]),
+        spectator_token=made["spectator_token"], spectator_link=node.link(made["spectator_token"]),
+        seats=[{**seat, "link": node.link(seat["token"])} for seat in made["seats"]],
+    )
+    return web.json_response(body.model_dump(), status=201)
+
+
+async def lobby(request: web.Request) -> web.Response:
+    node = request.app[NODE]
+    presence = await node.hub.store.presence()
+    local = node.hub.presence()
+    rooms: list[LobbyRoom] = []
+    for meta in sorted(await node.hub.store.list_campaigns(), key=lambda m: -int(m.get("created_ms", 0))):
+        if not meta.get("public", True):
+            continue
+        room = campaign_room(meta["id"])
+        counts = presence.get(room) or local.get(room) or {}
+        rooms.append(LobbyRoom(
+            id=meta["id"], room=room, name=meta["name"], scenario=meta["scenario"], level=meta["level"],
+            teams=meta["teams"], players_online=counts.get("player", 0), spectators_online=counts.get("spectator", 0),
+            created_ms=int(meta.get("created_ms", 0)),
+        ))
+    return web.json_response(Lobby(campaigns=rooms, battles=[]).model_dump())
+
+
+async def engines(request: web.Request) -> web.Response:
+    return web.json_response({"engines": engine_names()})
+
+
+def _client_routes(app: web.Application, settings: Settings) -> None:
+    dist = Path(settings.client_dir)
+    index = dist / "index.html"
+
+    async def home(request: web.Request) -> web.StreamResponse:
+        if index.exists():
+            return web.FileResponse(index)
+        return web.Response(text=_NO_CLIENT, content_type="text/html")
+
+    app.router.add_get("/", home)
+    if (dist / "assets").is_dir():
+        app.router.add_static("/assets", dist / "assets")
+
+
+_NO_CLIENT = """<!doctype html><meta charset="utf-8"><title>Kriegsspiel</title>
+<p>The Kriegsspiel server is running. The web client is not built on this machine
+(<code>cd client_web && npm ci && npx vite build</code>). Websocket: <code>/ws</code>; protocol: docs/protocol.md.</p>
+"""
+
+
+def create_app(settings: Settings) -> web.Application:
+    app = web.Application(client_max_size=256 * 1024)
+    app[SETTINGS] = settings
+    app.cleanup_ctx.append(_backend_ctx)
+    app.router.add_get("/ws", websocket)
+    app.router.add_get("/healthz", healthz)
+    app.router.add_get("/metrics", metrics)
+    app.router.add_post("/api/campaigns", create_campaign)
+    app.router.add_get("/api/lobby", lobby)
+    app.router.add_get("/api/engines", engines)
+    _client_routes(app, settings)
+    return app
+
+
+__all__ = ["NODE", "Node", "create_app"]
+

@@ -1,0 +1,296 @@
+"""One websocket session: authentication, roles, the command loop and the bounded outbound queue.
+
+The socket's writer drains a queue of already-encoded frames; the room's fan-out only appends to it. A socket whose
+queue is past `send_buffer_bytes` while its writer has made no progress for `stall_s` (the peer stopped reading),
+or whose queue is past four times that, is cut off with close code 4008 rather than slowing the room.
+
+Close codes the server uses: 1008 flooding past the rate limit, 1009 oversized frame (aiohttp), 4001 no `hello` in
+time, 4008 slow consumer, 4009 the same seat signed in again elsewhere, 1001 server shutting down.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import deque
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import web
+
+from server.bus import names
+from server.core.errors import RuleError
+from server.rooms import channels
+from server.rooms.errors import RoomError
+from server.rooms.members import Member
+from shared.protocol import client as c
+from shared.protocol.codec import ProtocolError, decode_client, encode, encode_json
+
+if TYPE_CHECKING:
+    from server.net.app import Node
+
+log = logging.getLogger(__name__)
+
+CLOSE_POLICY = 1008
+CLOSE_NO_HELLO = 4001
+CLOSE_SLOW_CONSUMER = 4008
+CLOSE_REPLACED = 4009
+_COMMANDS = (c.Order, c.EndTurn, c.Chat, c.ModClock, c.ModRuling, c.ModSecretModule, c.ModRelease)
+MAX_BAD_TOKENS = 5  # a connection guessing tokens is closed (1008) after this many
+_KNOWN_CODES = {
+    "bad_frame", "bad_message", "unknown_type", "frame_too_large", "not_authenticated", "bad_token", "forbidden",
+    "not_your_team", "not_joined", "no_such_room", "no_such_player", "no_such_channel", "rate_limited",
+    "locked_out", "not_your_turn", "game_over", "illegal_order", "bad_order", "unknown_order", "not_your_unit",
+    "clock_error", "internal",
+}
+
+
+class Session:
+    def __init__(self, ws: web.WebSocketResponse, node: Node):
+        self.ws = ws
+        self.node = node
+        self.settings = node.settings
+        self.member: Member | None = None
+        self.player: str | None = None
+        self.name: str | None = None
+        self.json = False
+        self.rooms: set[str] = set()
+        self.rtt_ms = 0
+        self.closing = False
+        self._queue: deque[bytes | str] = deque()
+        self._queued = 0
+        self._progress_at = time.monotonic()
+        self._wake = asyncio.Event()
+        self._tokens = float(self.settings.rate_burst)
+        self._refill_at = time.monotonic()
+        self._strikes = 0
+        self._bad_tokens = 0
+        self._pings: dict[int, float] = {}
+        self._nonce = 0
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._closer: asyncio.Task[None] | None = None
+
+    # --- outbound --------------------------------------------------------------------------------------------------
+
+    def send_frame(self, frame: bytes | str) -> None:
+        if self.closing:
+            return
+        self._queue.append(frame)
+        self._queued += len(frame)
+        metrics = self.node.metrics
+        metrics.messages_out += 1
+        metrics.bytes_out += len(frame)
+        limit = self.settings.send_buffer_bytes
+        if self._queued > limit and (
+                self._queued > 4 * limit or time.monotonic() - self._progress_at > self.settings.stall_s):
+            self.close(CLOSE_SLOW_CONSUMER, "slow consumer: send buffer full")
+            return
+        self._wake.set()
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.send_frame(encode_json(message) if self.json else encode(message))
+
+    def error(self, cid: int | None, code: str, message: str, rule: str | None = None,
+              details: dict[str, Any] | None = None) -> None:
+        code = code if code in _KNOWN_CODES else "illegal_order"
+        self.node.metrics.errors[code] += 1
+        self.send({"t": "error", "cid": cid, "code": code, "message": message, "rule": rule,
+                   "details": details or {}})
+
+    async def writer(self) -> None:
+        ws = self.ws
+        while not self.closing:
+            await self._wake.wait()
+            self._wake.clear()
+            while self._queue and not self.closing:
+                frame = self._queue.popleft()
+                self._queued -= len(frame)
+                if isinstance(frame, bytes):
+                    await ws.send_bytes(frame)
+                else:
+                    await ws.send_str(frame)
+                self._progress_at = time.monotonic()
+            self._progress_at = time.monotonic()
+
+    def close(self, code: int, reason: str) -> None:
+        if self.closing:
+            return
+        self.closing = True
+        self._queue.clear()
+        self._wake.set()
+        self.node.metrics.closes[code] += 1
+        self._closer = asyncio.get_running_loop().create_task(self._close(code, reason))
+
+    async def _close(self, code: int, reason: str) -> None:
+        try:
+            await asyncio.wait_for(self.ws.close(code=code, message=reason.encode()), timeout=2)
+        except (TimeoutError, ConnectionError, RuntimeError):
+            pass
+        finally:
+            transport = self.ws._req.transport if self.ws._req is not None else None
+            if transport is not None and not self.ws.closed:
+                transport.abort()
+
+    def spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def lockout_changed(self, room: str, away: bool) -> None:
+        """Sent to or back from the secret module: resend the room as this player may now see it."""
+        if self.member is not None and room in self.rooms:
+            member = self.member
+            self.spawn(self._resync(member, room))
+
+    async def _resync(self, member: Member, room: str) -> None:
+        with contextlib.suppress(RuleError):
+            await self.node.hub.join(self, member, room, None, self.send)
+
+    # --- pings (round trip for lag credit) ----------------------------------------------------------------------
+
+    async def pinger(self) -> None:
+        while not self.closing:
+            await asyncio.sleep(self.settings.ping_interval_s)
+            self._nonce += 1
+            self._pings[self._nonce] = time.monotonic()
+            if len(self._pings) > 64:
+                self._pings.pop(next(iter(self._pings)))
+            self.send({"t": "ping", "nonce": self._nonce, "server_ms": self.node.hub.now()})
+
+    def _pong(self, nonce: int) -> None:
+        sent = self._pings.pop(nonce, None)
+        if sent is not None:
+            rtt = int((time.monotonic() - sent) * 1000)
+            self.rtt_ms = rtt if self.rtt_ms == 0 else (self.rtt_ms * 3 + rtt) // 4
+
+    # --- inbound ---------------------------------------------------------------------------------------------------
+
+    def _allow(self) -> bool:
+        now = time.monotonic()
+        s = self.settings
+        self._tokens = min(float(s.rate_burst), self._tokens + (now - self._refill_at) * s.rate_per_s)
+        self._refill_at = now
+        if self._tokens >= 1:
+            self._tokens -= 1
+            return True
+        return False
+
+    async def on_frame(self, frame: bytes | str) -> None:
+        if not self._allow():
+            self._strikes += 1
+            if self._strikes > self.settings.rate_strikes:
+                self.close(CLOSE_POLICY, "flooding")
+            else:
+                self.error(None, "rate_limited", f"more than {self.settings.rate_per_s:g} messages a second")
+            return
+        try:
+            msg = decode_client(frame)
+        except ProtocolError as exc:
+            self.error(exc.cid, exc.code, exc.message)
+            return
+        self.node.metrics.messages_in[msg.t] += 1
+        started = time.perf_counter()
+        try:
+            await self._dispatch(msg, frame)
+        except RuleError as exc:
+            self.error(msg.cid, exc.code, exc.message, exc.rule, exc.details)
+        except Exception:
+            log.exception("internal error on %s", msg.t)
+            self.error(msg.cid, "internal", "internal error")
+        if isinstance(msg, _COMMANDS):
+            self.node.metrics.observe_command((time.perf_counter() - started) * 1000)
+
+    async def _dispatch(self, msg: c.ClientMessage, frame: bytes | str) -> None:
+        if isinstance(msg, c.Hello):
+            await self._hello(msg, isinstance(frame, str))
+            return
+        if isinstance(msg, c.Pong):
+            self._pong(msg.nonce)
+            return
+        member = self.member
+        if member is None:
+            raise RoomError("not_authenticated", "send hello with your token first")
+        if isinstance(msg, c.Join):
+            await self._join(member, msg)
+        elif isinstance(msg, c.Leave):
+            self.rooms.discard(msg.room)
+            await self.node.hub.leave(self, msg.room)
+            self.send({"t": "ack", "cid": msg.cid, "seq": None})
+        elif isinstance(msg, c.ModSecretModule | c.ModRelease):
+            if member.role != "moderator":
+                raise RoomError("forbidden", "only the moderator sends players to the secret module")
+            room = names.campaign_room(member.campaign)
+            if isinstance(msg, c.ModSecretModule):
+                body: dict[str, Any] = {"player": msg.player, "minutes": msg.minutes, "reason": msg.reason}
+                await self._command(msg.cid, room, "lock", body, member)
+            else:
+                await self._command(msg.cid, room, "release", {"player": msg.player, "by": "moderator"}, member)
+        else:
+            if msg.room not in self.rooms:
+                raise RoomError("not_joined", f"join {msg.room} first")
+            if isinstance(msg, c.Order):
+                await self._command(msg.cid, msg.room, "order", {"order": msg.order}, member)
+            elif isinstance(msg, c.EndTurn):
+                await self._command(msg.cid, msg.room, "end_turn", {"lag_ms": self.rtt_ms}, member)
+            elif isinstance(msg, c.Chat):
+                await self._command(msg.cid, msg.room, "chat", {"channel": msg.channel, "text": msg.text,
+                                                                  "name": self.name}, member)
+            elif isinstance(msg, c.ModClock):
+                body = {"action": msg.action, "team": msg.team, "delta_ms": msg.delta_ms}
+                await self._command(msg.cid, msg.room, "clock", body, member)
+            elif isinstance(msg, c.ModRuling):
+                await self._command(msg.cid, msg.room, "ruling", {"ruling": msg.ruling}, member)
+
+    async def _command(self, cid: int, room: str, kind: str, body: dict[str, Any], member: Member) -> None:
+        seq = await self.node.hub.submit(room, kind, body, member)
+        self.send({"t": "ack", "cid": cid, "seq": seq})
+
+    async def _hello(self, msg: c.Hello, json_frames: bool) -> None:
+        if self.member is not None:
+            raise RoomError("bad_token", "this session is already signed in; open a new connection")
+        self.json = json_frames
+        member = await self.node.hub.authenticate(msg.token)
+        if member is None:
+            self._bad_tokens += 1
+            if self._bad_tokens >= MAX_BAD_TOKENS:
+                self.close(CLOSE_POLICY, "too many bad tokens")
+            raise RoomError("bad_token", "unknown token")
+        self.member, self.player, self.name = member, member.player, msg.name
+        self.node.sign_in(self)
+        away = await self.node.hub.lockout_of(member)
+        rooms = [names.campaign_room(member.campaign)]
+        if member.role == "moderator" or away is not None:
+            rooms.append(names.secret_room(member.campaign))
+        self.send({
+            "t": "welcome", "cid": msg.cid, "session": self.node.hub.node, "player": member.player,
+            "role": member.role, "team": member.team, "seat": member.seat, "campaign": member.campaign,
+            "rooms": rooms, "server_ms": self.node.hub.now(), "locked_until_ms": away.until_ms if away else None,
+        })
+
+    async def _join(self, member: Member, msg: c.Join) -> None:
+        if names.campaign_of(msg.room) != member.campaign:
+            raise RoomError("no_such_room", f"no room {msg.room} in your campaign")
+        if msg.room.startswith("s-") and member.role != "moderator" and (
+                member.role == "spectator" or await self.node.hub.lockout_of(member) is None):
+                raise RoomError("forbidden", "only the moderator and players sent there enter the secret module",
+                                rule="D-N-14")
+        _, seq, viewer = await self.node.hub.join(self, member, msg.room, msg.since, self.send)
+        self.rooms.add(msg.room)
+        teams = [t["colour"] for t in (await self._teams(member))]
+        self.send({"t": "joined", "cid": msg.cid, "room": msg.room, "seq": seq,
+                   "channels": channels.readable(viewer, teams)})
+
+    async def _teams(self, member: Member) -> list[dict[str, Any]]:
+        meta = await self.node.hub.store.get_campaign(member.campaign)
+        return list(meta["teams"]) if meta else []
+
+    async def finish(self) -> None:
+        self.closing = True
+        self._wake.set()
+        for room in list(self.rooms):
+            await self.node.hub.leave(self, room)
+        self.node.sign_out(self)
+        for task in list(self._tasks):
+            if task is not asyncio.current_task():
+                task.cancel()

@@ -1,0 +1,93 @@
+"""Chat channels of a campaign: who may write to each and who receives it.
+
+Canonical channel names:
+    team:<colour>   the team's private channel (players of that team)
+    mod:<colour>    the moderator and that team
+    players         every player (diplomacy, peace talks); not spectators, not players in the secret module
+    spectators      spectators (players never see it: no leaks towards the game)
+    announce        the moderator to everyone
+    secret:<player> the secret module: the moderator and one player sent there (a player writes "secret")
+The moderator reads every channel. A message's audience is a set of viewer classes (server.core.engine).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from server.core.engine import MODERATOR, PUBLIC, SPECTATOR, team_viewer
+from server.rooms.errors import RoomError, forbidden
+from server.rooms.members import Member
+
+SECRET = "secret"
+
+
+def secret_viewer(player: str) -> str:
+    """The viewer class (and channel) of a player in the secret module: only that player and the moderator."""
+    return f"{SECRET}:{player}"
+
+
+def audience(channel: str, teams: Sequence[str]) -> frozenset[str] | None:
+    if channel == "announce":
+        return None
+    if channel == "players":
+        return frozenset(team_viewer(t) for t in teams)
+    if channel == "spectators":
+        return frozenset({SPECTATOR})
+    if channel.startswith(SECRET + ":"):
+        return frozenset({channel})
+    kind, _, team = channel.partition(":")
+    if kind in ("team", "mod") and team in teams:
+        return frozenset({team_viewer(team)})
+    raise RoomError("no_such_channel", f"no channel {channel!r}")
+
+
+def resolve(member: Member, channel: str, teams: Sequence[str], *, secret_room: bool,
+            players: Sequence[str] = ()) -> str:
+    """The canonical channel `member` writes to when it says `channel`; typed refusal when it may not."""
+    if secret_room:
+        if member.role == "spectator":
+            raise forbidden("spectators have no voice in the secret module")
+        if member.role == "player":
+            if channel not in (SECRET, secret_viewer(member.player)):
+                raise RoomError("no_such_channel", "in the secret module you write to 'secret' (the moderator)")
+            return secret_viewer(member.player)
+        if channel.removeprefix(SECRET + ":") not in players:
+            raise RoomError("no_such_channel", "the moderator writes to 'secret:<player>' in the secret module")
+        return channel
+    if member.role == "spectator":
+        if channel != "spectators":
+            raise forbidden("spectators write only to the spectators' channel")
+        return channel
+    kind, _, team = channel.partition(":")
+    if member.role == "moderator":
+        if channel in ("announce", "players", "spectators"):
+            return channel
+        if kind in ("team", "mod") and team in teams:
+            return f"mod:{team}"
+        raise RoomError("no_such_channel", f"no channel {channel!r}")
+    own = member.team
+    if channel in ("team", f"team:{own}"):
+        return f"team:{own}"
+    if channel in ("moderator", "mod", f"mod:{own}"):
+        return f"mod:{own}"
+    if channel == "players":
+        return channel
+    if kind in ("team", "mod") and team in teams:
+        raise RoomError("not_your_team", f"{own} may not write to {channel}")
+    if channel in ("announce", "spectators") or channel.startswith(SECRET):
+        raise forbidden(f"players may not write to {channel}")
+    raise RoomError("no_such_channel", f"no channel {channel!r}")
+
+
+def readable(viewer: str, teams: Sequence[str]) -> list[str]:
+    """Channels a viewer class receives (its `joined.channels`)."""
+    if viewer == MODERATOR:
+        return ["announce", "players", "spectators", *(f"{k}:{t}" for t in teams for k in ("team", "mod"))]
+    if viewer == SPECTATOR:
+        return ["announce", "spectators"]
+    if viewer == PUBLIC:
+        return ["announce"]
+    if viewer.startswith(SECRET + ":"):
+        return [viewer]
+    team = viewer.removeprefix("team:")
+    return ["announce", "players", f"team:{team}", f"mod:{team}"]

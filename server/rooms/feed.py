@@ -1,0 +1,108 @@
+"""A room's fan-out on one node: the room's events arrive from the bus and go to the local sessions following it.
+
+Each event is encoded once (msgpack, and JSON only if a JSON client follows) and the same bytes are queued on every
+socket whose viewer class may see it; outbound messages are not re-validated. A subscription starts *pending*:
+events that arrive while its catch-up is being built are held, then everything after the catch-up's sequence
+number is released, so a (re)joining client gets no gap and no duplicate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from server.bus.base import LoggedEvent
+from server.core.engine import MODERATOR, PUBLIC
+from shared.protocol.codec import encode, encode_json
+
+
+class Outlet(Protocol):
+    """A session's socket as the feed sees it."""
+
+    json: bool
+    player: str | None
+
+    def send_frame(self, frame: bytes | str) -> None:
+        """Queue one encoded frame without waiting (the session cuts off a consumer that stays full)."""
+        ...
+
+    def lockout_changed(self, room: str, away: bool) -> None:
+        """The player was sent to or came back from the secret module (the session resyncs its view)."""
+        ...
+
+
+class Subscription:
+    __slots__ = ("last", "outlet", "pending", "viewer")
+
+    def __init__(self, outlet: Outlet, viewer: str):
+        self.outlet = outlet
+        self.viewer = viewer
+        self.last = -1
+        self.pending: list[LoggedEvent] | None = []
+
+
+class Feed:
+    def __init__(self, room: str):
+        self.room = room
+        self.subs: dict[Outlet, Subscription] = {}
+
+    def add(self, outlet: Outlet, viewer: str) -> Subscription:
+        sub = Subscription(outlet, viewer)
+        self.subs[outlet] = sub
+        return sub
+
+    def activate(self, sub: Subscription, seq: int) -> None:
+        """The catch-up up to `seq` has been queued: release what arrived meanwhile."""
+        held, sub.pending, sub.last = sub.pending or [], None, seq
+        if held:
+            self.on_events(self.room, held, only=sub)
+
+    def remove(self, outlet: Outlet) -> None:
+        self.subs.pop(outlet, None)
+
+    def on_events(self, room: str, events: Sequence[LoggedEvent], only: Subscription | None = None) -> None:
+        subs = [only] if only is not None else list(self.subs.values())
+        for ev in events:
+            if ev.kind == "secret_module":
+                self._lockout(ev, subs)
+            msg: dict[str, Any] | None = None
+            binary: bytes | None = None
+            text: str | None = None
+            aud = ev.audience
+            for sub in subs:
+                if sub.pending is not None:
+                    sub.pending.append(ev)
+                    continue
+                if ev.seq <= sub.last:
+                    continue
+                sub.last = ev.seq
+                viewer = sub.viewer
+                if aud is not None and viewer != MODERATOR and viewer not in aud:
+                    continue
+                if msg is None:
+                    msg = {"t": "ev", "room": room, "seq": ev.seq, "at_ms": ev.at_ms, "kind": ev.kind,
+                           "data": ev.data}
+                if sub.outlet.json:
+                    if text is None:
+                        text = encode_json(msg)
+                    sub.outlet.send_frame(text)
+                else:
+                    if binary is None:
+                        binary = encode(msg)
+                    sub.outlet.send_frame(binary)
+
+    def _lockout(self, ev: LoggedEvent, subs: Sequence[Subscription]) -> None:
+        player = ev.data.get("player")
+        sent = ev.data.get("action") == "sent"
+        for sub in subs:
+            if sub.pending is None and sub.outlet.player == player and ev.seq > sub.last:
+                if sent and self.room.startswith("c-"):
+                    sub.viewer = PUBLIC
+                sub.outlet.lockout_changed(self.room, sent)
+
+    def counts(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for sub in self.subs.values():
+            role = "moderator" if sub.viewer == MODERATOR else "spectator" if sub.viewer == "spectator" else "player"
+            out[role] = out.get(role, 0) + 1
+        return out

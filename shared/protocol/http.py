@@ -1,0 +1,94 @@
+"""The HTTP API's request and response bodies (JSON): create a campaign, the lobby."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+Colour = Literal["red", "blue", "green", "black"]
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class TeamSpec(_Body):
+    """C-1.2: a team has a colour and 1–3 players (seats)."""
+
+    colour: Colour
+    seats: Annotated[int, Field(ge=1, le=3)] = 1
+
+
+class ClockSpec(_Body):
+    """Clock settings (server/clock.py); fields left out take the level's C-1.9 defaults."""
+
+    mode: Literal["per_turn", "fischer", "per_turn_reserve"] | None = None
+    turn_ms: Annotated[int, Field(ge=1_000, le=86_400_000)] | None = None
+    initial_ms: Annotated[int, Field(ge=0, le=604_800_000)] | None = None
+    increment_ms: Annotated[int, Field(ge=0, le=86_400_000)] | None = None
+    reserve_ms: Annotated[int, Field(ge=0, le=604_800_000)] | None = None
+    lag_cap_ms: Annotated[int, Field(ge=0, le=60_000)] | None = None
+
+
+class CreateCampaign(_Body):
+    """POST /api/campaigns. `scenario` names the engine/scenario (GET /api/engines lists them); `clock` null plays
+    without clocks; `house_rules` are the agreed changes written down for everyone (C-0.3)."""
+
+    name: Annotated[str, Field(max_length=80)] = ""
+    scenario: Annotated[str, Field(min_length=1, max_length=64)] = "drill"
+    level: Annotated[int, Field(ge=1, le=3)] = 1
+    teams: Annotated[list[TeamSpec], Field(min_length=2, max_length=4)]
+    clock: ClockSpec | None = None
+    clocks_paused: bool = False  # start with the clocks paused: the moderator starts the game by resuming them
+    house_rules: Annotated[list[Annotated[str, Field(max_length=500)]], Field(max_length=50)] = Field(
+        default_factory=list)
+    public: bool = True
+    lockout_minutes: Annotated[float, Field(gt=0, le=24 * 60)] = 20.0
+    config: dict[str, Any] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _teams(self) -> CreateCampaign:
+        colours = [t.colour for t in self.teams]
+        if len(set(colours)) != len(colours):
+            raise ValueError("each team needs its own colour (C-1.2)")
+        if not 2 <= sum(t.seats for t in self.teams) <= 10:
+            raise ValueError("2 to 10 players take part (C-1.2)")
+        return self
+
+
+class SeatLink(_Body):
+    team: str
+    seat: int
+    player: str
+    token: str
+    link: str
+
+
+class CampaignCreated(_Body):
+    """The tokens in clear, once: the server keeps only their hashes."""
+
+    campaign: str
+    room: str
+    moderator_token: str
+    moderator_link: str
+    spectator_token: str
+    spectator_link: str
+    seats: list[SeatLink]
+
+
+class LobbyRoom(_Body):
+    id: str
+    room: str
+    name: str
+    scenario: str
+    level: int
+    teams: list[dict[str, Any]]
+    players_online: int
+    spectators_online: int
+    created_ms: int
+
+
+class Lobby(_Body):
+    campaigns: list[LobbyRoom]
+    battles: list[LobbyRoom]
