@@ -293,7 +293,7 @@ def test_cutoff_fire_at_level_3_waits_for_the_next_resolution_C_9_7d_D_C_5() -> 
     assert len(s.interdictions) == 1
     s, _ = order(s, BLUE, type="move", unit=b, path=[[45, 22], [44, 22]])
     s, _ = end(s, "red")
-    s, events = end(s, "blue")
+    s, _events = end(s, "blue")
     assert s.units[b].rating == pytest.approx(1.5) and s.interdictions == []  # 0.5 × 50 % at 30 km (D-C-5)
 
 

@@ -144,7 +144,7 @@ def test_refused_order_at_levels_1_2_records_the_penalty_D_C_6_C_9_3() -> None:
     uid = place(s, "red", "RD", (32, 18))
     with pytest.raises(IllegalOrder) as err:
         order(s, RED, type="move", unit=uid, path=[[33, 18], [34, 18], [35, 18], [36, 18]])
-    s2, events = ENGINE.refused(s, "red", err.value)
+    s2, _events = ENGINE.refused(s, "red", err.value)
     assert [(p["team"], p["points"], p["rule"]) for p in s2.penalties] == [("red", 50, "C-9.3")]
     s3 = start(1)
     s3.penalise_refused = False

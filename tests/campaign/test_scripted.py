@@ -121,7 +121,7 @@ def test_level_2_campaign_to_victory_by_capitulation_C_10_1() -> None:
 
 
 def test_level_3_campaign_simultaneous_turns_to_a_compromise_peace_C_1_7_C_10_3() -> None:
-    state, log = _play(3, 9, turns=6)
+    state, _log = _play(3, 9, turns=6)
     assert state.war and state.order.simultaneous
     fought = [u for u in state.units.values() if u.rating < u.full_rating]
     assert fought, "the armies met"
