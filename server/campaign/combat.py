@@ -26,7 +26,18 @@ from server.campaign.forces import (
     sector_factor,
     support_rating,
 )
-from server.campaign.grid import Cell, direction, is_adjacent, label, neighbours, opposite, round_half_up, turn_angle
+from server.campaign.grid import (
+    FACINGS,
+    Cell,
+    direction,
+    is_adjacent,
+    label,
+    neighbours,
+    opposite,
+    round_half_up,
+    shift,
+    turn_angle,
+)
 from server.campaign.orders import Attack
 from server.campaign.state import CampaignState
 from server.core.errors import IllegalOrder
@@ -142,8 +153,6 @@ def _retreat_cell(state: CampaignState, unit: Unit, attack_dir: str) -> Cell | N
     back = opposite(attack_dir)
     options = [back, *(f for f in _around(back))]
     for facing in options:
-        from server.campaign.grid import shift
-
         cell = shift(unit.cell, facing)
         if not state.map.is_land(cell) or blocking(state, unit, cell):
             continue
@@ -157,8 +166,6 @@ def _retreat_cell(state: CampaignState, unit: Unit, attack_dir: str) -> Cell | N
 
 
 def _around(facing: str) -> list[str]:
-    from server.campaign.grid import FACINGS
-
     i = FACINGS.index(facing)
     return [FACINGS[(i + 1) % 8], FACINGS[(i - 1) % 8]]
 
@@ -362,8 +369,6 @@ def _defender_multiplier(state: CampaignState, d: Unit, attackers: list[Unit]) -
 
 def _defender_echelons(state: CampaignState, first: list[Unit], target: Cell, attack_dir: str) -> list[list[Unit]]:
     """C-9.8c: the defender's second echelon is its troops in the squares right behind the one attacked."""
-    from server.campaign.grid import shift
-
     team = first[0].team
     back = opposite(attack_dir)
     cells = [shift(target, back), *(shift(target, f) for f in _around(back))]

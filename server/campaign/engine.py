@@ -285,4 +285,4 @@ def _units_named(cmd: Command) -> list[str]:
     return names
 
 
-__all__ = ["CampaignEngine", "RuleError"]
+__all__ = ["CampaignEngine"]

@@ -10,10 +10,9 @@ first action of the turn, and the rest is carried into the next turns as `debt`.
 from __future__ import annotations
 
 from collections import deque
-from typing import Any
 
 from server.campaign.context import Ctx
-from server.campaign.events import for_team, public, umpire
+from server.campaign.events import for_team, for_teams, public
 from server.campaign.forces import MARCH, READY, REGROUPING, RESTORING, TRANSFER, Unit
 from server.campaign.grid import (
     ORTHOGONAL,
@@ -23,27 +22,23 @@ from server.campaign.grid import (
     label,
     neighbours,
     right_of,
+    shift,
     step_km,
     turn_angle,
 )
 from server.campaign.orders import Frontage, March, Merge, Move, Reassign, Split, Transfer, Turn
 from server.campaign.state import CampaignState
-from server.core.engine import Event
 from server.core.errors import IllegalOrder
 
 EPS = 1e-9
 DEFILE_TERRAIN = {"forest", "mountains", "swamp"}
 
 
-def unit_arm(state: CampaignState, unit: Unit) -> str:
-    return unit.arm
-
-
 def step_speed(state: CampaignState, unit: Unit, a: Cell, b: Cell) -> tuple[float | None, str]:
     """C-4.3, C-T4 (D-C-2): km per turn for a step a→b and the kind of way used; None = impassable."""
     gm = state.map
     speeds = state.tables["speeds_km"]
-    arm = unit_arm(state, unit)
+    arm = unit.arm
     if not gm.is_land(b):
         return None, "sea"
     road_open = not _closed(state, a, "movement") and not _closed(state, b, "movement")
@@ -71,7 +66,7 @@ def step_cost(state: CampaignState, unit: Unit, a: Cell, b: Cell) -> tuple[float
     gm = state.map
     speed, way = step_speed(state, unit, a, b)
     if b in gm.rivers and not (way == "road" and gm.is_bridge(b)):
-        crossing = state.tables["river_crossing_turns"][unit_arm(state, unit)]
+        crossing = state.tables["river_crossing_turns"][unit.arm]
         if crossing is None:
             return None, "river"
         return float(crossing), "river"
@@ -107,13 +102,8 @@ def enforce_stacking(ctx: Ctx, cells: list[Cell]) -> None:
         if not stack_allowed(state, here):
             for u in here:
                 u.status, u.status_until = REGROUPING, state.turn + (0 if ctx.silent else 1)
-            ctx.emit(for_teams_of(here, "regrouping", cell=list(cell), units=[u.id for u in here], rule="C-4.12"))
-
-
-def for_teams_of(units: list[Unit], kind: str, /, **data: Any) -> Event:
-    from server.campaign.events import for_teams
-
-    return for_teams(sorted({u.team for u in units}), kind, **data)
+            ctx.emit(for_teams(sorted({u.team for u in here}), "regrouping", cell=list(cell),
+                               units=[u.id for u in here], rule="C-4.12"))
 
 
 def enter_cell(ctx: Ctx, unit: Unit, cell: Cell) -> None:
@@ -190,16 +180,10 @@ def move(ctx: Ctx, team: str, cmd: Move) -> None:
 def _second_after(state: CampaignState, unit: Unit, pos: Cell, nxt: Cell) -> Cell | bool | None:
     if not unit.wide:
         return None
-    cell = (nxt[0] + _vec(right_of(unit.facing))[0], nxt[1] + _vec(right_of(unit.facing))[1])
+    cell = shift(nxt, right_of(unit.facing))
     if not state.map.is_land(cell) or any(state.enemies(unit.team, u.team) for u in blocking(state, unit, cell)):
         return False
     return cell
-
-
-def _vec(facing: str) -> Cell:
-    from server.campaign.grid import VECTORS
-
-    return VECTORS[facing]
 
 
 def _walk(ctx: Ctx, unit: Unit, path: list[Cell], used: float) -> None:
@@ -268,15 +252,10 @@ def turn(ctx: Ctx, team: str, cmd: Turn) -> None:
         unit.used = 1.0
     unit.facing = cmd.facing
     if unit.wide:
-        unit.second = _vec_add(unit.cell, right_of(cmd.facing))
+        unit.second = shift(unit.cell, right_of(cmd.facing))
         if not state.map.is_land(unit.second) or blocking(state, unit, unit.second):
             unit.wide, unit.second = False, None
     ctx.emit(for_team(team, "turned", unit=unit.id, facing=unit.facing, used=round(unit.used, 3)))
-
-
-def _vec_add(cell: Cell, facing: str) -> Cell:
-    v = _vec(facing)
-    return (cell[0] + v[0], cell[1] + v[1])
 
 
 def frontage(ctx: Ctx, team: str, cmd: Frontage) -> None:
@@ -289,7 +268,7 @@ def frontage(ctx: Ctx, team: str, cmd: Frontage) -> None:
     if unit.used > EPS:
         ctx.fail(IllegalOrder(f"{unit.name} needs a whole turn to change its frontage", rule="C-4.6"))
     if cmd.wide:
-        cell = _vec_add(unit.cell, right_of(unit.facing))
+        cell = shift(unit.cell, right_of(unit.facing))
         if not state.map.is_land(cell) or blocking(state, unit, cell):
             ctx.fail(IllegalOrder(f"no room at {label(cell)} to widen the front", rule="C-4.6"))
         cost, _ = step_cost(state, unit, unit.cell, cell)
@@ -335,7 +314,7 @@ def _enemy_near(state: CampaignState, team: str, cell: Cell) -> bool:
 
 def advance_march(ctx: Ctx, unit: Unit) -> None:
     state = ctx.state
-    speed = state.tables["speeds_km"]["road"][unit_arm(state, unit)] * float(state.tables["movement"]["march_factor"])
+    speed = state.tables["speeds_km"]["road"][unit.arm] * float(state.tables["movement"]["march_factor"])
     budget_km = speed * (1 - unit.used)
     done: list[Cell] = []
     prev = unit.cell
@@ -458,8 +437,6 @@ def split(ctx: Ctx, team: str, cmd: Split) -> None:
     per_cell = int(state.tables["movement"]["max_regiments_per_cell"])
     if len(parts) > per_cell * len(cells):
         ctx.fail(IllegalOrder("too many regiments for the cells the division holds", rule="C-4.12"))
-    unit.status = "destroyed"
-    unit.rating = 0.0
     made = []
     for i, reg in enumerate(parts):
         regs = [reg, *(extra if i == 0 else [])]
@@ -472,7 +449,6 @@ def split(ctx: Ctx, team: str, cmd: Split) -> None:
             cover=unit.cover, used=unit.used, parent=unit.id,
         )
         made.append(rid)
-    unit.status = "merged"
     del state.units[unit.id]
     ctx.emit(for_team(team, "split", unit=cmd.unit, regiments=made, rule="C-4.10"))
 
@@ -606,7 +582,3 @@ def nearest_free(state: CampaignState, team: str, cell: Cell, unit: Unit, *, own
                 seen.add(nxt)
                 queue.append(nxt)
     return None
-
-
-def umpire_note(ctx: Ctx, text: str, **data: Any) -> None:
-    ctx.emit(umpire("note", text=text, **data))
