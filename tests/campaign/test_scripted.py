@@ -96,6 +96,7 @@ def test_level_1_campaign_to_peace_in_the_current_position_C_10_2() -> None:
     state, _ = ENGINE.apply(state, ACTORS["red"], {"type": "propose_peace", "to": "blue"})
     state, _ = ENGINE.apply(state, ACTORS["blue"], {"type": "answer_peace", "proposal": 1, "accept": True})
     assert ENGINE.is_over(state) and state.result["end"] == "peace"
+    assert state.result["scores"] == {"red": -12, "blue": -2}  # golden: same seed and orders, same end
     cities = {t: sum(1 for p in state.map.places.values() if p.kind in ("city", "capital") and p.state != t
                      and state.controller(p.cell) == t) for t in ("red", "blue")}
     for team in ("red", "blue"):
