@@ -11,6 +11,7 @@ from server.campaign.forces import Unit, new_division
 from server.campaign.grid import ORTHOGONAL, Cell, chebyshev, label
 from server.campaign.movement import blocking, nearest_free, stack_allowed
 from server.campaign.orders import Army, Cover, Deploy, Formation, MobilizationPoints, Posture, Regulation
+from server.campaign.scenario import GameMap
 from server.campaign.state import PLANNING, CampaignState
 from server.core.errors import IllegalOrder
 
@@ -139,10 +140,13 @@ def formation(ctx: Ctx, team: str, cmd: Formation) -> None:
     ctx.emit(for_team(team, "formation", unit=unit.id, formation=cmd.formation, orientation=cmd.orientation))
 
 
-def border_cells(state: CampaignState, team: str, grid: dict[Cell, str | None] | None = None) -> list[Cell]:
+def border_cells(state: CampaignState, team: str) -> list[Cell]:
     """The land cells `team` holds next to land another state holds (its border or front line)."""
-    grid = grid if grid is not None else state.control_grid()
-    terrain = state.map.terrain
+    return border_of(state.map, state.control_grid(), team)
+
+
+def border_of(gm: GameMap, grid: dict[Cell, str | None], team: str) -> list[Cell]:
+    terrain = gm.terrain
     out = []
     for cell, holder in sorted(grid.items()):
         if holder != team or terrain[cell] == "sea":

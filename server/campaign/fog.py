@@ -12,30 +12,43 @@
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Any
 
 from server.campaign.context import Ctx
-from server.campaign.deployment import border_cells, standing_information
+from server.campaign.deployment import border_of, standing_information
 from server.campaign.events import for_team
 from server.campaign.forces import Unit
 from server.campaign.grid import Cell, chebyshev, label, neighbours
-from server.campaign.state import CampaignState
+from server.campaign.scenario import load_scenario
+from server.campaign.state import CampaignState, cell_of
 from server.core.engine import MODERATOR, PUBLIC, SPECTATOR
 
 FULL = "full"
 POSITION = "position"
 
 
-def open_sectors(state: CampaignState, team: str, grid: dict[Cell, str | None] | None = None) -> set[Cell]:
+def open_sectors(state: CampaignState, team: str) -> frozenset[Cell]:
     """C-8.2: where `team` has no covering troops along its border, a zone 60 km deep and as wide as the open
     sector plus a quarter of its width on each flank is open to observation. A cover division covers its own
     border cell and one on each side (1/3 division per 10 km, C-5.8)."""
-    grid = grid if grid is not None else state.control_grid()
-    border = border_cells(state, team, grid)
-    cover = [u.cell for u in state.alive_units(team) if u.cover]
+    cover = tuple(sorted(u.cell for u in state.alive_units(team) if u.cover))
+    return _open_sectors(state.scenario, state.level, team, cover, tuple(sorted(state.control.items())))
+
+
+@lru_cache(maxsize=512)
+def _open_sectors(scenario: str, level: int, team: str, cover: tuple[Cell, ...],
+                  control: tuple[tuple[str, str], ...]) -> frozenset[Cell]:
+    """Memoized: the zone depends only on the map, the covering troops' cells and who holds which cell."""
+    scen = load_scenario(scenario)
+    gm = scen.map_for(level)
+    grid: dict[Cell, str | None] = dict(gm.states)
+    for key, occupier in control:
+        grid[cell_of(key)] = occupier
+    border = border_of(gm, grid, team)
     open_cells = {b for b in border if not any(chebyshev(b, c) <= 1 for c in cover)}
     if not open_cells:
-        return set()
+        return frozenset()
     border_set = set(border)
     widened: set[Cell] = set()
     seen: set[Cell] = set()
@@ -56,8 +69,8 @@ def open_sectors(state: CampaignState, team: str, grid: dict[Cell, str | None] |
             frontier = {n for c in frontier for n in neighbours(c) if n in border_set and n not in grown}
             grown |= frontier
         widened |= grown
-    depth = int(float(state.tables["recon"]["observed_depth_km"]) / 10)
-    (ox, oy), (w, h) = state.map.origin, state.map.size
+    depth = int(float(scen.tables["recon"]["observed_depth_km"]) / 10)
+    (ox, oy), (w, h) = gm.origin, gm.size
     # prefix sums of the widened cells: "is any within `depth` (Chebyshev)" in constant time per cell
     sums = [[0] * (w + 1) for _ in range(h + 1)]
     for j in range(h):
@@ -73,21 +86,20 @@ def open_sectors(state: CampaignState, team: str, grid: dict[Cell, str | None] |
         i0, i1, j0, j1 = max(0, i - depth), min(w, i + depth + 1), max(0, j - depth), min(h, j + depth + 1)
         if sums[j1][i1] - sums[j0][i1] - sums[j1][i0] + sums[j0][i0]:
             zone.add(cell)
-    return zone
+    return frozenset(zone)
 
 
 def visible_units(state: CampaignState, team: str) -> dict[str, str]:
     """Other sides' units `team` sees now, with how much it sees of each."""
     own_cells = {c for u in state.alive_units(team) for c in u.cells()}
     near = {n for c in own_cells for n in neighbours(c)} | own_cells
-    sectors: dict[str, set[Cell]] = {}
+    sectors: dict[str, frozenset[Cell]] = {}
     seen: dict[str, str] = {}
-    grid = state.control_grid()
     for u in sorted(state.alive_units(), key=lambda u: u.id):
         if u.team == team:
             continue
         if u.team not in sectors:
-            sectors[u.team] = open_sectors(state, u.team, grid) if state.phase != "planning" else set()
+            sectors[u.team] = open_sectors(state, u.team) if state.phase != "planning" else frozenset()
         if any(c in near or c in sectors[u.team] for c in u.cells()):
             seen[u.id] = FULL
         elif u.cover and state.phase != "planning":

@@ -87,7 +87,15 @@ class CampaignState:
         return [t["colour"] for t in self.teams]
 
     def copy(self) -> CampaignState:
-        return copy.deepcopy(self)
+        """A working copy for one command (the given state stays as it was)."""
+        new = copy.copy(self)
+        for name in self.__dataclass_fields__:
+            value = getattr(self, name)
+            if name == "units":
+                new.units = {k: u.clone() for k, u in value.items()}
+            elif isinstance(value, (dict, list)):
+                setattr(new, name, copy.deepcopy(value))
+        return new
 
     def controller(self, cell: Cell) -> str | None:
         """Who holds a cell now: its occupier since the war began, or the state it belongs to."""
