@@ -173,9 +173,11 @@ def first_echelon(state: CampaignState, team: str) -> dict[str, list[str]]:
     return out
 
 
-def standing_information(state: CampaignState, about: str) -> dict[str, Any]:
-    """C-6.2, C-8.1: what every side is told about `about`: covering troops' positions, its first-echelon armies
-    (their zones, the number of corps and of divisions, no arms), the names of the other armies."""
+def standing_information(state: CampaignState, about: str, *, deployment: bool = False) -> dict[str, Any]:
+    """What every side is told about `about`. At deployment (C-6.2): the covering troops' grouping, the zones of
+    the first-echelon armies and the number of corps in each (not their composition), the names of the other
+    armies. Throughout the war (C-8.1): the covering troops' positions, the first-echelon armies' composition
+    without arms (how many divisions), the names of the other armies."""
     first = first_echelon(state, about)
     armies = state.armies.get(about, {})
     info: dict[str, Any] = {"covering_troops": [], "first_echelon": [], "other_armies": []}
@@ -184,11 +186,12 @@ def standing_information(state: CampaignState, about: str) -> dict[str, Any]:
             info["covering_troops"].append(list(u.cell))
     for name, ids in first.items():
         units = [state.units[i] for i in ids]
-        xs, ys = [u.cell[0] for u in units], [u.cell[1] for u in units]
-        info["first_echelon"].append({
-            "army": name, "zone": [[min(xs), min(ys)], [max(xs), max(ys)]],
-            "corps": len({u.corps for u in units if u.corps}), "divisions": len(units),
-        })
+        if deployment:
+            xs, ys = [u.cell[0] for u in units], [u.cell[1] for u in units]
+            info["first_echelon"].append({"army": name, "zone": [[min(xs), min(ys)], [max(xs), max(ys)]],
+                                          "corps": len({u.corps for u in units if u.corps})})
+        else:
+            info["first_echelon"].append({"army": name, "divisions": len(units)})
     info["other_armies"] = sorted(n for n in armies if n not in first and armies[n])
     return info
 
@@ -197,7 +200,7 @@ def finish_planning(ctx: Ctx) -> None:
     """C-6.2: the mediator places both sides' cards and tells each side about the others."""
     state = ctx.state
     for team in state.player_teams:
-        report = {other: standing_information(state, other)
+        report = {other: standing_information(state, other, deployment=True)
                   for other in [*state.player_teams, *state.neutrals] if other != team}
         state.reports[team] = report
         ctx.emit(for_team(team, "deployment_report", spectators=False, report=report, rule="C-6.2"))

@@ -185,7 +185,7 @@ def view(state: CampaignState, viewer: str) -> dict[str, Any]:
     base["regulations"] = state.regulations.get(team, {})
     base["mobilization"] = state.mobilization.get(team, [])
     base["deployment_report"] = state.reports.get(team, {})
-    if state.phase != "planning":
+    if state.war:
         base["standing_information"] = {o: standing_information(state, o)
                                         for o in [*state.player_teams, *state.neutrals] if o != team}
     return base
