@@ -145,7 +145,8 @@ def border_cells(state: CampaignState, team: str) -> list[Cell]:
     return border_of(state.map, state.control_grid(), team)
 
 
-def border_of(gm: GameMap, grid: dict[Cell, str | None], team: str) -> list[Cell]:
+def border_of(gm: GameMap, grid: dict[Cell, str | None], team: str, facing: str | None = None) -> list[Cell]:
+    """The border cells of `team`; with `facing`, only those next to cells that side holds."""
     terrain = gm.terrain
     out = []
     for cell, holder in sorted(grid.items()):
@@ -155,7 +156,7 @@ def border_of(gm: GameMap, grid: dict[Cell, str | None], team: str) -> list[Cell
         for n in ((x - 1, y - 1), (x - 1, y), (x - 1, y + 1), (x, y - 1), (x, y + 1), (x + 1, y - 1), (x + 1, y),
                   (x + 1, y + 1)):
             other = grid.get(n)
-            if other is not None and other != team and terrain[n] != "sea":
+            if other is not None and other != team and terrain[n] != "sea" and facing in (None, other):
                 out.append(cell)
                 break
     return out

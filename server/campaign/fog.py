@@ -28,16 +28,17 @@ FULL = "full"
 POSITION = "position"
 
 
-def open_sectors(state: CampaignState, team: str) -> frozenset[Cell]:
-    """C-8.2: where `team` has no covering troops along its border, a zone 60 km deep and as wide as the open
-    sector plus a quarter of its width on each flank is open to observation. A cover division covers its own
-    border cell and one on each side (1/3 division per 10 km, C-5.8)."""
+def open_sectors(state: CampaignState, team: str, observer: str) -> frozenset[Cell]:
+    """C-8.2: where `team` has no covering troops along its border with `observer`, a zone 60 km deep and as wide
+    as the open sector plus a quarter of its width on each flank is open to `observer`'s observation. A cover
+    division covers its own border cell and one on each side (1/3 division per 10 km, C-5.8). Only the side
+    across an open sector observes it (our reading: a border with a third state opens nothing to us)."""
     cover = tuple(sorted(u.cell for u in state.alive_units(team) if u.cover))
-    return _open_sectors(state.scenario, state.level, team, cover, tuple(sorted(state.control.items())))
+    return _open_sectors(state.scenario, state.level, team, observer, cover, tuple(sorted(state.control.items())))
 
 
 @lru_cache(maxsize=512)
-def _open_sectors(scenario: str, level: int, team: str, cover: tuple[Cell, ...],
+def _open_sectors(scenario: str, level: int, team: str, observer: str, cover: tuple[Cell, ...],
                   control: tuple[tuple[str, str], ...]) -> frozenset[Cell]:
     """Memoized: the zone depends only on the map, the covering troops' cells and who holds which cell."""
     scen = load_scenario(scenario)
@@ -45,7 +46,7 @@ def _open_sectors(scenario: str, level: int, team: str, cover: tuple[Cell, ...],
     grid: dict[Cell, str | None] = dict(gm.states)
     for key, occupier in control:
         grid[cell_of(key)] = occupier
-    border = border_of(gm, grid, team)
+    border = border_of(gm, grid, team, observer)
     open_cells = {b for b in border if not any(chebyshev(b, c) <= 1 for c in cover)}
     if not open_cells:
         return frozenset()
@@ -99,7 +100,7 @@ def visible_units(state: CampaignState, team: str) -> dict[str, str]:
         if u.team == team:
             continue
         if u.team not in sectors:
-            sectors[u.team] = open_sectors(state, u.team) if state.phase != "planning" else frozenset()
+            sectors[u.team] = open_sectors(state, u.team, team) if state.phase != "planning" else frozenset()
         if any(c in near or c in sectors[u.team] for c in u.cells()):
             seen[u.id] = FULL
         elif u.cover and state.phase != "planning":

@@ -285,3 +285,28 @@ def test_level_3_all_teams_act_at_once_red_first_C_1_7_C_1_8() -> None:
     assert ENGINE.active_teams(s1) == frozenset({"red"})
     s3 = start(3)
     assert ENGINE.active_teams(s3) == frozenset({"red", "blue"})
+
+
+def test_regiment_passes_to_another_division_at_level_3_C_4_11() -> None:
+    s = start(3)
+    a = place(s, "red", "RD", (32, 18))
+    b = place(s, "red", "RD", (33, 18))
+    s, _ = order(s, RED, type="split", unit=a)
+    s, _ = end(s, "red")
+    s, _ = end(s, "blue")
+    reg = sorted(u.id for u in s.units.values() if u.parent == a)[0]
+    s, _ = order(s, RED, type="reassign", regiment=reg, to=b)
+    s, _ = end(s, "red")
+    s, _ = end(s, "blue")
+    assert reg not in s.units and len(s.units[b].regiments) == 5
+    assert s.units[b].rating == pytest.approx(1.2)
+
+
+def test_reassign_is_level_3_C_4_11() -> None:
+    s = start(2)
+    a = place(s, "red", "RD", (32, 18))
+    b = place(s, "red", "RD", (33, 18))
+    s, _ = order(s, RED, type="split", unit=a)
+    reg = sorted(u.id for u in s.units.values() if u.parent == a)[0]
+    with pytest.raises(IllegalOrder):
+        order(s, RED, type="reassign", regiment=reg, to=b)
