@@ -80,36 +80,26 @@ class CampaignEngine:
         except KeyError as exc:
             raise BadOrder(f"unknown scenario {name!r}", details={"field": "scenario"}) from exc
         level = config.get("level", 1)
-        if level not in (1, 2, 3):
+        if level not in (1, 2, 3) or isinstance(level, bool):
             raise BadOrder("level is 1, 2 or 3", rule="C-0.2", details={"field": "level"})
-        teams_cfg = config.get("teams") or [{"colour": "red", "seats": 1}, {"colour": "blue", "seats": 1}]
-        colours = [str(t.get("colour")) for t in teams_cfg]
-        if not 2 <= len(colours) <= 4 or len(set(colours)) != len(colours):
-            raise BadOrder("a campaign has 2 to 4 teams of distinct colours", rule="C-1.2")
-        for t in teams_cfg:
-            if not 1 <= int(t.get("seats", 1)) <= 3:
-                raise BadOrder("a team has 1 to 3 players", rule="C-1.2")
-            if t.get("colour") not in scen.raw["states"]:
-                raise BadOrder(f"the scenario has no state for {t.get('colour')!r}", rule="C-1.2")
-        if sum(int(t.get("seats", 1)) for t in teams_cfg) > 10:
-            raise BadOrder("at most 10 players take part", rule="C-1.2")
-        ordered = list(in_turn_order(colours))
+        teams = _teams(config.get("teams") or [{"colour": "red", "seats": 1}, {"colour": "blue", "seats": 1}])
+        for colour in teams:
+            if colour not in scen.raw["states"]:
+                raise BadOrder(f"the scenario has no state for {colour!r}", rule="C-1.2")
+        house_rules = config.get("house_rules", [])
+        if not isinstance(house_rules, list) or len(house_rules) > 50 or not all(
+                isinstance(r, str) and len(r) <= 500 for r in house_rules):
+            raise BadOrder("house rules are a list of texts", rule="C-0.3", details={"field": "house_rules"})
+        ordered = list(in_turn_order(list(teams)))
         neutrals = [s for s, d in scen.raw["states"].items() if s not in ordered and d.get("neutral")]
         state = CampaignState(
-            scenario=scen.name, level=int(level),
-            teams=[{"colour": c, "seats": int(next(t for t in teams_cfg if t["colour"] == c).get("seats", 1))}
-                   for c in ordered],
-            house_rules=list(config.get("house_rules", [])), recon_deception=bool(config.get("recon_deception")),
+            scenario=scen.name, level=int(level), teams=[{"colour": c, "seats": teams[c]} for c in ordered],
+            house_rules=list(house_rules), recon_deception=bool(config.get("recon_deception")),
             phase=PLANNING, order=TurnOrder.start(ordered, simultaneous=True), dice=Dice.from_seed(seed),
             units={}, neutrals=neutrals, penalise_refused=bool(config.get("penalise_refused_orders", True)),
         )
-        forces = scen.raw["forces"]
         for colour in [*ordered, *neutrals]:
-            specs = list(forces.get(colour, []))
-            if not specs and colour == "green":
-                groups = forces.get("green_by_level", {})
-                specs = [s for lv, group in sorted(groups.items()) if int(lv) <= level for s in group]
-            for spec in specs:
+            for spec in scen.forces_for(colour, state.level):
                 state.units[spec["id"]] = new_division(scen, state.level, spec, colour, neutral=colour in neutrals)
             state.recon[colour] = {"quota": 0.0, "spent": 0.0, "answers": 0, "false": 0}
         deployment.setup_fortresses(state)
@@ -270,6 +260,25 @@ class CampaignEngine:
 
     def load(self, data: Mapping[str, Any]) -> CampaignState:
         return CampaignState.load(data)
+
+
+def _teams(raw: Any) -> dict[str, int]:
+    """C-1.2: 2–4 teams of distinct colours, 1–3 players each, at most 10 players."""
+    if not isinstance(raw, list) or not all(isinstance(t, Mapping) for t in raw):
+        raise BadOrder("teams are a list of {colour, seats}", rule="C-1.2", details={"field": "teams"})
+    teams: dict[str, int] = {}
+    for t in raw:
+        colour, seats = t.get("colour"), t.get("seats", 1)
+        if not isinstance(colour, str) or colour in teams:
+            raise BadOrder("each team has its own colour", rule="C-1.2", details={"field": "teams"})
+        if not isinstance(seats, int) or isinstance(seats, bool) or not 1 <= seats <= 3:
+            raise BadOrder("a team has 1 to 3 players", rule="C-1.2", details={"field": "teams"})
+        teams[colour] = seats
+    if not 2 <= len(teams) <= 4:
+        raise BadOrder("a campaign has 2 to 4 teams", rule="C-1.2", details={"field": "teams"})
+    if sum(teams.values()) > 10:
+        raise BadOrder("at most 10 players take part", rule="C-1.2", details={"field": "teams"})
+    return teams
 
 
 def _units_named(cmd: Command) -> list[str]:

@@ -27,7 +27,9 @@ def test_level_and_house_rules_are_recorded_and_shown_to_all_C_0_2_C_0_3() -> No
     {"teams": [{"colour": "red", "seats": 4}, {"colour": "blue", "seats": 1}]},
     {"teams": [{"colour": "red", "seats": 1}, {"colour": "red", "seats": 1}]},
     {"teams": [{"colour": "red", "seats": 1}, {"colour": "purple", "seats": 1}]},
-    {"scenario": "../etc"},
+    {"scenario": "../etc"}, {"teams": "red,blue"}, {"teams": [{"colour": "red", "seats": "2"}, {"colour": "blue"}]},
+    {"teams": [{"colour": "red", "seats": True}, {"colour": "blue"}]}, {"house_rules": "be nice"},
+    {"level": True},
 ])
 def test_bad_configurations_are_refused_C_0_2_C_1_2(bad: dict[str, object]) -> None:
     with pytest.raises(BadOrder):
