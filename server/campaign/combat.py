@@ -40,7 +40,7 @@ from server.campaign.grid import (
 )
 from server.campaign.orders import Attack
 from server.campaign.state import CampaignState
-from server.core.errors import IllegalOrder
+from server.core.errors import BadOrder, IllegalOrder
 
 EPS = 1e-9
 
@@ -201,10 +201,14 @@ def attack(ctx: Ctx, team: str, cmd: Attack) -> None:
     if not defenders:
         ctx.fail(IllegalOrder(f"there are no enemy troops in {label(target)}", rule="C-9.8"))
     echelons: list[list[Unit]] = []
+    named: set[str] = set()
     for n, ids in enumerate(cmd.echelons):
         units: list[Unit] = []
         for uid in ids:
             u = ctx.own_unit(team, uid)
+            if uid in named:
+                raise BadOrder(f"{u.name} is named twice in the grouping", details={"field": "echelons"})
+            named.add(uid)
             problem = _attacker_problem(state, u, target, n, echelons)
             if problem is not None:
                 ctx.adjusted(IllegalOrder(problem[0], rule=problem[1]), unit=u.id)
@@ -216,7 +220,7 @@ def attack(ctx: Ctx, team: str, cmd: Attack) -> None:
         ctx.fail(IllegalOrder("no unit of the order can strike that square", rule="C-9.8"))
     supporters: list[Unit] = []
     if state.level >= 2:
-        for uid in cmd.support:
+        for uid in dict.fromkeys(cmd.support):
             u = ctx.own_unit(team, uid)
             if (u.struck or u.fought or not u.combat_capable or u in echelons[0]
                     or not any(is_adjacent(u.cell, a.cell) for a in echelons[0])):

@@ -371,3 +371,15 @@ def test_transfer_hit_by_cutoff_fire_ends_there_C_4_5_C_9_7d() -> None:
     s, _ = end(s, "blue")
     assert s.units[t].cell == (38, 20) and s.units[t].status == "restoring"
     assert s.units[t].rating == pytest.approx(0.5)
+
+
+def test_a_unit_named_twice_in_the_grouping_is_refused_C_9_8() -> None:
+    from server.core.errors import BadOrder
+
+    s = start(1)
+    a = place(s, "red", "TD", (43, 18), facing="E")
+    place(s, "blue", "RD", (44, 18), facing="W")
+    with pytest.raises(BadOrder):
+        order(s, RED, type="attack", target=[44, 18], echelons=[[a, a]])
+    with pytest.raises(BadOrder):
+        order(s, RED, type="attack", target=[44, 18], echelons=[[a], [a]])

@@ -136,3 +136,34 @@ def test_random_legal_orders_keep_the_rules_C_4_12_fog_and_replay(level: int, se
             replay, _ = ENGINE.apply(replay, Actor(f"p-{team}", team), cand)
     assert ENGINE.dump(replay) == ENGINE.dump(state)
     assert ENGINE.dump(ENGINE.load(ENGINE.dump(state))) == ENGINE.dump(state)
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-100, 100) | st.floats(allow_nan=True) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=10,
+)
+_TYPES = ["move", "turn", "frontage", "march", "transfer", "split", "merge", "reassign", "formation", "attack",
+          "strike", "posture", "deploy", "army", "cover", "mobilization_points", "regulation", "question",
+          "propose_peace", "answer_peace", "capitulate", "nonsense"]
+_FIELDS = ["unit", "units", "path", "facing", "width", "to", "regiment", "formation", "orientation", "target",
+           "echelons", "support", "advance", "mode", "confirm", "on_attack", "cell", "name", "cover", "cities",
+           "text", "kind", "feature", "border", "proposal", "accept"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(level=st.sampled_from([1, 2, 3]), planning=st.booleans(), kind=st.sampled_from(_TYPES),
+       fields=st.dictionaries(st.sampled_from(_FIELDS), _JSON | st.sampled_from(["r5RD", "b5RD", [44, 21]]),
+                              max_size=5))
+def test_hostile_orders_get_typed_errors_and_change_nothing(level: int, planning: bool, kind: str,
+                                                           fields: dict[str, Any]) -> None:
+    state, _ = ENGINE.setup(_cfg(level, True), 3)
+    if not planning:
+        for team in ("red", "blue"):
+            state, _ = ENGINE.end_turn(state, team, flagged=False)
+    before = ENGINE.dump(state)
+    try:
+        ENGINE.apply(state, Actor("p", "red"), {"type": kind, **fields})
+    except RuleError:
+        pass
+    assert ENGINE.dump(state) == before
