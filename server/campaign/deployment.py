@@ -62,7 +62,8 @@ def deploy(ctx: Ctx, team: str, cmd: Deploy) -> None:
 
 
 def army(ctx: Ctx, team: str, cmd: Army) -> None:
-    """C-5.6: an army is 4 to 10 divisions; a division belongs to one army."""
+    """C-5.6: an army is 4 to 10 divisions; a division belongs to one army. Its operational zone (band), if
+    given, is written in the team's plan (a rectangle of two corners), seen by the team and the moderator."""
     state = ctx.state
     dep = state.tables["deployment"]
     units = [_planning_unit(ctx, team, u) for u in dict.fromkeys(cmd.units)]
@@ -78,7 +79,13 @@ def army(ctx: Ctx, team: str, cmd: Army) -> None:
     armies[cmd.name] = [u.id for u in units]
     for u in units:
         u.army = cmd.name
+    zones = state.regulations.setdefault(team, {}).setdefault("zones", {})
+    if cmd.zone is not None:
+        (x0, y0), (x1, y1) = cmd.zone
+        zones[cmd.name] = [[min(x0, x1), min(y0, y1)], [max(x0, x1), max(y0, y1)]]
     ctx.emit(for_team(team, "army_formed", name=cmd.name, units=[u.id for u in units], rule="C-5.6"))
+    if cmd.zone is not None:
+        ctx.emit(for_team(team, "zone", spectators=False, army=cmd.name, zone=zones[cmd.name], rule="C-5.6"))
 
 
 def cover(ctx: Ctx, team: str, cmd: Cover) -> None:

@@ -148,6 +148,7 @@ class Deploy:
 class Army:
     name: str
     units: tuple[str, ...]
+    zone: tuple[Cell, Cell] | None = None
 
 
 @dataclass(frozen=True)
@@ -246,7 +247,13 @@ def parse(order: Mapping[str, Any]) -> Command:
     if kind == "deploy":
         return Deploy(_str(order, "unit"), _cell(_get(order, "cell"), "cell"), _choice(order, "facing", FACINGS, "N"))
     if kind == "army":
-        return Army(_str(order, "name"), tuple(_ids(order, "units")))
+        zone = None
+        if order.get("zone") is not None:
+            corners = _cells(order, "zone", max_len=2)
+            if len(corners) != 2:
+                raise BadOrder("'zone' is two opposite corners", details={"field": "zone"})
+            zone = (corners[0], corners[1])
+        return Army(_str(order, "name"), tuple(_ids(order, "units")), zone)
     if kind == "cover":
         return Cover(_str(order, "unit"), bool(order.get("cover", True)))
     if kind == "mobilization_points":

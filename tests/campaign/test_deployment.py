@@ -95,12 +95,15 @@ def test_moves_are_not_planning_orders_C_1_5() -> None:
         order(s, RED, type="move", unit="r5RD", path=[[41, 22]])
 
 
-def test_army_has_four_to_ten_divisions_C_5_6() -> None:
+def test_army_has_four_to_ten_divisions_and_an_operational_zone_C_5_6() -> None:
     s, _ = ENGINE.setup(CFG, 1)
     with pytest.raises(IllegalOrder):
         order(s, RED, type="army", name="4A", units=["r1RD", "r2RD", "r3RD"])
-    s2, _ = order(s, RED, type="army", name="4A", units=["r1RD", "r2RD", "r3RD", "r4RD"])
+    s2, _ = order(s, RED, type="army", name="4A", units=["r1RD", "r2RD", "r3RD", "r4RD"],
+                  zone=[[43, 27], [40, 16]])
     assert s2.armies["red"]["4A"] == ["r1RD", "r2RD", "r3RD", "r4RD"]
+    assert ENGINE.view(s2, team_viewer("red"))["regulations"]["zones"]["4A"] == [[40, 16], [43, 27]]
+    assert "zones" not in ENGINE.view(s2, team_viewer("blue"))["regulations"]
     assert "r1RD" not in s2.armies["red"]["1A"]
 
 
