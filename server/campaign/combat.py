@@ -200,6 +200,8 @@ def attack(ctx: Ctx, team: str, cmd: Attack) -> None:
     defenders = [u for u in state.units_at(target) if u.team != team]
     if not defenders:
         ctx.fail(IllegalOrder(f"there are no enemy troops in {label(target)}", rule="C-9.8"))
+    if any(sorted((team, d.team)) in state.peace_pairs for d in defenders):
+        ctx.fail(IllegalOrder("you have made peace with them", rule="C-10.2"))
     echelons: list[list[Unit]] = []
     named: set[str] = set()
     for n, ids in enumerate(cmd.echelons):
