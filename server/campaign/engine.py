@@ -21,6 +21,7 @@ from server.campaign.orders import (
     Attack,
     Capitulate,
     Command,
+    Corps,
     Cover,
     Deploy,
     Formation,
@@ -52,11 +53,12 @@ Handler = Callable[[Ctx, str, Any], None]
 PLANNING_ORDERS: dict[type, Handler] = {
     Deploy: deployment.deploy, Army: deployment.army, Cover: deployment.cover,
     MobilizationPoints: deployment.mobilization_points, Regulation: deployment.regulation,
-    Posture: deployment.posture, Formation: deployment.formation,
+    Posture: deployment.posture, Formation: deployment.formation, Corps: movement.corps,
 }
 TURN_ORDERS: dict[type, Handler] = {
     Move: movement.move, Turn: movement.turn, Frontage: movement.frontage, March: movement.march,
     Transfer: movement.transfer, Split: movement.split, Merge: movement.merge, Reassign: movement.reassign,
+    Corps: movement.corps,
     Attack: combat.attack, Strike: artillery.strike, Formation: deployment.formation,
 }
 ANY_TIME_ORDERS: dict[type, Handler] = {
@@ -64,8 +66,8 @@ ANY_TIME_ORDERS: dict[type, Handler] = {
     ProposePeace: peace.propose, AnswerPeace: peace.answer, Capitulate: peace.capitulate,
 }
 #: Level 3 (C-1.7): orders the mediator records and carries out together at the end of the turn, in this order.
-RESOLUTION_ORDER: tuple[type, ...] = (Turn, Frontage, Formation, Split, Merge, Reassign, Transfer, March, Move,
-                                      Strike, Attack)
+RESOLUTION_ORDER: tuple[type, ...] = (Turn, Frontage, Formation, Split, Merge, Corps, Reassign, Transfer, March,
+                                      Move, Strike, Attack)
 
 
 class CampaignEngine:

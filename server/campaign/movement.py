@@ -26,7 +26,7 @@ from server.campaign.grid import (
     step_km,
     turn_angle,
 )
-from server.campaign.orders import Frontage, March, Merge, Move, Reassign, Split, Transfer, Turn
+from server.campaign.orders import Corps, Frontage, March, Merge, Move, Reassign, Split, Transfer, Turn
 from server.campaign.state import CampaignState
 from server.core.errors import IllegalOrder
 
@@ -502,6 +502,37 @@ def _main_arm(state: CampaignState, units: list[Unit]) -> str:
     for u in units:
         counts[u.arm] = counts.get(u.arm, 0) + 1
     return max(sorted(counts), key=lambda a: counts[a])
+
+
+def corps(ctx: Ctx, team: str, cmd: Corps) -> None:
+    """C-5.3 while planning, C-4.10 [L2] in operations: divisions side by side form a corps (a corps card holds
+    up to three, C-4.7); in operations it takes 3 turns."""
+    state = ctx.state
+    planning = state.phase == "planning"
+    if not planning and state.level < 2:
+        ctx.fail(IllegalOrder("combining divisions into a corps during the war is a level-2 rule", rule="C-4.10"))
+    units = [ctx.own_unit(team, u) for u in dict.fromkeys(cmd.units)]
+    if not 1 <= len(units) <= 3 or any(u.is_regiment or u.arm == "FORT" for u in units):
+        ctx.fail(IllegalOrder("a corps is one to three divisions", rule="C-4.7"))
+    if not planning:
+        for u in units:
+            _check_common(ctx, u)
+        linked = {units[0].id}
+        while True:
+            more = {u.id for u in units if u.id not in linked
+                    and any(is_adjacent(u.cell, state.units[v].cell) for v in linked)}
+            if not more:
+                break
+            linked |= more
+        if len(linked) != len(units):
+            ctx.fail(IllegalOrder("the divisions of a corps must stand side by side", rule="C-4.10"))
+    turns = int(state.tables["movement"]["combine_divisions_turns"])
+    for u in units:
+        u.corps = cmd.name
+        if not planning:
+            u.used, u.debt = 1.0, u.debt + turns - 1
+    ctx.emit(for_team(team, "corps_formed", name=cmd.name, units=[u.id for u in units],
+                      turns=0 if planning else turns, rule="C-4.10" if not planning else "C-5.3"))
 
 
 def reassign(ctx: Ctx, team: str, cmd: Reassign) -> None:

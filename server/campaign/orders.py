@@ -103,6 +103,12 @@ class Merge:
 
 
 @dataclass(frozen=True)
+class Corps:
+    name: str
+    units: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Reassign:
     regiment: str
     to: str
@@ -194,7 +200,7 @@ class Capitulate:
     pass
 
 
-Command = (Move | Turn | Frontage | March | Transfer | Split | Merge | Reassign | Formation | Attack | Strike
+Command = (Move | Turn | Frontage | March | Transfer | Split | Merge | Corps | Reassign | Formation | Attack | Strike
            | Posture | Deploy | Army | Cover | MobilizationPoints | Regulation | Question | ProposePeace
            | AnswerPeace | Capitulate)
 
@@ -223,6 +229,8 @@ def parse(order: Mapping[str, Any]) -> Command:
         return Split(_str(order, "unit"))
     if kind == "merge":
         return Merge(tuple(_ids(order, "units")))
+    if kind == "corps":
+        return Corps(_str(order, "name"), tuple(_ids(order, "units")))
     if kind == "reassign":
         return Reassign(_str(order, "regiment"), _str(order, "to"))
     if kind == "formation":
