@@ -27,7 +27,7 @@ def _cfg(level: int, deception: bool) -> dict[str, Any]:
 def _candidate(state: CampaignState, team: str, data: st.DataObject) -> dict[str, Any] | None:
     units = sorted((u for u in state.alive_units(team)), key=lambda u: u.id)
     kind = data.draw(st.sampled_from(["move", "move", "move", "turn", "attack", "strike", "question", "end",
-                                      "split", "frontage", "march", "merge"]))
+                                      "split", "frontage", "march", "merge", "corps", "posture"]))
     if kind == "end" or not units:
         return None
     unit = data.draw(st.sampled_from(units))
@@ -58,6 +58,11 @@ def _candidate(state: CampaignState, team: str, data: st.DataObject) -> dict[str
         return {"type": "frontage", "unit": unit.id, "width": data.draw(st.sampled_from([1, 2]))}
     if kind == "march":
         return {"type": "march", "unit": unit.id, "path": [list(c) for c in sorted(neighbours(unit.cell))[:1]]}
+    if kind == "corps":
+        near = sorted(u.id for u in units if abs(u.cell[0] - unit.cell[0]) <= 1 and abs(u.cell[1] - unit.cell[1]) <= 1)
+        return {"type": "corps", "name": "C", "units": near[:3]}
+    if kind == "posture":
+        return {"type": "posture", "on_attack": data.draw(st.sampled_from(["accept", "withdraw", "retreat"]))}
     same = sorted(u.id for u in units if u.cell == unit.cell)
     return {"type": "merge", "units": same}
 
