@@ -5,7 +5,7 @@ import { CampaignView } from "./campaign/view";
 import { readCampaign } from "./campaign/model";
 import { lang, onLangChange, setLang, t } from "./i18n";
 import { CommandError, Connection, websocketUrl, type Command, type ConnectionState } from "./net/connection";
-import { Session } from "./net/session";
+import { Session, type RoomView } from "./net/session";
 import { ChannelsPanel } from "./ui/channels";
 import { ClocksPanel } from "./ui/clocks";
 import { append, clear, formatMs, h } from "./ui/dom";
@@ -32,6 +32,8 @@ export class GamePage {
   private views = new Map<string, CampaignView | BattleView>();
   private channels = new Map<string, ChannelsPanel>();
   private desk: (HTMLElement & { refresh?: () => void }) | null = null;
+  /** Stepping through the turns this client saw of the current room (null: live). */
+  private replayAt: number | null = null;
   private timer = 0;
 
   constructor(token: string, private readonly back: () => void) {
@@ -188,7 +190,7 @@ export class GamePage {
       const r = this.session.room(id);
       const unread = [...r.unread.values()].reduce((a, b) => a + b, 0);
       this.roomTabs.append(h("button", { class: `tab${id === this.current ? " active" : ""}`, "data-testid": `room-${id}`,
-        onclick: () => { this.current = id; this.renderAll(); } }, id, unread ? h("span", { class: "unread" }, String(unread)) : null));
+        onclick: () => { this.current = id; this.replayAt = null; this.renderAll(); } }, id, unread ? h("span", { class: "unread" }, String(unread)) : null));
     }
   }
 
@@ -218,7 +220,25 @@ export class GamePage {
       this.stage.append(h("div", { class: "secret-room" }, h("h2", {}, t("chan.secret"))));
       return;
     }
-    view.setState(room.state, w?.role === "player" ? w.team ?? null : null);
+    const frame = this.replayAt !== null ? room.frames[this.replayAt] : undefined;
+    view.setState(frame ? frame.state : room.state, w?.role === "player" ? w.team ?? null : null);
+  }
+
+  private replayPanel(room: RoomView): HTMLElement | null {
+    const n = room.frames.length;
+    if (n < 2 && this.replayAt === null) return null;
+    const at = this.replayAt;
+    const go = (i: number | null) => {
+      this.replayAt = i === null ? null : Math.max(0, Math.min(n - 1, i));
+      this.renderStage();
+      this.renderSide();
+    };
+    return h("section", { class: "replay", "data-testid": "replay" }, h("h3", {}, t("replay.title")),
+      h("div", { class: "buttons" },
+        h("button", { "data-testid": "replay-prev", onclick: () => go((at ?? n - 1) - 1) }, t("replay.prev")),
+        h("span", { "data-testid": "replay-turn" }, at === null ? t("replay.live") : t("replay.turn", { n: room.frames[at]!.turn, of: room.frames[n - 1]!.turn })),
+        h("button", { "data-testid": "replay-next", onclick: () => go(at === null || at + 1 >= n - 1 ? null : at + 1) }, t("replay.next")),
+        at !== null ? h("button", { onclick: () => go(null) }, t("replay.live")) : null));
   }
 
   private renderSide(): void {
@@ -267,5 +287,7 @@ export class GamePage {
     const shown = room.log.filter((e) => e.kind !== "chat" && (room.kind !== "battle" || BATTLE_LOG_KINDS.has(e.kind)));
     for (const ev of shown.slice(-80).reverse()) this.logList.append(h("li", { "data-kind": ev.kind }, describeEvent(ev)));
     this.side.append(h("section", {}, h("h3", {}, room.kind === "battle" ? t("battle.dice") : t("game.log")), this.logList));
+    const replay = this.replayPanel(room);
+    if (replay) this.side.append(replay);
   }
 }

@@ -82,6 +82,7 @@ def test_two_teams_a_spectator_and_the_moderator_play_from_the_lobby(web_server:
     moved = '[data-kind="counter_moved"]'
     expect(red.get_by_test_id("turn-log").locator(moved)).to_have_count(1)
     expect(spectator.get_by_test_id("turn-log").locator(moved)).to_have_count(1)
+    expect(red.get_by_test_id("selection")).to_contain_text("1,1")  # the new projection shows r1 moved
     shot(red, "campaign-red-after-move")
     # Blue was not told where red's counter went (it is not next to one of blue's).
     expect(blue.get_by_test_id("turn-log").locator(moved)).to_have_count(0)
@@ -102,6 +103,15 @@ def test_two_teams_a_spectator_and_the_moderator_play_from_the_lobby(web_server:
     expect(spectator.get_by_test_id("chan-players")).to_have_count(0)
     say(spectator, "spectators", "what a move")
     expect(red.get_by_test_id("chan-spectators")).to_have_count(0)
+
+    # Blue ends its turn too: turn 2 begins with red. The spectator steps back to turn 1 and forward again.
+    blue.get_by_test_id("end-turn").click()
+    expect(red.get_by_test_id("end-turn")).to_be_visible()
+    expect(spectator.get_by_test_id("replay")).to_be_visible()
+    spectator.get_by_test_id("replay-prev").click()
+    expect(spectator.get_by_test_id("replay-turn")).to_contain_text("Turn 1 of 2")
+    spectator.get_by_test_id("replay-next").click()
+    expect(spectator.get_by_test_id("replay-turn")).to_contain_text("live")
 
     # The moderator pauses the clocks, then sends red's general to the secret module (D-N-14).
     moderator.get_by_test_id("mod-pause").click()

@@ -123,6 +123,7 @@ export const en = {
   "replay.prev": "◀ Turn",
   "replay.next": "Turn ▶",
   "replay.turn": "Turn {n} of {of}",
+  "replay.live": "live",
   "replay.view": "View",
   "preview.note": "Preview with built-in sample data (no server).",
 } as const;

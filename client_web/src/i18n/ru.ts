@@ -125,6 +125,7 @@ export const ru: Record<MessageKey, string> = {
   "replay.prev": "◀ Ход",
   "replay.next": "Ход ▶",
   "replay.turn": "Ход {n} из {of}",
+  "replay.live": "сейчас",
   "replay.view": "Вид",
   "preview.note": "Просмотр на встроенных данных (без сервера).",
 };
