@@ -16,7 +16,7 @@ DEMO_SPEC: dict[str, Any] = {
     "name": "Demo: drill on an 8×8 grid", "scenario": "drill", "level": 2,
     "teams": [{"colour": "red", "seats": 2}, {"colour": "blue", "seats": 2}],
     "clock": {"mode": "per_turn", "turn_ms": 5 * 60_000}, "house_rules": [], "public": True,
-    "lockout_minutes": 20.0, "config": {},
+    "lockout_minutes": 20.0, "config": {}, "clocks_paused": True,
 }
 
 
@@ -38,5 +38,6 @@ async def ensure_demo(node: Node) -> dict[str, Any]:
         lines.append(f"  {seat['team']:>5} seat {seat['seat']}: {node.link(seat['token'])}")
     lines.append(f"  moderator:    {node.link(made['moderator_token'])}")
     lines.append(f"  spectators:   {node.link(made['spectator_token'])}")
+    lines.append("The clocks start paused: the moderator resumes them when the players are ready.")
     print("\n".join(lines), flush=True)
     return made

@@ -29,7 +29,8 @@ class Settings:
     rate_per_s: float = 20.0  # inbound messages per second per connection (token bucket)
     rate_burst: int = 60
     rate_strikes: int = 200  # messages refused for rate before the socket is closed with 1008
-    send_buffer_bytes: int = 2 * 1024 * 1024  # a socket with more queued is cut off (4008, slow consumer)
+    send_buffer_bytes: int = 2 * 1024 * 1024  # more queued and no progress for stall_s: cut off (4008)
+    stall_s: float = 1.0
     lease_ms: int = 10_000
     snapshot_every: int = 200
 

@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -81,9 +82,22 @@ class ServerProcess:
         data = json.dumps(body).encode() if body is not None else None
         req = urllib.request.Request(self.url + path, data=data, method=method,
                                      headers={"Content-Type": "application/json", **(headers or {})})
-        with urllib.request.urlopen(req, timeout=10) as r:
-            raw = r.read()
-            return json.loads(raw) if r.headers.get_content_type() == "application/json" else raw.decode()
+        try:
+            with urllib.request.urlopen(req, timeout=10) as r:
+                raw = r.read()
+                return json.loads(raw) if r.headers.get_content_type() == "application/json" else raw.decode()
+        except urllib.error.HTTPError as exc:
+            with exc:
+                raise HttpStatus(exc.code, exc.read().decode()) from None
+
+
+class HttpStatus(Exception):
+    """An HTTP answer other than 2xx: `code` and the body."""
+
+    def __init__(self, code: int, body: str):
+        super().__init__(f"HTTP {code}: {body}")
+        self.code = code
+        self.body = body
 
 
 @pytest.fixture(scope="session")

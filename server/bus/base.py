@@ -5,7 +5,7 @@ files under a data directory + in-process fan-out) and Redis (server/bus/redis.p
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -103,6 +103,10 @@ class Store(Protocol):
 
     async def find_grant(self, token_hash: str) -> dict[str, Any] | None: ...
 
+    async def lease_holder(self, room: str) -> str | None:
+        """The node that owns the room now, if any."""
+        ...
+
     async def acquire_lease(self, room: str, node: str, ttl_ms: int) -> bool:
         """Become the room's owner if nobody is (or we already are); renews our own lease."""
         ...
@@ -119,6 +123,7 @@ class Store(Protocol):
 
 
 EventHandler = Callable[[str, Sequence[LoggedEvent]], None]
+CommandHandler = Callable[[Mapping[str, Any]], Awaitable[dict[str, Any]]]
 
 
 class EventBus(Protocol):
@@ -129,6 +134,14 @@ class EventBus(Protocol):
     async def subscribe(self, room: str, handler: EventHandler) -> None: ...
 
     async def unsubscribe(self, room: str, handler: EventHandler) -> None: ...
+
+    async def serve(self, node: str, handler: CommandHandler) -> None:
+        """Take commands other nodes forward to rooms this node owns."""
+        ...
+
+    async def forward(self, node: str, request: Mapping[str, Any], timeout_s: float = 5.0) -> dict[str, Any]:
+        """Run a command on the node that owns its room; LookupError when it cannot be reached."""
+        ...
 
     async def close(self) -> None: ...
 

@@ -26,7 +26,7 @@ from typing import Any
 
 import msgpack
 
-from server.bus.base import EventHandler, LogConflict, LoggedEvent, Record, RoomSnapshot
+from server.bus.base import CommandHandler, EventHandler, LogConflict, LoggedEvent, Record, RoomSnapshot
 
 _FRAME = struct.Struct(">II")
 
@@ -188,6 +188,9 @@ class FileStore:
         found = self._grants.get(token_hash)
         return dict(found) if found else None
 
+    async def lease_holder(self, room: str) -> str | None:
+        return None
+
     async def acquire_lease(self, room: str, node: str, ttl_ms: int) -> bool:
         return True  # the LOCK file makes this process the only owner of every room in the directory
 
@@ -233,6 +236,12 @@ class LocalBus:
             handlers.remove(handler)
             if not handlers:
                 del self._handlers[room]
+
+    async def serve(self, node: str, handler: CommandHandler) -> None:
+        return None  # one process owns every room: nothing is ever forwarded
+
+    async def forward(self, node: str, request: Mapping[str, Any], timeout_s: float = 5.0) -> dict[str, Any]:
+        raise LookupError("the embedded bus has no other nodes")
 
     async def close(self) -> None:
         self._handlers.clear()

@@ -30,6 +30,15 @@ def room_lease(prefix: str, room: str) -> str:
     return f"{prefix}:room:{room}:lease"
 
 
+def node_commands(prefix: str, node: str) -> str:
+    """Pub/sub channel on which a node takes commands forwarded to the rooms it owns."""
+    return f"{prefix}:node:{node}:commands"
+
+
+def node_replies(prefix: str, node: str) -> str:
+    return f"{prefix}:node:{node}:replies"
+
+
 def campaigns(prefix: str) -> str:
     """Hash campaign id → msgpack campaign record."""
     return f"{prefix}:campaigns"

@@ -13,8 +13,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import msgpack
@@ -22,7 +23,16 @@ import redis.asyncio as aioredis
 from redis.exceptions import ResponseError
 
 from server.bus import names
-from server.bus.base import EventHandler, LogConflict, LoggedEvent, Record, RoomSnapshot, pack_events, unpack_events
+from server.bus.base import (
+    CommandHandler,
+    EventHandler,
+    LogConflict,
+    LoggedEvent,
+    Record,
+    RoomSnapshot,
+    pack_events,
+    unpack_events,
+)
 
 log = logging.getLogger(__name__)
 
@@ -147,17 +157,28 @@ class RedisStore:
 
 
 class RedisBus:
-    """`EventBus` over Redis pub/sub: one subscriber connection per node, one listener task."""
+    """`EventBus` over Redis pub/sub: one subscriber connection per node, one listener task. It also relays
+    commands to the node that owns a room (`<prefix>:node:<id>:commands`, answers on `...:replies`)."""
 
     def __init__(self, client: aioredis.Redis, prefix: str):
         self.r: Any = client
         self.prefix = prefix
         self._pubsub: Any = client.pubsub()
         self._handlers: dict[str, list[EventHandler]] = defaultdict(list)
+        self._routes: dict[str, Callable[[bytes], None]] = {}
         self._listener: asyncio.Task[None] | None = None
+        self._node: str | None = None
+        self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._serving: set[asyncio.Task[None]] = set()
 
     def channel(self, room: str) -> str:
         return names.room_events(self.prefix, room)
+
+    async def _route(self, channel: str, handler: Callable[[bytes], None]) -> None:
+        self._routes[channel] = handler
+        await self._pubsub.subscribe(channel)
+        if self._listener is None:
+            self._listener = asyncio.create_task(self._listen())
 
     async def publish(self, room: str, events: Sequence[LoggedEvent]) -> None:
         await self.r.publish(self.channel(room), pack_events(room, events))
@@ -166,9 +187,7 @@ class RedisBus:
         first = room not in self._handlers
         self._handlers[room].append(handler)
         if first:
-            await self._pubsub.subscribe(self.channel(room))
-        if self._listener is None:
-            self._listener = asyncio.create_task(self._listen())
+            await self._route(self.channel(room), self._on_events)
 
     async def unsubscribe(self, room: str, handler: EventHandler) -> None:
         handlers = self._handlers.get(room)
@@ -176,7 +195,16 @@ class RedisBus:
             handlers.remove(handler)
             if not handlers:
                 del self._handlers[room]
+                self._routes.pop(self.channel(room), None)
                 await self._pubsub.unsubscribe(self.channel(room))
+
+    def _on_events(self, data: bytes) -> None:
+        room, events = unpack_events(data)
+        for handler in list(self._handlers.get(room, ())):
+            try:
+                handler(room, events)
+            except Exception:
+                log.exception("feed of %s failed", room)
 
     async def _listen(self) -> None:
         while True:
@@ -190,25 +218,65 @@ class RedisBus:
                 continue
             if message is None or message.get("type") != "message":
                 continue
-            try:
-                room, events = unpack_events(message["data"])
-            except Exception:
-                log.warning("undecodable message on %s", message.get("channel"))
+            route = self._routes.get(message["channel"].decode())
+            if route is None:
                 continue
-            for handler in list(self._handlers.get(room, ())):
-                try:
-                    handler(room, events)
-                except Exception:
-                    log.exception("feed of %s failed", room)
+            try:
+                route(message["data"])
+            except Exception:
+                log.exception("message on %s", message["channel"])
+
+    # --- command relay -----------------------------------------------------------------------------------------
+
+    async def serve(self, node: str, handler: CommandHandler) -> None:
+        """Answer commands other nodes forward to this node (it owns the room)."""
+        self._node = node
+
+        def on_command(data: bytes) -> None:
+            request = _unpack(data)
+            task = asyncio.get_running_loop().create_task(self._answer(request, handler))
+            self._serving.add(task)
+            task.add_done_callback(self._serving.discard)
+
+        def on_reply(data: bytes) -> None:
+            reply = _unpack(data)
+            future = self._waiting.pop(str(reply.get("id")), None)
+            if future is not None and not future.done():
+                future.set_result(reply)
+
+        await self._route(names.node_commands(self.prefix, node), on_command)
+        await self._route(names.node_replies(self.prefix, node), on_reply)
+
+    async def _answer(self, request: Mapping[str, Any], handler: CommandHandler) -> None:
+        reply = await handler(request)
+        await self.r.publish(names.node_replies(self.prefix, str(request["from"])),
+                             _pack({**reply, "id": request["id"]}))
+
+    async def forward(self, node: str, request: Mapping[str, Any], timeout_s: float = 5.0) -> dict[str, Any]:
+        if self._node is None:
+            raise LookupError("this node does not relay commands")
+        rid = secrets.token_hex(8)
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._waiting[rid] = future
+        try:
+            receivers = await self.r.publish(names.node_commands(self.prefix, node),
+                                             _pack({**request, "id": rid, "from": self._node}))
+            if not receivers:
+                raise LookupError(f"node {node} is not listening")
+            return await asyncio.wait_for(future, timeout_s)
+        finally:
+            self._waiting.pop(rid, None)
 
     async def close(self) -> None:
-        if self._listener is not None:
-            self._listener.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._listener
+        for task in [self._listener, *self._serving]:
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         with contextlib.suppress(Exception):
             await self._pubsub.aclose()
         self._handlers.clear()
+        self._routes.clear()
 
 
 async def open_redis(url: str, prefix: str) -> tuple[RedisStore, RedisBus]:

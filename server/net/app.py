@@ -109,6 +109,7 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
         async for msg in ws:
             if msg.type == WSMsgType.BINARY or msg.type == WSMsgType.TEXT:
                 await session.on_frame(msg.data)
+                await asyncio.sleep(0)  # a burst from one client does not starve the writers
             elif msg.type == WSMsgType.ERROR:
                 node.metrics.closes[ws.close_code or 1006] += 1
                 break

@@ -1,9 +1,11 @@
 """One websocket session: authentication, roles, the command loop and the bounded outbound queue.
 
 The socket's writer drains a queue of already-encoded frames; the room's fan-out only appends to it. A socket whose
-queue grows past `send_buffer_bytes` (the peer stopped reading) is cut off with close code 4008 rather than slowing
-the room. Close codes the server uses: 1008 flooding past the rate limit, 1009 oversized frame (aiohttp), 4001 no
-`hello` in time, 4008 slow consumer, 4009 the same seat signed in again elsewhere, 1001 server shutting down.
+queue is past `send_buffer_bytes` while its writer has made no progress for `stall_s` (the peer stopped reading),
+or whose queue is past four times that, is cut off with close code 4008 rather than slowing the room.
+
+Close codes the server uses: 1008 flooding past the rate limit, 1009 oversized frame (aiohttp), 4001 no `hello` in
+time, 4008 slow consumer, 4009 the same seat signed in again elsewhere, 1001 server shutting down.
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ CLOSE_POLICY = 1008
 CLOSE_NO_HELLO = 4001
 CLOSE_SLOW_CONSUMER = 4008
 CLOSE_REPLACED = 4009
+_COMMANDS = (c.Order, c.EndTurn, c.Chat, c.ModClock, c.ModRuling, c.ModSecretModule, c.ModRelease)
+MAX_BAD_TOKENS = 5  # a connection guessing tokens is closed (1008) after this many
 _KNOWN_CODES = {
     "bad_frame", "bad_message", "unknown_type", "frame_too_large", "not_authenticated", "bad_token", "forbidden",
     "not_your_team", "not_joined", "no_such_room", "no_such_player", "no_such_channel", "rate_limited",
@@ -56,10 +60,12 @@ class Session:
         self.closing = False
         self._queue: deque[bytes | str] = deque()
         self._queued = 0
+        self._progress_at = time.monotonic()
         self._wake = asyncio.Event()
         self._tokens = float(self.settings.rate_burst)
         self._refill_at = time.monotonic()
         self._strikes = 0
+        self._bad_tokens = 0
         self._pings: dict[int, float] = {}
         self._nonce = 0
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -75,7 +81,9 @@ class Session:
         metrics = self.node.metrics
         metrics.messages_out += 1
         metrics.bytes_out += len(frame)
-        if self._queued > self.settings.send_buffer_bytes:
+        limit = self.settings.send_buffer_bytes
+        if self._queued > limit and (
+                self._queued > 4 * limit or time.monotonic() - self._progress_at > self.settings.stall_s):
             self.close(CLOSE_SLOW_CONSUMER, "slow consumer: send buffer full")
             return
         self._wake.set()
@@ -102,6 +110,8 @@ class Session:
                     await ws.send_bytes(frame)
                 else:
                     await ws.send_str(frame)
+                self._progress_at = time.monotonic()
+            self._progress_at = time.monotonic()
 
     def close(self, code: int, reason: str) -> None:
         if self.closing:
@@ -144,7 +154,7 @@ class Session:
             await asyncio.sleep(self.settings.ping_interval_s)
             self._nonce += 1
             self._pings[self._nonce] = time.monotonic()
-            if len(self._pings) > 8:
+            if len(self._pings) > 64:
                 self._pings.pop(next(iter(self._pings)))
             self.send({"t": "ping", "nonce": self._nonce, "server_ms": self.node.hub.now()})
 
@@ -188,7 +198,7 @@ class Session:
         except Exception:
             log.exception("internal error on %s", msg.t)
             self.error(msg.cid, "internal", "internal error")
-        if not isinstance(msg, c.Pong | c.Hello):
+        if isinstance(msg, _COMMANDS):
             self.node.metrics.observe_command((time.perf_counter() - started) * 1000)
 
     async def _dispatch(self, msg: c.ClientMessage, frame: bytes | str) -> None:
@@ -242,6 +252,9 @@ class Session:
         self.json = json_frames
         member = await self.node.hub.authenticate(msg.token)
         if member is None:
+            self._bad_tokens += 1
+            if self._bad_tokens >= MAX_BAD_TOKENS:
+                self.close(CLOSE_POLICY, "too many bad tokens")
             raise RoomError("bad_token", "unknown token")
         self.member, self.player, self.name = member, member.player, msg.name
         self.node.sign_in(self)

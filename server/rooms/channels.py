@@ -6,7 +6,7 @@ Canonical channel names:
     players         every player (diplomacy, peace talks); not spectators, not players in the secret module
     spectators      spectators (players never see it: no leaks towards the game)
     announce        the moderator to everyone
-    secret          the secret module: the moderator and the players sent there
+    secret:<player> the secret module: the moderator and one player sent there (a player writes "secret")
 The moderator reads every channel. A message's audience is a set of viewer classes (server.core.engine).
 """
 
@@ -19,7 +19,11 @@ from server.rooms.errors import RoomError, forbidden
 from server.rooms.members import Member
 
 SECRET = "secret"
-SECRET_VIEWER = "secret"
+
+
+def secret_viewer(player: str) -> str:
+    """The viewer class (and channel) of a player in the secret module: only that player and the moderator."""
+    return f"{SECRET}:{player}"
 
 
 def audience(channel: str, teams: Sequence[str]) -> frozenset[str] | None:
@@ -29,22 +33,27 @@ def audience(channel: str, teams: Sequence[str]) -> frozenset[str] | None:
         return frozenset(team_viewer(t) for t in teams)
     if channel == "spectators":
         return frozenset({SPECTATOR})
-    if channel == SECRET:
-        return frozenset({SECRET_VIEWER})
+    if channel.startswith(SECRET + ":"):
+        return frozenset({channel})
     kind, _, team = channel.partition(":")
     if kind in ("team", "mod") and team in teams:
         return frozenset({team_viewer(team)})
     raise RoomError("no_such_channel", f"no channel {channel!r}")
 
 
-def resolve(member: Member, channel: str, teams: Sequence[str], *, secret_room: bool) -> str:
+def resolve(member: Member, channel: str, teams: Sequence[str], *, secret_room: bool,
+            players: Sequence[str] = ()) -> str:
     """The canonical channel `member` writes to when it says `channel`; typed refusal when it may not."""
     if secret_room:
         if member.role == "spectator":
             raise forbidden("spectators have no voice in the secret module")
-        if channel != SECRET:
-            raise RoomError("no_such_channel", "the secret module has one channel: 'secret'")
-        return SECRET
+        if member.role == "player":
+            if channel not in (SECRET, secret_viewer(member.player)):
+                raise RoomError("no_such_channel", "in the secret module you write to 'secret' (the moderator)")
+            return secret_viewer(member.player)
+        if channel.removeprefix(SECRET + ":") not in players:
+            raise RoomError("no_such_channel", "the moderator writes to 'secret:<player>' in the secret module")
+        return channel
     if member.role == "spectator":
         if channel != "spectators":
             raise forbidden("spectators write only to the spectators' channel")
@@ -65,7 +74,7 @@ def resolve(member: Member, channel: str, teams: Sequence[str], *, secret_room: 
         return channel
     if kind in ("team", "mod") and team in teams:
         raise RoomError("not_your_team", f"{own} may not write to {channel}")
-    if channel in ("announce", "spectators", SECRET):
+    if channel in ("announce", "spectators") or channel.startswith(SECRET):
         raise forbidden(f"players may not write to {channel}")
     raise RoomError("no_such_channel", f"no channel {channel!r}")
 
@@ -78,7 +87,7 @@ def readable(viewer: str, teams: Sequence[str]) -> list[str]:
         return ["announce", "spectators"]
     if viewer == PUBLIC:
         return ["announce"]
-    if viewer == SECRET_VIEWER:
-        return [SECRET]
+    if viewer.startswith(SECRET + ":"):
+        return [viewer]
     team = viewer.removeprefix("team:")
     return ["announce", "players", f"team:{team}", f"mod:{team}"]

@@ -54,7 +54,7 @@ class DrillEngine:
     kind = "drill"
 
     def setup(self, config: Mapping[str, Any], seed: int) -> tuple[DrillState, Sequence[Event]]:
-        teams = list(config.get("teams") or ["red", "blue"])
+        teams = [t["colour"] if isinstance(t, Mapping) else str(t) for t in config.get("teams") or ["red", "blue"]]
         width, height = int(config.get("width", 8)), int(config.get("height", 8))
         per_team = int(config.get("counters", 2))
         order = TurnOrder.start(teams, simultaneous=int(config.get("level", 1)) == 3)

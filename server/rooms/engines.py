@@ -1,50 +1,55 @@
-"""Engine registry: a campaign creation request names a kind or scenario; this finds the engine that plays it.
+"""Engine registry: a campaign creation request names a kind or scenario; this finds the engine that plays it and
+the configuration it starts from (python-chess's `find_variant` in spirit).
 
-Engines register a factory under one or more names (python-chess's `find_variant` in spirit). The drill engine is
-always registered; the campaign and battle engines register themselves here when their packages are importable.
+Registered: "drill" (the room's own test engine), "campaign" (the Continental War engine, default scenario), and
+every scenario under shared/scenarios/ by its folder name (the campaign engine with `scenario` set).
 """
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from server.core.engine import Engine
 
 EngineFactory = Callable[[], Engine[Any]]
 
-_ENGINES: dict[str, EngineFactory] = {}
-
-# Modules that register engines when present (built by their own issues); missing ones are skipped.
-_OPTIONAL = ("server.campaign.register", "server.battle.register")
+SCENARIOS = Path(__file__).resolve().parents[2] / "shared" / "scenarios"
 
 
-def register(name: str, factory: EngineFactory) -> None:
-    _ENGINES[name] = factory
+@dataclass(frozen=True, slots=True)
+class Entry:
+    factory: EngineFactory
+    defaults: Mapping[str, Any] = field(default_factory=dict)
 
 
-def _load_optional() -> None:
-    for module in _OPTIONAL:
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            if exc.name is None or not module.startswith(exc.name):
-                raise
+_ENGINES: dict[str, Entry] = {}
+
+
+def register(name: str, factory: EngineFactory, defaults: Mapping[str, Any] | None = None) -> None:
+    _ENGINES[name] = Entry(factory, dict(defaults or {}))
+
+
+def _entry(name: str) -> Entry:
+    try:
+        return _ENGINES[name]
+    except KeyError:
+        raise KeyError(f"no engine or scenario {name!r}; known: {', '.join(sorted(_ENGINES))}") from None
 
 
 def find_engine(name: str) -> Engine[Any]:
     """The engine for a kind/scenario name; KeyError naming the known ones otherwise."""
-    if name not in _ENGINES:
-        _load_optional()
-    try:
-        return _ENGINES[name]()
-    except KeyError:
-        raise KeyError(f"no engine {name!r}; known: {', '.join(sorted(_ENGINES))}") from None
+    return _entry(name).factory()
+
+
+def engine_config(name: str, config: Mapping[str, Any]) -> dict[str, Any]:
+    """The setup config for `name`: its defaults (e.g. the scenario) under the request's own settings."""
+    return {**_entry(name).defaults, **config}
 
 
 def engine_names() -> list[str]:
-    _load_optional()
     return sorted(_ENGINES)
 
 
@@ -52,6 +57,13 @@ def _register_builtin() -> None:
     from server.rooms.drill import DrillEngine
 
     register("drill", DrillEngine)
+    try:
+        from server.campaign.engine import CampaignEngine
+    except ImportError:
+        return
+    register("campaign", CampaignEngine)
+    for folder in sorted(SCENARIOS.glob("*/scenario.json")):
+        register(folder.parent.name, CampaignEngine, {"scenario": folder.parent.name})
 
 
 _register_builtin()

@@ -17,8 +17,9 @@ from typing import Any
 from server.bus import names
 from server.bus.base import EventBus, Store
 from server.clock import ClockSettings
+from server.core.errors import RuleError
 from server.core.turns import in_turn_order
-from server.rooms.engines import find_engine
+from server.rooms.engines import engine_config, find_engine
 from server.rooms.errors import RoomError
 from server.rooms.feed import Feed, Outlet, Subscription
 from server.rooms.members import Member
@@ -51,6 +52,7 @@ class Hub:
 
     async def start(self) -> None:
         """Take every campaign's rooms this node can own (their clocks must run with nobody connected)."""
+        await self.bus.serve(self.node, self._forwarded)
         await self._adopt_all()
         self._tasks.append(asyncio.create_task(self._keep_alive()))
 
@@ -83,7 +85,7 @@ class Hub:
             if tick % 4 == 0:
                 with contextlib.suppress(Exception):
                     await self.store.report_presence(self.node, self.presence(), self.lease_ms)
-            if tick % 10 == 0:
+            if tick % max(1, self.lease_ms // 1000) == 0:
                 with contextlib.suppress(Exception):
                     await self._adopt_all()
 
@@ -112,13 +114,16 @@ class Hub:
     async def owned(self, room_id: str) -> Room | None:
         """The room if this node owns it (opening it and taking its lease when nobody holds it)."""
         room = self.rooms.get(room_id)
-        if room is not None:
+        if room is not None and not room.closed:
             return room
         lock = self._opening.setdefault(room_id, asyncio.Lock())
         async with lock:
             room = self.rooms.get(room_id)
-            if room is not None:
+            if room is not None and not room.closed:
                 return room
+            if room is not None:  # a failed write closed it: its log is the truth, rebuild from there
+                del self.rooms[room_id]
+                await room.close()
             if not await self.store.acquire_lease(room_id, self.node, self.lease_ms):
                 return None
             room = await Room.open(room_id, self.store, self.bus, self.now, snapshot_every=self.snapshot_every)
@@ -166,10 +171,36 @@ class Hub:
             feed.remove(outlet)
 
     async def submit(self, room_id: str, kind: str, body: Mapping[str, Any], member: Member) -> int | None:
+        """Run a command on the room's owner: here, or forwarded to the node holding its lease."""
         room = await self.owned(room_id)
-        if room is None:
-            raise RoomError("internal", f"room {room_id} is owned by another node; commands are not forwarded yet")
-        return await room.submit(kind, body, member)
+        if room is not None:
+            return await room.submit(kind, body, member)
+        holder = await self.store.lease_holder(room_id)
+        if holder is None or holder == self.node:
+            raise RoomError("no_such_room", f"no room {room_id}")
+        try:
+            reply = await self.bus.forward(holder, {"room": room_id, "kind": kind, "body": dict(body),
+                                                    "member": member.dump()})
+        except (LookupError, TimeoutError):
+            raise RoomError("internal", f"the node owning {room_id} did not answer; try again") from None
+        if not reply.get("ok"):
+            raise RoomError(str(reply.get("code", "internal")), str(reply.get("message", "")),
+                            rule=reply.get("rule"))
+        seq = reply.get("seq")
+        return int(seq) if seq is not None else None
+
+    async def _forwarded(self, request: Mapping[str, Any]) -> dict[str, Any]:
+        try:
+            room = await self.owned(str(request["room"]))
+            if room is None:
+                raise RoomError("internal", "this node no longer owns the room")
+            seq = await room.submit(str(request["kind"]), request["body"], Member.load(request["member"]))
+            return {"ok": True, "seq": seq}
+        except RuleError as exc:
+            return {"ok": False, "code": exc.code, "message": exc.message, "rule": exc.rule}
+        except Exception as exc:
+            log.exception("forwarded command failed")
+            return {"ok": False, "code": "internal", "message": str(exc)}
 
     async def lockout_of(self, member: Member) -> Away | None:
         if member.role != "player":
@@ -189,7 +220,7 @@ class Hub:
         """Create a campaign from a validated request (shared/protocol/http.py CreateCampaign). Returns the tokens
         in clear exactly once; the store keeps only their sha256."""
         engine_name = str(spec.get("scenario") or "drill")
-        find_engine(engine_name)
+        engine = find_engine(engine_name)
         level = int(spec.get("level", 1))
         campaign_id = secrets.token_hex(5)
         teams = list(in_turn_order([t["colour"] for t in spec["teams"]]))
@@ -221,11 +252,16 @@ class Hub:
             "created_ms": self.now(),
         }
         lockout_ms = int(spec.get("lockout_minutes", LOCKOUT_MS / 60_000) * 60_000)
+        config = engine_config(engine_name, {
+            **dict(spec.get("config") or {}), "teams": meta["teams"], "level": level,
+            "house_rules": meta["house_rules"]})
+        seed = secrets.randbits(62)
         setup = {
             "engine": engine_name, "campaign": campaign_id, "teams": teams, "players": players, "clock": clock,
-            "seed": secrets.randbits(62), "lockout_ms": lockout_ms,
-            "config": {**dict(spec.get("config") or {}), "teams": teams, "level": level},
+            "seed": seed, "lockout_ms": lockout_ms, "config": config,
+            "clocks_paused": bool(spec.get("clocks_paused", False)),
         }
+        engine.setup(config, seed)  # a config the engine refuses is refused before anything is stored
         await self.store.put_campaign(meta, grants)
         for room_id, room_setup in (
             (names.campaign_room(campaign_id), setup),

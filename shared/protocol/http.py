@@ -40,6 +40,7 @@ class CreateCampaign(_Body):
     level: Annotated[int, Field(ge=1, le=3)] = 1
     teams: Annotated[list[TeamSpec], Field(min_length=2, max_length=4)]
     clock: ClockSpec | None = None
+    clocks_paused: bool = False  # start with the clocks paused: the moderator starts the game by resuming them
     house_rules: Annotated[list[Annotated[str, Field(max_length=500)]], Field(max_length=50)] = Field(
         default_factory=list)
     public: bool = True

@@ -12,8 +12,10 @@ import msgpack
 
 
 class Client:
-    def __init__(self, ws_url: str, *, use_json: bool = False):
+    def __init__(self, ws_url: str, *, use_json: bool = False, pong_delay: float = 0.0):
         self.ws_url = ws_url
+        self.pong_delay = pong_delay
+        self._pongs: set[asyncio.Task[None]] = set()
         self.use_json = use_json
         self.cid = 0
         self.http: aiohttp.ClientSession | None = None
@@ -24,6 +26,7 @@ class Client:
         self._reader: asyncio.Task[None] | None = None
         self._arrived = asyncio.Event()
         self.closed_code: int | None = None
+        self.frames = {"binary": 0, "text": 0}
 
     async def connect(self) -> Client:
         self.http = aiohttp.ClientSession()
@@ -36,12 +39,16 @@ class Client:
         async for msg in self.ws:
             if msg.type == aiohttp.WSMsgType.BINARY:
                 obj = msgpack.unpackb(msg.data, raw=False)
+                self.frames["binary"] += 1
             elif msg.type == aiohttp.WSMsgType.TEXT:
                 obj = json.loads(msg.data)
+                self.frames["text"] += 1
             else:
                 break
             if obj.get("t") == "ping":
-                await self.send_raw({"t": "pong", "cid": self._next(), "nonce": obj["nonce"]})
+                task = asyncio.create_task(self._pong(obj["nonce"]))
+                self._pongs.add(task)
+                task.add_done_callback(self._pongs.discard)
                 continue
             if obj.get("t") == "ev" or obj.get("t") == "snapshot":
                 self.last_seq[obj["room"]] = obj["seq"]
@@ -49,6 +56,12 @@ class Client:
             self._arrived.set()
         self.closed_code = self.ws.close_code
         self._arrived.set()
+
+    async def _pong(self, nonce: int) -> None:
+        if self.pong_delay:
+            await asyncio.sleep(self.pong_delay)
+        with contextlib.suppress(ConnectionError, RuntimeError):
+            await self.send_raw({"t": "pong", "cid": self._next(), "nonce": nonce})
 
     def _next(self) -> int:
         self.cid += 1
@@ -108,6 +121,8 @@ class Client:
         return self.closed_code
 
     async def close(self) -> None:
+        for task in list(self._pongs):
+            task.cancel()
         if self.ws is not None:
             await self.ws.close()
         if self._reader is not None:

@@ -133,3 +133,23 @@ async def test_flooding_on_and_on_is_cut_off_with_1008(server: ServerProcess) ->
     await red.close()
     await _still_works(blue, made["room"])
     await blue.close()
+
+
+async def test_guessing_tokens_closes_the_connection(server: ServerProcess) -> None:
+    c = await Client(server.ws_url).connect()
+    for i in range(4):
+        assert (await c.hello(f"guess-{i:08d}"))["code"] == "bad_token"
+    await c.send_raw({"t": "hello", "cid": 99, "token": "guess-00000005"})
+    assert await c.wait_closed() == 1008
+    await c.close()
+
+
+async def test_json_text_frames_are_answered_in_json(server: ServerProcess) -> None:
+    made = campaign(server)
+    red = await signed_in(server.ws_url, made["seats"][0]["token"], made["room"], use_json=True)
+    snap = await red.wait(lambda m: m["t"] == "snapshot")
+    assert snap["active"] == ["red"]
+    assert (await red.request(move(made["room"], "r1", 1, 1)))["t"] == "ack"
+    await red.event("counter_moved", id="r1")
+    assert red.frames["binary"] == 0 and red.frames["text"] >= 4
+    await red.close()

@@ -187,8 +187,14 @@ async def test_secret_module_lockout_return_and_reconnect_D_N_14_N_VICTORY_3(ser
         await t.red2.event("chat", text="without you")
         assert (await t.red1.join(secret))["t"] == "joined"
         await t.moderator.join(secret)
-        await t.red1.request({"t": "chat", "room": secret, "channel": "secret", "text": "I demand a recount"})
-        await t.moderator.event("chat", text="I demand a recount")
+        said = await t.red1.request({"t": "chat", "room": secret, "channel": "secret", "text": "I demand a recount"})
+        assert said["t"] == "ack"
+        heard = await t.moderator.event("chat", text="I demand a recount")
+        assert heard["data"]["channel"] == "secret:red-1"
+        await t.moderator.request({"t": "chat", "room": secret, "channel": "secret:red-1", "text": "Denied."})
+        await t.red1.event("chat", text="Denied.")
+        err = await t.moderator.request({"t": "chat", "room": secret, "channel": "secret", "text": "to whom?"})
+        assert err["code"] == "no_such_channel"
         assert (await t.red2.join(secret))["code"] == "forbidden"
         assert (await t.spectator.join(secret))["code"] == "forbidden"
         # reconnecting does not escape the lockout

@@ -72,6 +72,38 @@ async def test_two_nodes_share_redis_and_a_spectator_on_the_second_sees_live_eve
     await spectator.close()
 
 
+async def test_commands_on_a_second_node_are_forwarded_and_it_takes_over_when_the_owner_dies(
+        server_factory: Any, redis_url: str, prefix: str) -> None:
+    args = ("--redis-url", redis_url, "--redis-prefix", prefix, "--lease-ms", "1500")
+    first = server_factory(*args).start()
+    second = server_factory(*args).start()
+    made = campaign(first)
+    room = made["room"]
+    red = await signed_in(first.ws_url, made["seats"][0]["token"], room)
+    blue = await signed_in(second.ws_url, made["seats"][2]["token"], room)
+    assert (await red.request({"t": "end_turn", "room": room}))["t"] == "ack"
+    await blue.event("turn", ended="red")
+    err = await blue.request(move(room, "b1", 5, 5))
+    assert err["t"] == "error" and err["code"] == "illegal_order"  # the owner's typed error, relayed
+    ack = await blue.request(move(room, "b1", 1, 6))
+    assert ack["t"] == "ack"
+    moved = await blue.event("counter_moved", id="b1")
+    assert moved["seq"] == ack["seq"]
+    await red.close()
+
+    first.kill()  # the owner dies; its lease runs out and the second node adopts the room
+    for _ in range(60):
+        reply = await blue.request({"t": "chat", "room": room, "channel": "team", "text": "anyone?"})
+        if reply["t"] == "ack":
+            break
+        await asyncio.sleep(0.1)
+    assert reply["t"] == "ack", reply
+    skipped = await blue.event("clock_downtime_skipped", within=5)
+    assert skipped["data"]["teams"] == ["blue"]
+    assert (await blue.request({"t": "end_turn", "room": room}))["t"] == "ack"
+    await blue.close()
+
+
 @pytest.mark.skipif(shutil.which("redis-cli") is None, reason="needs redis-cli")
 async def test_redis_cli_subscribe_shows_the_turn_events(server_factory: Any, redis_url: str, prefix: str) -> None:
     node = server_factory("--redis-url", redis_url, "--redis-prefix", prefix).start()

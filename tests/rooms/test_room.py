@@ -128,3 +128,78 @@ async def test_secret_module_lockout_and_automatic_return_D_N_14(tmp_path: Path)
     returned = [e for e in room.history if e.kind == "secret_module"][-1]
     assert returned.data["action"] == "returned" and returned.data["early"] is False
     await hub.close()
+
+
+async def test_level_3_all_teams_order_and_the_turn_resolves_when_all_finished_or_flagged_C_1_7(
+        tmp_path: Path) -> None:
+    clock = ManualClock()
+    hub = await open_hub(tmp_path, clock)
+    made = await hub.create_campaign(spec(level=3, clock={"mode": "per_turn", "turn_ms": 60_000}))
+    room = hub.rooms[made["room"]]
+    m = _members(made["campaign"])
+    assert room.core.clocks.running() == {"red", "blue"}  # type: ignore[union-attr]
+    await room.submit("order", {"order": {"type": "move", "counter": "b1", "to": [1, 6]}}, m["blue"])
+    clock.advance(10_000)
+    await room.submit("end_turn", {}, m["red"])
+    assert room.core.clocks.running() == {"blue"}  # type: ignore[union-attr]
+    clock.advance(50_000)
+    await room._fire()  # blue flags: every team is done, the turn resolves and the next begins
+    assert room.core.clocks.running() == {"red", "blue"}  # type: ignore[union-attr]
+    turn = [e for e in room.history if e.kind == "turn"][-1]
+    assert turn.data["ended"] == "blue" and turn.data["active"] == ["blue", "red"]
+    assert turn.data["clocks"]["teams"]["blue"]["remaining_ms"] == 60_000
+    await hub.close()
+
+
+async def test_downtime_record_charges_nobody_on_reopen(tmp_path: Path) -> None:
+    clock = ManualClock()
+    hub = await open_hub(tmp_path, clock)
+    made = await hub.create_campaign(spec())
+    room = hub.rooms[made["room"]]
+    clock.advance(20_000)
+    await hub.store.mark_alive(made["room"], clock())
+    await hub.store.close()  # the process dies here: no shutdown snapshot
+    clock.advance(3_600_000)  # an hour down
+    store = FileStore(tmp_path, fsync=False)
+    back = await Room.open(made["room"], store, LocalBus(), clock)
+    assert back is not None
+    assert back.core.clocks.remaining_ms("red", clock()) == 40_000  # type: ignore[union-attr]
+    assert back.history[-2].kind == "clock_downtime_skipped"
+    assert room.seq < back.seq
+    await back.close()
+    await store.close()
+
+
+async def test_clocks_can_start_paused_until_the_moderator_resumes_them_C_1_9(tmp_path: Path) -> None:
+    clock = ManualClock()
+    hub = await open_hub(tmp_path, clock)
+    made = await hub.create_campaign(spec(clocks_paused=True))
+    room = hub.rooms[made["room"]]
+    m = _members(made["campaign"])
+    clock.advance(120_000)
+    await room._fire()
+    assert room.core.clocks.remaining_ms("red", clock()) == 60_000  # type: ignore[union-attr]
+    await room.submit("clock", {"action": "resume"}, m["mod"])
+    clock.advance(1_000)
+    assert room.core.clocks.remaining_ms("red", clock()) == 59_000  # type: ignore[union-attr]
+    await hub.close()
+
+
+async def test_after_a_restart_resumes_reach_back_before_the_snapshot(tmp_path: Path) -> None:
+    clock = ManualClock()
+    hub = await open_hub(tmp_path, clock, snapshot_every=4)
+    made = await hub.create_campaign(spec())
+    room = hub.rooms[made["room"]]
+    m = _members(made["campaign"])
+    for i in range(6):
+        await room.submit("chat", {"channel": "players", "text": f"line {i}"}, m["red"])
+    since = room.seq - 5
+    expected = room.catch_up("team:blue", since)
+    await hub.close()  # saves a snapshot at the end
+    await hub.store.close()
+    store = FileStore(tmp_path, fsync=False)
+    back = await Room.open(made["room"], store, LocalBus(), clock, owner=False)
+    assert back is not None
+    assert back.catch_up("team:blue", since) == expected
+    assert [e["t"] for e in expected] == ["ev"] * 5
+    await store.close()

@@ -1,0 +1,162 @@
+"""What every benchmark shares: the machine it ran on, process CPU/RSS from /proc, percentiles, result files."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+import os
+import platform
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Coroutine, Mapping, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "bench" / "results"
+_CLK_TCK = os.sysconf("SC_CLK_TCK")
+_PAGE = os.sysconf("SC_PAGE_SIZE")
+
+
+def machine() -> dict[str, Any]:
+    """The machine a figure came from (this one is shared with other work: figures are noisy)."""
+    cpu = "unknown"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    mem_kib = 0
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemTotal:"):
+                mem_kib = int(line.split()[1])
+    except OSError:
+        pass
+    return {
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "mem_gib": round(mem_kib / 2**20, 1),
+        "kernel": platform.release(),
+        "python": platform.python_version(),
+        "loadavg_1m": os.getloadavg()[0],
+        "shared": True,
+    }
+
+
+def git_commit() -> str:
+    try:
+        out = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True, timeout=10
+        )
+        return out.stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+
+
+def write_result(name: str, body: Mapping[str, Any], out_dir: Path | None = None) -> Path:
+    """Write `<out_dir>/<name>.json` (default bench/results), keeping the previous run as `previous`."""
+    out = (out_dir or RESULTS) / f"{name}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    previous: Any = None
+    if out.exists():
+        try:
+            old = json.loads(out.read_text())
+            old.pop("previous", None)
+            previous = old
+        except ValueError:
+            previous = None
+    doc = {
+        "benchmark": name,
+        "commit": git_commit(),
+        "utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "machine": machine(),
+        **body,
+        "previous": previous,
+    }
+    out.write_text(json.dumps(doc, indent=2, sort_keys=False) + "\n")
+    return out
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The q-quantile (0..1) by nearest rank; NaN for no values."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    rank = min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))
+    return ordered[rank]
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU of a process (and its reaped children), from /proc/<pid>/stat."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    utime, stime = int(fields[11]), int(fields[12])
+    return (utime + stime) / _CLK_TCK
+
+
+def rss_bytes(pid: int) -> int:
+    pages = int(Path(f"/proc/{pid}/statm").read_text().split()[1])
+    return pages * _PAGE
+
+
+def core_ticks(core: int) -> tuple[int, int]:
+    """(busy, total) jiffies of one core since boot, from /proc/stat; busy includes irq/softirq time."""
+    for line in Path("/proc/stat").read_text().splitlines():
+        if line.startswith(f"cpu{core} "):
+            v = [int(x) for x in line.split()[1:]]
+            idle = v[3] + v[4]
+            return sum(v[:8]) - idle, sum(v[:8])
+    return 0, 0
+
+
+def self_cpu_seconds() -> float:
+    t = os.times()
+    return t.user + t.system
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def pin_self(core: int) -> int | None:
+    """Pin this process to `core` when the machine has it; returns the core or None."""
+    if (os.cpu_count() or 1) > core and hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {core})
+        return core
+    return None
+
+
+def taskset_prefix(core: int) -> list[str]:
+    """`taskset -c <core>` for a child process, when taskset exists and the core does."""
+    if (os.cpu_count() or 1) > core and Path("/usr/bin/taskset").exists():
+        return ["taskset", "-c", str(core)]
+    return []
+
+
+def ratio(ours: float, baseline: float) -> float | None:
+    return round(ours / baseline, 3) if baseline else None
+
+
+def run(coro: Coroutine[Any, Any, T]) -> T:
+    """Run a benchmark's main coroutine on uvloop when installed (as the server does), else asyncio."""
+    try:
+        import uvloop
+
+        factory: Callable[[], asyncio.AbstractEventLoop] | None = uvloop.new_event_loop
+    except ImportError:
+        factory = None
+    with asyncio.Runner(loop_factory=factory) as runner:
+        return runner.run(coro)
+
+
+def python() -> str:
+    return sys.executable

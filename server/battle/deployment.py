@@ -1,0 +1,201 @@
+"""Setting up a battle: deployment zones, placement, the off-field reserve (N-START-1, N-START-6, N-START-7, D-N-3).
+
+D-N-3: each side deploys in a zone 15 rows deep that starts 5 rows from its own map edge and keeps 5 columns
+clear of the side edges. Positions are given in the battle setup; units without one are placed by the engine
+(front rows first, from the middle outwards). Units beyond the 25 a side may have on the field (N-START-1) wait
+off the map and come on from their edge as places become free (N-START-6).
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from server.core.dice import Dice
+from server.core.errors import BadOrder, IllegalOrder
+
+from .footprint import FACING_NAMES
+from .state import ON_FIELD, RESERVE, BattleState, Reinforcement, Side, Unit, new_unit
+from .terrain import BattleMap
+from .units import UNIT_TYPES
+
+ZONE_DEPTH = 15
+ZONE_GAP = 5
+ZONE_MARGIN = 5
+EDGES = ("north", "east", "south", "west")
+FACING_TOWARDS_ENEMY = {"south": 0, "west": 2, "north": 4, "east": 6}
+"""The facing of a side whose own edge is the key: towards the other side of the map."""
+
+
+def to_map(bmap: BattleMap, edge: str, u: int, v: int) -> tuple[int, int]:
+    """Edge frame → map cell: `v` rows in from `edge`, `u` cells along it (left to right, looking at the enemy)."""
+    w, h = bmap.width, bmap.height
+    if edge == "south":
+        return u, h - 1 - v
+    if edge == "north":
+        return w - 1 - u, v
+    if edge == "west":
+        return v, u
+    if edge == "east":
+        return w - 1 - v, h - 1 - u
+    raise ValueError(edge)
+
+
+def edge_length(bmap: BattleMap, edge: str) -> int:
+    return bmap.width if edge in ("north", "south") else bmap.height
+
+
+def in_zone(bmap: BattleMap, edge: str, x: int, y: int) -> bool:
+    """D-N-3: inside `edge`'s deployment zone."""
+    w, h = bmap.width, bmap.height
+    v = {"south": h - 1 - y, "north": y, "west": x, "east": w - 1 - x}[edge]
+    u = {"south": x, "north": w - 1 - x, "west": y, "east": h - 1 - y}[edge]
+    return ZONE_GAP <= v < ZONE_GAP + ZONE_DEPTH and ZONE_MARGIN <= u < edge_length(bmap, edge) - ZONE_MARGIN
+
+
+def zone_cells(bmap: BattleMap, edge: str) -> Iterator[tuple[int, int]]:
+    n = edge_length(bmap, edge)
+    for v in range(ZONE_GAP, ZONE_GAP + ZONE_DEPTH):
+        for u in range(ZONE_MARGIN, n - ZONE_MARGIN):
+            yield to_map(bmap, edge, u, v)
+
+
+def parse_facing(value: Any) -> int:
+    if isinstance(value, str) and value.upper() in FACING_NAMES:
+        return FACING_NAMES.index(value.upper())
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 8:
+        return value
+    raise BadOrder(f"facing must be 0..7 or one of {', '.join(FACING_NAMES)}", rule="D-N-4",
+                   details={"facing": value})
+
+
+def find_place(state: BattleState, unit: Unit, edge: str, facing: int, v_range: range,
+               zone: bool = True) -> tuple[int, int] | None:
+    """The first free anchor, scanning rows `v_range` from `edge`, each row from the middle outwards; with
+    `zone` the whole footprint must lie in the side's deployment zone."""
+    n = edge_length(state.map, edge)
+    mid = n // 2
+    us = sorted(range(ZONE_MARGIN, n - ZONE_MARGIN), key=lambda u: (abs(u - mid), u))
+    for v in v_range:
+        for u in us:
+            x, y = to_map(state.map, edge, u, v)
+            try:
+                cells = state.place_check(unit, x, y, facing, unit.formation)
+            except IllegalOrder:
+                continue
+            if zone and not all(in_zone(state.map, edge, cx, cy) for cx, cy in cells):
+                continue
+            return x, y
+    return None
+
+
+def deploy(state: BattleState, unit: Unit, spec: Mapping[str, Any], edge: str, zones: bool = True) -> None:
+    """Put `unit` on the field at its given position (which must lie in its side's zone, N-START-7 / D-N-3,
+    unless the scenario places troops itself: `"deployment_zones": false`) or at the first free place of the
+    zone."""
+    facing = parse_facing(spec.get("facing", FACING_TOWARDS_ENEMY[edge]))
+    unit.facing = facing
+    if "x" in spec and "y" in spec:
+        x, y = int(spec["x"]), int(spec["y"])
+        cells = state.place_check(unit, x, y, facing, unit.formation)
+        if zones and not all(in_zone(state.map, edge, cx, cy) for cx, cy in cells):
+            raise IllegalOrder("units deploy inside their side's zone", rule="N-START-7",
+                               details={"unit": unit.id, "zone": "D-N-3"})
+    else:
+        place = find_place(state, unit, edge, facing, range(ZONE_GAP + ZONE_DEPTH - 1, ZONE_GAP - 1, -1))
+        if place is None:
+            raise IllegalOrder("no room left in the deployment zone", rule="N-START-7", details={"unit": unit.id})
+        x, y = place
+    unit.x, unit.y, unit.status = x, y, ON_FIELD
+    state.put(unit)
+
+
+def make_unit(spec: Mapping[str, Any], side: str, num: int) -> Unit:
+    kind = str(spec.get("type", ""))
+    if kind not in UNIT_TYPES:
+        raise BadOrder(f"unknown unit type {kind!r}", rule="N-START-1", details={"unit": spec.get("id")})
+    t = UNIT_TYPES[kind]
+    formation = spec.get("formation")
+    if formation is not None and formation not in t.formations:
+        raise BadOrder(f"{kind} has no formation {formation!r}", rule="N-INF-2", details={"unit": spec.get("id")})
+
+    def opt(name: str) -> int | None:
+        return int(spec[name]) if spec.get(name) is not None else None
+
+    return new_unit(str(spec["id"]), side, kind, num, morale=opt("morale"), loss_tolerance=opt("loss_tolerance"),
+                    guns=opt("guns"), accuracy=opt("accuracy"), formation=formation)
+
+
+def setup_state(config: Mapping[str, Any], seed: int) -> BattleState:
+    """Build the opening state from a battle setup (see docs/battle.md for the format)."""
+    raw_map = config.get("map")
+    try:
+        bmap = BattleMap.load(raw_map) if raw_map else BattleMap.open_field()
+    except (ValueError, KeyError, TypeError) as exc:
+        raise BadOrder(f"bad battle map: {exc}", rule="N-START-1") from None
+    sides_cfg = list(config.get("sides", ()))
+    if len(sides_cfg) != 2:
+        raise BadOrder("a battle has exactly two sides", rule="N-START-1")
+    state = BattleState(map=bmap, units={}, sides={}, dice=Dice.from_seed(seed),
+                        occ=array("H", bytes(2 * bmap.width * bmap.height)), by_num={},
+                        turn_limit=int(config.get("turn_limit", 40)), hidden=bool(config.get("hidden", False)),
+                        field_limit=int(config.get("field_limit", 25)))
+    num = 0
+    for sc in sides_cfg:
+        name, edge = str(sc["name"]), str(sc.get("edge", "south"))
+        if edge not in EDGES:
+            raise BadOrder(f"edge must be one of {EDGES}", rule="D-N-3")
+        state.sides[name] = Side(name, edge, bool(sc.get("attacker", False)),
+                                 retreat_free_turns=3 if sc.get("retreat_with_battle") else 0,
+                                 general=str(sc.get("general", "")))
+    if sum(s.attacker for s in state.sides.values()) != 1:
+        raise BadOrder("exactly one side is the attacker (the side that entered the cell)", rule="D-N-1")
+    for sc in sides_cfg:
+        name = str(sc["name"])
+        edge = state.sides[name].edge
+        for i, spec in enumerate(sc.get("units", ())):
+            num += 1
+            unit = make_unit(spec, name, num)
+            if unit.id in state.units:
+                raise BadOrder(f"duplicate unit id {unit.id!r}", rule="N-START-1")
+            state.units[unit.id] = unit
+            state.by_num[num] = unit.id
+            if i < state.field_limit:
+                deploy(state, unit, spec, edge, bool(config.get("deployment_zones", True)))
+            else:
+                unit.status = RESERVE
+                unit.group = f"{name}-reserve"
+        extra = [u.id for u in state.units.values() if u.side == name and u.status == RESERVE]
+        if extra:
+            state.reinforcements.append(Reinforcement(f"{name}-reserve", name, 0, edge, tuple(extra), "coming"))
+        for rc in sc.get("reinforcements", ()):
+            ids = []
+            for spec in rc.get("units", ()):
+                num += 1
+                unit = make_unit({**spec, "formation": spec.get("formation") or _march(spec)}, name, num)
+                if unit.id in state.units:
+                    raise BadOrder(f"duplicate unit id {unit.id!r}", rule="N-START-1")
+                unit.status = RESERVE
+                unit.group = str(rc["group"])
+                state.units[unit.id] = unit
+                state.by_num[num] = unit.id
+                ids.append(unit.id)
+            redge = str(rc.get("edge", edge))
+            if redge not in EDGES:
+                raise BadOrder(f"edge must be one of {EDGES}", rule="D-N-12")
+            state.reinforcements.append(
+                Reinforcement(str(rc["group"]), name, max(1, int(rc.get("distance", 1))), redge, tuple(ids)))
+    attacker = next(s.name for s in state.sides.values() if s.attacker)
+    state.order = (attacker, state.enemy_of(attacker))
+    for u in state.units.values():
+        u.points = float(u.type.speed)
+    return state
+
+
+def _march(spec: Mapping[str, Any]) -> str:
+    """D-N-12: reinforcements arrive in march column (artillery limbered)."""
+    t = UNIT_TYPES.get(str(spec.get("type", "")))
+    if t is None:
+        return ""
+    return "limbered" if "limbered" in t.formations else "march_column" if "march_column" in t.formations else ""

@@ -1,0 +1,153 @@
+"""`BattleEngine`: the tactical battle behind the Engine interface of server/core/engine.py (D-N-1).
+
+The sides are the teams of the battle setup (e.g. "red", "blue"). `active_teams` is the side whose order phase it
+is; `end_turn` ends that side's phase; when both phases are done the turn is resolved and the next one begins.
+Every call works on a private copy of the state, so the state passed in is never changed and a rule error leaves
+nothing behind.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from server.core.engine import MODERATOR, SPECTATOR, Actor, Engine, Event, team_viewer
+from server.core.errors import BadOrder, IllegalOrder, NotYourTurn, NotYourUnit
+
+from . import artillery, movement, orders, victory
+from .deployment import setup_state
+from .formation import effective_morale
+from .log import Log
+from .state import ON_FIELD, BattleState, Unit
+from .turn import begin_turn, resolve
+from .view import view_of
+
+
+class BattleEngine:
+    kind = "battle"
+
+    def setup(self, config: Mapping[str, Any], seed: int) -> tuple[BattleState, Sequence[Event]]:
+        try:
+            state = setup_state(config, seed)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise BadOrder(f"malformed battle setup: {exc!r}", rule="N-START-1") from None
+        for u in state.units.values():
+            u.morale_mark = effective_morale(u)
+            full = u.type.loss_tolerance
+            u.half_flag = u.loss_tolerance <= full // 2
+            u.one_flag = u.loss_tolerance <= 1
+        log = Log(state)
+        log.emit("battle_started", sides=[s.dump() for s in state.sides.values()],
+                 units=[_brief(u) for u in state.units.values() if u.status == ON_FIELD], rule="N-START-1")
+        begin_turn(state, log)
+        return state, log.events
+
+    def teams(self, state: BattleState) -> Sequence[str]:
+        return list(state.sides)
+
+    def active_teams(self, state: BattleState) -> frozenset[str]:
+        side = state.active_side
+        return frozenset({side}) if side else frozenset()
+
+    def apply(self, state: BattleState, actor: Actor, order: Mapping[str, Any]) -> tuple[BattleState, Sequence[Event]]:
+        side = state.active_side
+        if side is None:
+            raise NotYourTurn("the battle is over", rule="D-N-2")
+        if not actor.moderator and actor.team != side:
+            raise NotYourTurn(f"it is {side}'s order phase", rule="D-N-1", details={"active": side})
+        cmd = orders.parse(order)
+        work = state.copy()
+        audience = frozenset({team_viewer(side), SPECTATOR, MODERATOR}) if work.hidden else None
+        log = Log(work, audience)
+        if isinstance(cmd, orders.Retreat):
+            victory.order_retreat(work, log, side)
+            return work, log.events
+        unit = work.units.get(cmd.unit)
+        if unit is None:
+            raise BadOrder(f"no unit {cmd.unit!r}", rule="D-N-1", details={"unit": cmd.unit})
+        if unit.side != side:
+            raise NotYourUnit(f"{unit.id} belongs to {unit.side}", rule="D-N-1", details={"unit": unit.id})
+        if not unit.on_field:
+            raise IllegalOrder(f"{unit.id} is not on the field ({unit.status})", rule="N-MORALE-5",
+                               details={"unit": unit.id, "status": unit.status})
+        if unit.busy is not None and not isinstance(cmd, orders.Targets):
+            raise IllegalOrder("the unit is still carrying out an order from last turn", rule="D-N-10",
+                               details={"unit": unit.id, "order": unit.busy["order"]})
+        _execute(work, log, unit, cmd)
+        return work, log.events
+
+    def end_turn(self, state: BattleState, team: str, *, flagged: bool) -> tuple[BattleState, Sequence[Event]]:
+        if state.active_side != team:
+            raise NotYourTurn(f"{team} is not in its order phase", rule="D-N-1")
+        work = state.copy()
+        log = Log(work)
+        log.emit("phase_over", side=team, flagged=flagged, turn=work.turn, rule="D-N-1")
+        work.phase += 1
+        if work.phase >= len(work.order):
+            resolve(work, log)
+        return work, log.events
+
+    def moderate(self, state: BattleState, ruling: Mapping[str, Any]) -> tuple[BattleState, Sequence[Event]]:
+        """Rulings: {"type": "end_battle", "winner": side, "reason": str}; {"type": "adjust", "unit": id,
+        "morale"|"loss_tolerance"|"guns": int} (N-FIRE-4: the moderator settles disputes)."""
+        work = state.copy()
+        log = Log(work)
+        kind = ruling.get("type")
+        if kind == "end_battle":
+            winner = ruling.get("winner")
+            if winner not in work.sides or work.over:
+                raise BadOrder("end_battle needs the winning side of a running battle", rule="N-VICTORY-1")
+            victory.impose(work, log, str(winner), str(ruling.get("reason", "moderator's ruling")))
+        elif kind == "adjust":
+            unit = work.units.get(str(ruling.get("unit")))
+            if unit is None:
+                raise BadOrder("adjust needs a unit", rule="N-FIRE-4")
+            for name in ("morale", "loss_tolerance", "guns"):
+                if name in ruling:
+                    value = ruling[name]
+                    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                        raise BadOrder(f"{name} must be a non-negative integer", rule="N-FIRE-4")
+                    setattr(unit, name, value)
+            log.emit("adjusted", unit=unit.id, morale=unit.morale, loss_tolerance=unit.loss_tolerance,
+                     guns=unit.guns, rule="N-FIRE-4")
+        else:
+            raise BadOrder(f"unknown ruling {kind!r}", rule="N-FIRE-4")
+        return work, log.events
+
+    def view(self, state: BattleState, viewer: str) -> dict[str, Any]:
+        return view_of(state, viewer)
+
+    def is_over(self, state: BattleState) -> bool:
+        return state.over
+
+    def dump(self, state: BattleState) -> dict[str, Any]:
+        return state.dump()
+
+    def load(self, data: Mapping[str, Any]) -> BattleState:
+        return BattleState.load(data)
+
+
+def _execute(state: BattleState, log: Log, unit: Unit, cmd: orders.Command) -> None:
+    if isinstance(cmd, orders.Move):
+        movement.move(state, log, unit, cmd.path, charge=cmd.charge)
+    elif isinstance(cmd, orders.Wheel):
+        movement.wheel(state, log, unit, cmd.eighths)
+    elif isinstance(cmd, orders.AboutFace):
+        movement.about_face(state, log, unit)
+    elif isinstance(cmd, orders.ChangeFormation):
+        movement.change_formation(state, log, unit, cmd.formation)
+    elif isinstance(cmd, orders.LeaveMelee):
+        movement.leave_melee(state, log, unit, cmd.path)
+    elif isinstance(cmd, orders.Targets):
+        artillery.designate(state, log, unit, cmd.targets)
+    elif isinstance(cmd, orders.Barrage):
+        artillery.barrage(state, log, unit)
+
+
+def _brief(u: Unit) -> dict[str, Any]:
+    return {"id": u.id, "side": u.side, "type": u.kind, "x": u.x, "y": u.y, "facing": u.facing,
+            "formation": u.formation}
+
+
+if TYPE_CHECKING:
+    _satisfies_protocol: Engine[BattleState] = BattleEngine()

@@ -1,0 +1,348 @@
+"""The battle state: the field, the units of both sides, melees, the dice, and whose phase it is.
+
+A state is worked on as a private copy: `BattleEngine.apply` copies it (`BattleState.copy`, cheap: slotted units,
+an occupancy array), changes the copy and returns it, so the state the room holds is never touched and an order
+that turns out illegal half-way leaves nothing behind. The occupancy grid maps every cell to the number of the
+unit standing on it (0: free), which makes overlap checks (D-N-4) one array read per cell.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from server.core.dice import Dice
+from server.core.errors import IllegalOrder
+
+from .footprint import Cell, footprint, footprint_offsets, front_rank
+from .terrain import BattleMap
+from .units import ARTILLERY, UNIT_TYPES, Formation, UnitType, formation_of
+
+ON_FIELD = "field"
+RESERVE = "reserve"  # off the map: a reinforcement not yet arrived or waiting for a place (N-START-6)
+DISPERSED = "dispersed"
+SURRENDERED = "surrendered"
+DESTROYED = "destroyed"
+MARCHED_OFF = "marched_off"  # left the field with its army after a retreat order (D-N-2)
+STATUSES = (ON_FIELD, RESERVE, DISPERSED, SURRENDERED, DESTROYED, MARCHED_OFF)
+
+
+@dataclass(slots=True)
+class Unit:
+    """One regiment or company. `morale` is the permanent track (N-MORALE-1 … -4); the formation's bonus is
+    added by `effective_morale` with the timing of N-INF-7 (D-N-9). `formations_this_turn` lists the formations
+    held since the turn began (first: the one it began in) — the bonus timing of N-INF-7 reads it."""
+
+    id: str
+    side: str
+    kind: str
+    num: int
+    x: int = 0
+    y: int = 0
+    facing: int = 0
+    formation: str = ""
+    status: str = ON_FIELD
+    morale: int = 0
+    loss_tolerance: int = 0
+    guns: int = 0
+    accuracy: int = 0
+    points: float = 0.0
+    formations_this_turn: tuple[str, ...] = ()
+    busy: dict[str, Any] | None = None
+    morale_mark: int = 0
+    loss_streak: int = 0
+    inflict_streak: int = 0
+    lost_this_turn: bool = False
+    inflicted_this_turn: bool = False
+    half_flag: bool = False
+    one_flag: bool = False
+    melee_turns: int = 0
+    entered_melee_turn: int = 0
+    targets: tuple[tuple[str, int], ...] = ()
+    barrage_turns: int = 0
+    barrage_used: bool = False
+    fractions: dict[str, float] = field(default_factory=dict)
+    crossed: frozenset[str] = frozenset()
+    road_used: bool = False
+    losses: int = 0
+    group: str = ""
+
+    @property
+    def type(self) -> UnitType:
+        return UNIT_TYPES[self.kind]
+
+    @property
+    def arm(self) -> str:
+        return UNIT_TYPES[self.kind].arm
+
+    @property
+    def form(self) -> Formation:
+        return formation_of(UNIT_TYPES[self.kind].arm, self.formation)
+
+    @property
+    def anchor(self) -> Cell:
+        return self.x, self.y
+
+    @property
+    def cells(self) -> tuple[Cell, ...]:
+        f = self.form
+        return footprint((self.x, self.y), f.width, f.depth, self.facing)
+
+    @property
+    def front(self) -> tuple[Cell, ...]:
+        return front_rank((self.x, self.y), self.form.width, self.facing)
+
+    @property
+    def on_field(self) -> bool:
+        return self.status == ON_FIELD
+
+    def copy(self) -> Unit:
+        u = Unit.__new__(Unit)
+        for name in _UNIT_FIELDS:
+            setattr(u, name, getattr(self, name))
+        u.fractions = dict(self.fractions)
+        if self.busy is not None:
+            u.busy = dict(self.busy)
+        return u
+
+    def dump(self) -> dict[str, Any]:
+        out = {name: getattr(self, name) for name in _UNIT_FIELDS}
+        out["formations_this_turn"] = list(self.formations_this_turn)
+        out["targets"] = [list(t) for t in self.targets]
+        out["crossed"] = sorted(self.crossed)
+        out["fractions"] = dict(sorted(self.fractions.items()))
+        return out
+
+    @classmethod
+    def load(cls, data: Mapping[str, Any]) -> Unit:
+        u = cls(id=str(data["id"]), side=str(data["side"]), kind=str(data["kind"]), num=int(data["num"]))
+        for name in _UNIT_FIELDS:
+            if name in data:
+                setattr(u, name, data[name])
+        u.formations_this_turn = tuple(data.get("formations_this_turn", ()))
+        u.targets = tuple((str(t), int(g)) for t, g in data.get("targets", ()))
+        u.crossed = frozenset(data.get("crossed", ()))
+        u.fractions = {str(k): float(v) for k, v in dict(data.get("fractions", {})).items()}
+        u.points = float(u.points)
+        u.busy = dict(data["busy"]) if data.get("busy") else None
+        return u
+
+
+_UNIT_FIELDS = tuple(Unit.__dataclass_fields__)
+
+
+@dataclass(slots=True)
+class Reinforcement:
+    """An army of the same side coming up from a neighbouring campaign cell (N-START-4, N-START-5, D-N-12)."""
+
+    group: str
+    side: str
+    distance: int
+    edge: str
+    units: tuple[str, ...]
+    status: str = "waiting"  # waiting → coming (rolled a success) → arrived
+
+    def copy(self) -> Reinforcement:
+        return Reinforcement(self.group, self.side, self.distance, self.edge, self.units, self.status)
+
+    def dump(self) -> dict[str, Any]:
+        return {"group": self.group, "side": self.side, "distance": self.distance, "edge": self.edge,
+                "units": list(self.units), "status": self.status}
+
+    @classmethod
+    def load(cls, d: Mapping[str, Any]) -> Reinforcement:
+        return cls(str(d["group"]), str(d["side"]), int(d["distance"]), str(d["edge"]), tuple(d["units"]),
+                   str(d["status"]))
+
+
+@dataclass(slots=True)
+class Side:
+    name: str
+    edge: str  # the map edge behind this side: "north" | "south" | "east" | "west"
+    attacker: bool = False
+    retreat_turn: int | None = None  # N-VICTORY-2: the turn the retreat order was given
+    retreat_free_turns: int = 0  # D-N-13: "retreat with battle" — no morale cost during the first turns
+    general: str = ""
+
+    def copy(self) -> Side:
+        return Side(self.name, self.edge, self.attacker, self.retreat_turn, self.retreat_free_turns, self.general)
+
+    def dump(self) -> dict[str, Any]:
+        return {"name": self.name, "edge": self.edge, "attacker": self.attacker, "retreat_turn": self.retreat_turn,
+                "retreat_free_turns": self.retreat_free_turns, "general": self.general}
+
+    @classmethod
+    def load(cls, d: Mapping[str, Any]) -> Side:
+        return cls(str(d["name"]), str(d["edge"]), bool(d["attacker"]), d.get("retreat_turn"),
+                   int(d.get("retreat_free_turns", 0)), str(d.get("general", "")))
+
+
+@dataclass(slots=True)
+class Melee:
+    """One touching pair (D-N-6). `charge` holds a charger's bonus for the first round (N-CHARGE-1)."""
+
+    a: str
+    b: str
+    since: int
+    rounds: int = 0
+    charge: dict[str, int] = field(default_factory=dict)
+
+    def copy(self) -> Melee:
+        return Melee(self.a, self.b, self.since, self.rounds, dict(self.charge))
+
+    def other(self, uid: str) -> str:
+        return self.b if uid == self.a else self.a
+
+    def dump(self) -> dict[str, Any]:
+        return {"a": self.a, "b": self.b, "since": self.since, "rounds": self.rounds, "charge": dict(self.charge)}
+
+    @classmethod
+    def load(cls, d: Mapping[str, Any]) -> Melee:
+        return cls(str(d["a"]), str(d["b"]), int(d["since"]), int(d["rounds"]), dict(d.get("charge", {})))
+
+
+def melee_key(a: str, b: str) -> tuple[str, str]:
+    return (a, b) if a < b else (b, a)
+
+
+@dataclass(slots=True)
+class BattleState:
+    map: BattleMap
+    units: dict[str, Unit]
+    sides: dict[str, Side]
+    dice: Dice
+    occ: array  # type: ignore[type-arg]
+    by_num: dict[int, str]
+    turn: int = 1
+    order: tuple[str, ...] = ()  # D-N-1: the sides in phase order this turn
+    phase: int = 0  # index into `order`; len(order) once both phases are done
+    melees: dict[tuple[str, str], Melee] = field(default_factory=dict)
+    reinforcements: list[Reinforcement] = field(default_factory=list)
+    turn_limit: int = 40
+    hidden: bool = False
+    result: dict[str, Any] | None = None
+    field_limit: int = 25
+
+    @property
+    def over(self) -> bool:
+        return self.result is not None
+
+    @property
+    def active_side(self) -> str | None:
+        if self.result is not None or self.phase >= len(self.order):
+            return None
+        return self.order[self.phase]
+
+    def copy(self) -> BattleState:
+        return BattleState(
+            map=self.map, units={k: u.copy() for k, u in self.units.items()},
+            sides={k: s.copy() for k, s in self.sides.items()}, dice=self.dice, occ=array("H", self.occ),
+            by_num=self.by_num, turn=self.turn, order=self.order, phase=self.phase,
+            melees={k: m.copy() for k, m in self.melees.items()},
+            reinforcements=[r.copy() for r in self.reinforcements], turn_limit=self.turn_limit, hidden=self.hidden,
+            result=self.result, field_limit=self.field_limit,
+        )
+
+    def enemy_of(self, side: str) -> str:
+        for name in self.sides:
+            if name != side:
+                return name
+        raise KeyError(side)
+
+    def field_units(self, side: str | None = None) -> Iterator[Unit]:
+        for u in self.units.values():
+            if u.status == ON_FIELD and (side is None or u.side == side):
+                yield u
+
+    def unit_at(self, x: int, y: int) -> Unit | None:
+        n = self.occ[y * self.map.width + x]
+        return self.units[self.by_num[n]] if n else None
+
+    # --- occupancy (D-N-4) -------------------------------------------------------------------------------------
+    def lift(self, unit: Unit) -> None:
+        w = self.map.width
+        for x, y in unit.cells:
+            self.occ[y * w + x] = 0
+
+    def put(self, unit: Unit) -> None:
+        w = self.map.width
+        for x, y in unit.cells:
+            self.occ[y * w + x] = unit.num
+
+    def place_check(self, unit: Unit, x: int, y: int, facing: int, formation: str) -> tuple[Cell, ...]:
+        """Raise IllegalOrder unless `unit` may stand at anchor (x, y) with `facing` and `formation`: on the map
+        (N-START-1), on ground its arm may enter (N-TERRAIN-1/2/3), in a formation the ground allows
+        (N-TERRAIN-5), overlapping no other unit (D-N-4). Returns the footprint."""
+        form = formation_of(unit.arm, formation)
+        m, occ, w = self.map, self.occ, self.map.width
+        cells = []
+        for dx, dy in footprint_offsets(form.width, form.depth, facing):
+            cx, cy = x + dx, y + dy
+            if not (0 <= cx < m.width and 0 <= cy < m.height):
+                raise IllegalOrder("the formation would leave the map", rule="N-START-1",
+                                   details={"unit": unit.id, "cell": [cx, cy]})
+            kind = m.kind(cx, cy)
+            if unit.arm not in kind.passable:
+                raise IllegalOrder(f"{unit.arm} cannot enter {kind.name}", rule=_IMPASSABLE_RULE.get(kind.name,
+                                   "N-TERRAIN-1"), details={"unit": unit.id, "cell": [cx, cy]})
+            if formation in kind.forbids:
+                raise IllegalOrder(f"no {formation} in {kind.name}", rule="N-TERRAIN-5",
+                                   details={"unit": unit.id, "cell": [cx, cy]})
+            n = occ[cy * w + cx]
+            if n and n != unit.num:
+                raise IllegalOrder("units may not overlap or pass through each other", rule="D-N-4",
+                                   details={"unit": unit.id, "cell": [cx, cy], "other": self.by_num[n]})
+            cells.append((cx, cy))
+        return tuple(cells)
+
+    # --- snapshots -----------------------------------------------------------------------------------------------
+    def dump(self) -> dict[str, Any]:
+        return {
+            "map": self.map.dump(), "units": [u.dump() for u in self.units.values()],
+            "sides": [s.dump() for s in self.sides.values()], "dice": self.dice.state, "turn": self.turn,
+            "order": list(self.order), "phase": self.phase, "melees": [m.dump() for m in self.melees.values()],
+            "reinforcements": [r.dump() for r in self.reinforcements], "turn_limit": self.turn_limit,
+            "hidden": self.hidden, "result": self.result, "field_limit": self.field_limit,
+        }
+
+    @classmethod
+    def load(cls, d: Mapping[str, Any]) -> BattleState:
+        bmap = BattleMap.load(d["map"])
+        units = {u.id: u for u in (Unit.load(x) for x in d["units"])}
+        state = cls(
+            map=bmap, units=units, sides={s.name: s for s in (Side.load(x) for x in d["sides"])},
+            dice=Dice(int(d["dice"])), occ=array("H", bytes(2 * bmap.width * bmap.height)),
+            by_num={u.num: u.id for u in units.values()}, turn=int(d["turn"]), order=tuple(d["order"]),
+            phase=int(d["phase"]), melees={melee_key(m.a, m.b): m for m in (Melee.load(x) for x in d["melees"])},
+            reinforcements=[Reinforcement.load(x) for x in d["reinforcements"]], turn_limit=int(d["turn_limit"]),
+            hidden=bool(d["hidden"]), result=d.get("result"), field_limit=int(d.get("field_limit", 25)),
+        )
+        for u in units.values():
+            if u.on_field:
+                state.put(u)
+        return state
+
+
+_IMPASSABLE_RULE = {"light_forest": "N-TERRAIN-2", "dense_forest": "N-TERRAIN-3", "river": "N-TERRAIN-1"}
+
+
+def new_unit(uid: str, side: str, kind: str, num: int, *, morale: int | None = None,
+             loss_tolerance: int | None = None, guns: int | None = None, accuracy: int | None = None,
+             formation: str | None = None) -> Unit:
+    """A unit with the base values of its type (N-INF-1, N-CAV-2, N-ART-2), or the values it brings from the
+    campaign (N-MORALE-1: morale as changed during the campaign)."""
+    t = UNIT_TYPES[kind]
+    form = formation or t.default_formation
+    m = t.morale if morale is None else morale
+    return Unit(
+        id=uid, side=side, kind=kind, num=num, formation=form, morale=m,
+        loss_tolerance=t.loss_tolerance if loss_tolerance is None else loss_tolerance,
+        guns=t.guns if guns is None else guns, accuracy=t.accuracy if accuracy is None else accuracy,
+        formations_this_turn=(form,), morale_mark=m,
+    )
+
+
+def is_artillery(unit: Unit) -> bool:
+    return unit.arm == ARTILLERY

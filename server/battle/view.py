@@ -1,0 +1,76 @@
+"""Projections of the battle per viewer class (DESIGN: hidden information is a projection).
+
+Moderator and spectators see everything. Without hidden information every viewer does too. With it (the campaign
+plays hidden), a side sees its own units in full and, of the enemy, only units in line of sight of one of its own
+(D-N-7: woods, settlements and higher ground between block sight; units do not hide units from view); a "public"
+viewer (a player in the secret module) sees the field and the turn but no units.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from server.core.engine import MODERATOR, SPECTATOR
+
+from .footprint import Cell, line_between
+from .formation import effective_morale
+from .state import ON_FIELD, BattleState, Unit
+from .terrain import TERRAIN
+
+
+def unit_view(state: BattleState, u: Unit, full: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {"id": u.id, "side": u.side, "type": u.kind, "status": u.status, "x": u.x, "y": u.y,
+                           "facing": u.facing, "formation": u.formation,
+                           "cells": [list(c) for c in u.cells] if u.status == ON_FIELD else []}
+    if full:
+        out.update(morale=effective_morale(u) if u.arm != "artillery" else None, base_morale=u.morale,
+                   loss_tolerance=u.loss_tolerance, guns=u.guns, accuracy=u.accuracy, points=u.points,
+                   busy=u.busy, targets=[list(t) for t in u.targets], barrage_turns=u.barrage_turns,
+                   losses=u.losses)
+    return out
+
+
+def sees(state: BattleState, eyes: list[Unit], target: Unit) -> bool:
+    m = state.map
+    cover, elev, w = m.cover, m.elevation, m.width
+    marks: list[Cell] = [target.cells[0], target.cells[len(target.cells) // 2]]
+    for own in eyes:
+        for src in (own.cells[0], own.cells[len(own.cells) // 2]):
+            for dst in marks:
+                top = max(elev[src[1] * w + src[0]], elev[dst[1] * w + dst[0]])
+                blocked = False
+                for dx, dy in line_between(dst[0] - src[0], dst[1] - src[1]):
+                    i = (src[1] + dy) * w + src[0] + dx
+                    if TERRAIN[cover[i]].blocks_sight or elev[i] > top:
+                        blocked = True
+                        break
+                if not blocked:
+                    return True
+    return False
+
+
+def view_of(state: BattleState, viewer: str) -> dict[str, Any]:
+    everything = viewer in (MODERATOR, SPECTATOR) or not state.hidden
+    team = viewer[5:] if viewer.startswith("team:") else None
+    base: dict[str, Any] = {
+        "kind": "battle", "map": state.map.dump(), "turn": state.turn, "turn_limit": state.turn_limit,
+        "order": list(state.order), "phase": state.phase, "active": state.active_side,
+        "sides": [s.dump() for s in state.sides.values()], "result": state.result, "hidden": state.hidden,
+    }
+    if everything:
+        base["units"] = [unit_view(state, u, True) for u in state.units.values()]
+        base["melees"] = [m.dump() for m in state.melees.values()]
+        base["reinforcements"] = [r.dump() for r in state.reinforcements]
+        return base
+    if team is None or team not in state.sides:
+        base["units"], base["melees"], base["reinforcements"] = [], [], []
+        return base
+    eyes = list(state.field_units(team))
+    units = [unit_view(state, u, True) for u in state.units.values() if u.side == team]
+    visible = {u.id for u in state.field_units() if u.side != team and sees(state, eyes, u)}
+    units += [unit_view(state, u, False) for u in state.units.values() if u.id in visible]
+    base["units"] = units
+    base["melees"] = [m.dump() for m in state.melees.values()
+                      if state.units[m.a].side == team or state.units[m.b].side == team]
+    base["reinforcements"] = [r.dump() for r in state.reinforcements if r.side == team]
+    return base

@@ -1,0 +1,127 @@
+"""Artillery strikes (C-9.7a–d, D-C-5): destruction within 30 km, terrain losses, range effectiveness (C-T11 at
+level 2, the formula at level 3), no fire into contact, road and bridge closures, cut-off (interdiction) fire."""
+
+from __future__ import annotations
+
+from server.campaign.context import Ctx
+from server.campaign.events import for_team, for_teams, public
+from server.campaign.forces import MARCH, REGROUPING, TRANSFER, Unit, remove_losses
+from server.campaign.grid import Cell, distance_km, label, round_half_up
+from server.campaign.orders import Strike
+from server.campaign.state import CampaignState
+from server.core.errors import IllegalOrder
+
+EPS = 1e-9
+
+
+def effectiveness(state: CampaignState, origin: Cell, target: Cell) -> float:
+    """D-C-5: level 1 full effect; level 2 C-T11 by the offsets along the two axes; level 3 the formula
+    −x²/15 − x/3 + 120 (%) of the distance x in km, clamped at 0."""
+    art = state.tables["artillery"]
+    if state.level == 1:
+        return 1.0
+    if state.level == 2:
+        steps = [int(v) for v in art["range_table_km"]]
+        dx, dy = abs(target[0] - origin[0]) * 10, abs(target[1] - origin[1]) * 10
+        if dx not in steps or dy not in steps:
+            return 0.0
+        return float(art["range_table"][steps.index(dy)][steps.index(dx)]) / 100
+    x = distance_km(origin, target)
+    f = art["formula"]
+    return max(0.0, float(f["a"]) * x * x + float(f["b"]) * x + float(f["c"])) / 100
+
+
+def terrain_loss(state: CampaignState, cell: Cell) -> float:
+    """C-9.7a: 0.5 on open ground; forest and hills 0.4; swamp and city 0.33; fortress 0.25; mountains 0.2 —
+    the most protective feature of the cell counts."""
+    table = state.tables["artillery"]["terrain_loss"]
+    fractions = [float(table[f]) for f in state.map.defender_features(cell) if f in table]
+    return min(fractions) if fractions else float(table["plain"])
+
+
+def strike(ctx: Ctx, team: str, cmd: Strike) -> None:
+    state = ctx.state
+    unit = ctx.own_unit(team, cmd.unit)
+    art = state.tables["artillery"]
+    if state.phase != "operations":
+        ctx.fail(IllegalOrder("artillery fires only in combat operations", rule="C-1.5"))
+    if unit.arm != "AD":
+        ctx.fail(IllegalOrder(f"{unit.name} is not an artillery division", rule="C-9.7"))
+    if unit.status in (REGROUPING, TRANSFER, MARCH) or unit.struck:
+        ctx.fail(IllegalOrder(f"{unit.name} cannot fire now", rule="C-9.7"))
+    if unit.used > EPS:
+        ctx.fail(IllegalOrder(f"{unit.name} has moved this turn and cannot fire", rule="C-9.7"))
+    dist = round_half_up(distance_km(unit.cell, cmd.target))
+    if not state.map.contains(cmd.target) or dist > float(art["range_km"]):
+        ctx.fail(IllegalOrder(f"{label(cmd.target)} is {dist:g} km away; the limit is {art['range_km']} km",
+                              rule="C-9.7a"))
+    fraction = round(terrain_loss(state, cmd.target) * effectiveness(state, unit.cell, cmd.target), 4)
+    gm = state.map
+    if cmd.mode == "road":
+        if cmd.target not in gm.roads:
+            ctx.fail(IllegalOrder(f"there is no road at {label(cmd.target)}", rule="C-9.7c"))
+        _close(state, cmd.target, movement=int(art["road_closed_turns_movement"]),
+               transfer=int(art["road_closed_turns_transfer"]))
+    elif cmd.mode == "bridge":
+        if not (gm.is_bridge(cmd.target) or gm.is_pass(cmd.target)):
+            ctx.fail(IllegalOrder(f"there is no bridge or pass at {label(cmd.target)}", rule="C-9.7c"))
+        turns = int(art["bridge_closed_turns"])
+        _close(state, cmd.target, movement=turns, transfer=turns)
+    elif cmd.mode == "cutoff":
+        state.interdictions.append({"cell": list(cmd.target), "team": team, "fraction": fraction, "by": unit.id})
+    else:
+        targets = state.units_at(cmd.target)
+        if any(t.fought for t in targets):
+            if state.level < 2:
+                ctx.fail(IllegalOrder("artillery does not fire on units in combat contact", rule="C-9.7b"))
+            elif not cmd.confirm:
+                ctx.fail(IllegalOrder("the units there are in combat contact: confirm to hit every side",
+                                      rule="C-9.7b", details={"confirm_required": True}))
+        from server.campaign.peace import act_of_war
+
+        for t in targets:
+            if t.team != team:
+                act_of_war(ctx, team, t.team)
+        _hit(ctx, targets, fraction, cause="artillery", cell=cmd.target)
+    unit.struck, unit.used = True, 1.0
+    ctx.emit(public("artillery_strike", team=team, target=list(cmd.target), mode=cmd.mode,
+                    fraction=fraction, rule="C-9.7"))
+
+
+def _close(state: CampaignState, cell: Cell, *, movement: int, transfer: int) -> None:
+    entry = state.closures.setdefault(label(cell), {})
+    entry["movement"] = max(entry.get("movement", 0), state.turn + movement - 1)
+    entry["transfer"] = max(entry.get("transfer", 0), state.turn + transfer - 1)
+
+
+def _hit(ctx: Ctx, targets: list[Unit], fraction: float, *, cause: str, cell: Cell) -> None:
+    from server.campaign.combat import check_destroyed
+
+    for t in targets:
+        loss = round(t.rating * fraction, 2)
+        remove_losses(ctx.state.level, t, loss)
+        ctx.emit(for_teams(sorted({t.team}), "losses", unit=t.id, loss=loss, rating=t.rating, cause=cause,
+                           cell=list(cell)))
+        check_destroyed(ctx, t)
+
+
+def trigger_interdiction(ctx: Ctx, unit: Unit, cell: Cell) -> None:
+    """C-9.7d, D-C-5: the first enemy force entering a square under cut-off fire takes the strike; a transfer
+    hit on the way ends there (C-4.5)."""
+    state = ctx.state
+    for marker in list(state.interdictions):
+        if tuple(marker["cell"]) != cell or not state.enemies(marker["team"], unit.team):
+            continue
+        state.interdictions.remove(marker)
+        ctx.emit(for_team(marker["team"], "cutoff_fired", cell=list(cell), rule="C-9.7d"))
+        _hit(ctx, [unit], float(marker["fraction"]), cause="cutoff", cell=cell)
+        if unit.alive and unit.status == TRANSFER:
+            from server.campaign.movement import arrive
+
+            arrive(ctx, unit)
+        return
+
+
+def expire_interdictions(state: CampaignState, team: str) -> None:
+    """Cut-off fire waits only for the enemy's next move: it lapses when its own side moves again."""
+    state.interdictions = [m for m in state.interdictions if m["team"] != team]

@@ -1,0 +1,274 @@
+"""`CampaignEngine`: the Continental War (rules C-*) at levels 1–3 as a pure engine (server.core.engine.Engine).
+
+Stages (C-1.5): planning and deployment (all teams at once, C-5/C-6), then combat operations with the turn order
+of C-1.7/C-1.8 (levels 1–2: team after team, orders executed at once; level 3: every team gives orders, the
+mediator executes them together when all have finished), then the end (C-10). Orders are plain dicts parsed into
+typed commands (orders.py); illegal ones raise the typed errors of server.core.errors naming the rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from server.campaign import artillery, combat, deployment, fog, movement, peace, recon
+from server.campaign.context import Ctx, Dropped
+from server.campaign.events import for_team, public, umpire
+from server.campaign.forces import new_division
+from server.campaign.orders import (
+    AnswerPeace,
+    Army,
+    Attack,
+    Capitulate,
+    Command,
+    Cover,
+    Deploy,
+    Formation,
+    Frontage,
+    March,
+    Merge,
+    MobilizationPoints,
+    Move,
+    Posture,
+    ProposePeace,
+    Question,
+    Reassign,
+    Regulation,
+    Split,
+    Strike,
+    Transfer,
+    Turn,
+    parse,
+)
+from server.campaign.scenario import load_scenario
+from server.campaign.state import OPERATIONS, OVER, PLANNING, CampaignState
+from server.core.dice import Dice
+from server.core.engine import Actor, Event
+from server.core.errors import BadOrder, IllegalOrder, NotYourTurn, RuleError
+from server.core.turns import TurnOrder, in_turn_order
+
+Handler = Callable[[Ctx, str, Any], None]
+
+PLANNING_ORDERS: dict[type, Handler] = {
+    Deploy: deployment.deploy, Army: deployment.army, Cover: deployment.cover,
+    MobilizationPoints: deployment.mobilization_points, Regulation: deployment.regulation,
+    Posture: deployment.posture, Formation: deployment.formation,
+}
+TURN_ORDERS: dict[type, Handler] = {
+    Move: movement.move, Turn: movement.turn, Frontage: movement.frontage, March: movement.march,
+    Transfer: movement.transfer, Split: movement.split, Merge: movement.merge, Reassign: movement.reassign,
+    Attack: combat.attack, Strike: artillery.strike, Formation: deployment.formation,
+}
+ANY_TIME_ORDERS: dict[type, Handler] = {
+    Posture: deployment.posture, Regulation: deployment.regulation, Question: recon.question,
+    ProposePeace: peace.propose, AnswerPeace: peace.answer, Capitulate: peace.capitulate,
+}
+#: Level 3 (C-1.7): orders the mediator records and carries out together at the end of the turn, in this order.
+RESOLUTION_ORDER: tuple[type, ...] = (Turn, Frontage, Formation, Split, Merge, Reassign, Transfer, March, Move,
+                                      Strike, Attack)
+
+
+class CampaignEngine:
+    kind = "campaign"
+
+    # -- setup -------------------------------------------------------------------------------------------------
+    def setup(self, config: Mapping[str, Any], seed: int) -> tuple[CampaignState, Sequence[Event]]:
+        """C-0.2 level, C-0.3 house rules, C-1.2 teams (2–4 teams of 1–3 players, by colour)."""
+        name = config.get("scenario", "continental")
+        try:
+            scen = load_scenario(str(name))
+        except KeyError as exc:
+            raise BadOrder(f"unknown scenario {name!r}", details={"field": "scenario"}) from exc
+        level = config.get("level", 1)
+        if level not in (1, 2, 3):
+            raise BadOrder("level is 1, 2 or 3", rule="C-0.2", details={"field": "level"})
+        teams_cfg = config.get("teams") or [{"colour": "red", "seats": 1}, {"colour": "blue", "seats": 1}]
+        colours = [str(t.get("colour")) for t in teams_cfg]
+        if not 2 <= len(colours) <= 4 or len(set(colours)) != len(colours):
+            raise BadOrder("a campaign has 2 to 4 teams of distinct colours", rule="C-1.2")
+        for t in teams_cfg:
+            if not 1 <= int(t.get("seats", 1)) <= 3:
+                raise BadOrder("a team has 1 to 3 players", rule="C-1.2")
+            if t.get("colour") not in scen.raw["states"]:
+                raise BadOrder(f"the scenario has no state for {t.get('colour')!r}", rule="C-1.2")
+        if sum(int(t.get("seats", 1)) for t in teams_cfg) > 10:
+            raise BadOrder("at most 10 players take part", rule="C-1.2")
+        ordered = list(in_turn_order(colours))
+        neutrals = [s for s, d in scen.raw["states"].items() if s not in ordered and d.get("neutral")]
+        state = CampaignState(
+            scenario=scen.name, level=int(level),
+            teams=[{"colour": c, "seats": int(next(t for t in teams_cfg if t["colour"] == c).get("seats", 1))}
+                   for c in ordered],
+            house_rules=list(config.get("house_rules", [])), recon_deception=bool(config.get("recon_deception")),
+            phase=PLANNING, order=TurnOrder.start(ordered, simultaneous=True), dice=Dice.from_seed(seed),
+            units={}, neutrals=neutrals,
+        )
+        forces = scen.raw["forces"]
+        for colour in [*ordered, *neutrals]:
+            specs = list(forces.get(colour, []))
+            if not specs and colour == "green":
+                groups = forces.get("green_by_level", {})
+                specs = [s for lv, group in sorted(groups.items()) if int(lv) <= level for s in group]
+            for spec in specs:
+                state.units[spec["id"]] = new_division(scen, state.level, spec, colour, neutral=colour in neutrals)
+            state.recon[colour] = {"quota": 0.0, "spent": 0.0, "answers": 0, "false": 0}
+        deployment.setup_fortresses(state)
+        for colour in ordered:
+            state.armies[colour] = {}
+            for u in state.alive_units(colour):
+                if u.army:
+                    state.armies[colour].setdefault(u.army, []).append(u.id)
+        events: list[Event] = [public(
+            "campaign_created", scenario=scen.name, title=scen.title, level=state.level, teams=state.teams,
+            neutrals=neutrals, house_rules=state.house_rules, recon_deception=state.recon_deception,
+            rules="C-0.2, C-0.3, C-1.2",
+        )]
+        events.append(public("phase", phase=PLANNING, rule="C-1.5"))
+        return state, events
+
+    # -- turn order --------------------------------------------------------------------------------------------
+    def teams(self, state: CampaignState) -> Sequence[str]:
+        return state.order.teams
+
+    def active_teams(self, state: CampaignState) -> frozenset[str]:
+        return frozenset() if state.phase == OVER else state.order.active
+
+    def is_over(self, state: CampaignState) -> bool:
+        return state.phase == OVER
+
+    # -- orders ------------------------------------------------------------------------------------------------
+    def apply(self, state: CampaignState, actor: Actor, order: Mapping[str, Any]) -> tuple[CampaignState,
+                                                                                            Sequence[Event]]:
+        if actor.moderator:
+            return self.moderate(state, order)
+        team = actor.team
+        if team is None or team not in state.player_teams:
+            raise NotYourTurn("only a team's players give orders", rule="C-1.2")
+        if state.phase == OVER:
+            raise IllegalOrder("the campaign is over", rule="C-10.1")
+        cmd = parse(order)
+        ctx = Ctx(state.copy())
+        kind = type(cmd)
+        if kind in ANY_TIME_ORDERS and not (state.phase == PLANNING and kind in PLANNING_ORDERS):
+            if kind is Question and team not in state.order.active:
+                raise NotYourTurn("questions are asked in your own turn", rule="C-8.3")
+            ANY_TIME_ORDERS[kind](ctx, team, cmd)
+        elif state.phase == PLANNING:
+            handler = PLANNING_ORDERS.get(kind)
+            if handler is None:
+                raise IllegalOrder("during planning only deployment orders are given", rule="C-1.5")
+            if team not in state.order.active:
+                raise NotYourTurn("your team has finished planning", rule="C-5.2")
+            handler(ctx, team, cmd)
+        else:
+            handler = TURN_ORDERS.get(kind)
+            if handler is None:
+                raise IllegalOrder("this order belongs to planning", rule="C-1.5")
+            if team not in state.order.active:
+                raise NotYourTurn(f"it is {', '.join(sorted(state.order.active))}'s turn", rule="C-1.7")
+            if ctx.silent or state.level >= 3:
+                self._record(ctx, team, cmd, order)
+            else:
+                handler(ctx, team, cmd)
+        fog.sightings(state, ctx)
+        return ctx.state, ctx.events
+
+    def _record(self, ctx: Ctx, team: str, cmd: Command, order: Mapping[str, Any]) -> None:
+        """C-1.7 [L3]: the mediator records the order; who owns the unit is checked at once."""
+        for uid in _units_named(cmd):
+            ctx.own_unit(team, uid)
+        ctx.state.pending.setdefault(team, []).append(dict(order))
+        ctx.emit(for_team(team, "order_recorded", spectators=False, order=dict(order),
+                          number=len(ctx.state.pending[team])))
+
+    def end_turn(self, state: CampaignState, team: str, *, flagged: bool) -> tuple[CampaignState, Sequence[Event]]:
+        if state.phase == OVER:
+            raise IllegalOrder("the campaign is over", rule="C-10.1")
+        if team not in state.order.active:
+            raise NotYourTurn(f"{team} is not to act now", rule="C-1.7")
+        ctx = Ctx(state.copy())
+        s = ctx.state
+        ctx.emit(public("turn_ended", team=team, turn=s.turn, flagged=flagged))
+        if s.phase == PLANNING:
+            s.order, complete = s.order.finish(team)
+            if complete:
+                deployment.finish_planning(ctx)
+                s.phase = OPERATIONS
+                s.order = TurnOrder.start(list(s.order.teams), simultaneous=s.level >= 3)
+                ctx.emit(public("phase", phase=OPERATIONS, turn=s.turn, rule="C-1.5"))
+                deployment.mobilize(ctx)
+                self._begin(ctx)
+        else:
+            s.order, complete = s.order.finish(team)
+            if complete:
+                if s.level >= 3:
+                    self._resolve(ctx)
+                peace.end_of_day(ctx)
+                if s.phase != OVER:
+                    deployment.mobilize(ctx)
+            if s.phase != OVER:
+                self._begin(ctx)
+        fog.sightings(state, ctx)
+        return s, ctx.events
+
+    def _begin(self, ctx: Ctx) -> None:
+        s = ctx.state
+        for t in sorted(s.order.active):
+            artillery.expire_interdictions(s, t)
+            movement.begin_turn(ctx, t)
+
+    def _resolve(self, ctx: Ctx) -> None:
+        """C-1.7 [L3], C-9.3, D-C-6: carry out every recorded order, kind by kind, teams in turn order; what is
+        impossible is done as far as possible and noted for the moderator only."""
+        s = ctx.state
+        pending, s.pending = s.pending, {}
+        ctx.silent = True
+        ctx.emit(public("resolution", turn=s.turn - 1, rule="C-1.7"))
+        queue = [(t, parse(o)) for t in s.order.teams for o in pending.get(t, [])]
+        for kind in RESOLUTION_ORDER:
+            for team, cmd in queue:
+                if type(cmd) is not kind or s.phase == OVER:
+                    continue
+                handler = TURN_ORDERS[kind]
+                try:
+                    handler(ctx, team, cmd)
+                except Dropped:
+                    pass
+                except RuleError as err:
+                    ctx.emit(umpire("order_dropped", team=team, rule=err.rule, message=err.message))
+        ctx.silent = False
+
+    # -- moderator ---------------------------------------------------------------------------------------------
+    def moderate(self, state: CampaignState, ruling: Mapping[str, Any]) -> tuple[CampaignState, Sequence[Event]]:
+        from server.campaign import moderation
+
+        ctx = Ctx(state.copy())
+        moderation.rule(ctx, ruling)
+        fog.sightings(state, ctx)
+        return ctx.state, ctx.events
+
+    # -- views and snapshots -----------------------------------------------------------------------------------
+    def view(self, state: CampaignState, viewer: str) -> dict[str, Any]:
+        return fog.view(state, viewer)
+
+    def dump(self, state: CampaignState) -> dict[str, Any]:
+        return state.dump()
+
+    def load(self, data: Mapping[str, Any]) -> CampaignState:
+        return CampaignState.load(data)
+
+
+def _units_named(cmd: Command) -> list[str]:
+    names: list[str] = []
+    for attr in ("unit", "regiment"):
+        value = getattr(cmd, attr, None)
+        if isinstance(value, str):
+            names.append(value)
+    for attr in ("units", "support"):
+        names.extend(getattr(cmd, attr, ()) or ())
+    for echelon in getattr(cmd, "echelons", ()) or ():
+        names.extend(echelon)
+    return names
+
+
+__all__ = ["CampaignEngine", "RuleError"]

@@ -1,0 +1,167 @@
+"""Fog of war: what each viewer may know (C-1.3: the server is the mediator who hides what a side may not see).
+
+- "moderator": everything, including the truth behind false answers and level-3 orders waiting.
+- "spectator": the whole map and every unit (the room may delay it), but no team's questions, answers, orders
+  waiting or regulations (docs/campaign.md).
+- "team:<colour>": its own forces in full; of the others: covering troops' positions (C-8.1), units in sectors open
+  to observation (C-8.2), units next to its own troops (contact), the deployment report (C-6.2) and the standing
+  information (C-8.1), and the answers to its own questions (C-8.3).
+- "public": the game's frame only — teams, turn, phase, the border and front line, closures, penalties, result.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from server.campaign.context import Ctx
+from server.campaign.deployment import border_cells, standing_information
+from server.campaign.events import for_team
+from server.campaign.forces import Unit
+from server.campaign.grid import Cell, chebyshev, label, neighbours
+from server.campaign.state import CampaignState
+from server.core.engine import MODERATOR, PUBLIC, SPECTATOR
+
+FULL = "full"
+POSITION = "position"
+
+
+def open_sectors(state: CampaignState, team: str) -> set[Cell]:
+    """C-8.2: where `team` has no covering troops along its border, a zone 60 km deep and as wide as the open
+    sector plus a quarter of its width on each flank is open to observation. A cover division covers its own
+    border cell and one on each side (1/3 division per 10 km, C-5.8)."""
+    border = border_cells(state, team)
+    cover = [u.cell for u in state.alive_units(team) if u.cover]
+    open_cells = {b for b in border if not any(chebyshev(b, c) <= 1 for c in cover)}
+    if not open_cells:
+        return set()
+    border_set = set(border)
+    widened: set[Cell] = set()
+    seen: set[Cell] = set()
+    for start in sorted(open_cells):
+        if start in seen:
+            continue
+        run, stack = {start}, [start]
+        while stack:
+            cur = stack.pop()
+            for n in neighbours(cur):
+                if n in open_cells and n not in run:
+                    run.add(n)
+                    stack.append(n)
+        seen |= run
+        extra = math.ceil(len(run) / 4)
+        frontier, grown = set(run), set(run)
+        for _ in range(extra):
+            frontier = {n for c in frontier for n in neighbours(c) if n in border_set and n not in grown}
+            grown |= frontier
+        widened |= grown
+    depth = int(float(state.tables["recon"]["observed_depth_km"]) / 10)
+    return {c for c in state.map.cells()
+            if state.controller(c) == team and any(chebyshev(c, w) <= depth for w in widened)}
+
+
+def visible_units(state: CampaignState, team: str) -> dict[str, str]:
+    """Other sides' units `team` sees now, with how much it sees of each."""
+    own_cells = {c for u in state.alive_units(team) for c in u.cells()}
+    near = {n for c in own_cells for n in neighbours(c)} | own_cells
+    sectors: dict[str, set[Cell]] = {}
+    seen: dict[str, str] = {}
+    for u in sorted(state.alive_units(), key=lambda u: u.id):
+        if u.team == team:
+            continue
+        if u.team not in sectors:
+            sectors[u.team] = open_sectors(state, u.team) if state.phase != "planning" else set()
+        if any(c in near or c in sectors[u.team] for c in u.cells()):
+            seen[u.id] = FULL
+        elif u.cover and state.phase != "planning":
+            seen[u.id] = POSITION
+    return seen
+
+
+def unit_view(u: Unit, detail: str = FULL) -> dict[str, Any]:
+    if detail == POSITION:
+        return {"id": u.id, "team": u.team, "cell": list(u.cell), "cover": True}
+    d = u.dump()
+    if detail != "own":
+        for secret in ("route", "used", "debt", "carry", "army", "corps", "status_until", "parent"):
+            d.pop(secret, None)
+    return d
+
+
+def _map_view(state: CampaignState) -> dict[str, Any]:
+    gm = state.map
+    return {
+        "origin": list(gm.origin), "size": list(gm.size),
+        "terrain": {label(c): t for c, t in sorted(gm.terrain.items()) if t != "plain"},
+        "states": state.scen.raw["map"]["states"],
+        "rivers": sorted(list(c) for c in gm.rivers),
+        "roads": sorted(list(c) for c in gm.roads), "railways": sorted(list(c) for c in gm.railways),
+        "tracks": sorted(list(c) for c in gm.tracks),
+        "places": [{"name": p.name, "cell": list(p.cell), "kind": p.kind, "state": p.state}
+                   for p in gm.places.values()],
+    }
+
+
+def view(state: CampaignState, viewer: str) -> dict[str, Any]:
+    base: dict[str, Any] = {
+        "scenario": state.scenario, "title": state.scen.title, "level": state.level, "phase": state.phase,
+        "turn": state.turn, "active": sorted(state.order.active) if state.phase != "over" else [],
+        "teams": state.teams, "neutrals": state.neutrals, "house_rules": state.house_rules,
+        "recon_deception": state.recon_deception, "war": state.war, "aggressor": state.aggressor,
+        "violators": state.violators, "control": dict(sorted(state.control.items())),
+        "closures": {k: v for k, v in sorted(state.closures.items()) if max(v.values()) >= state.turn},
+        "penalties": state.penalties, "peace_pairs": state.peace_pairs, "result": state.result,
+        "map": _map_view(state), "prisoners": state.prisoners,
+    }
+    if viewer in (MODERATOR, SPECTATOR):
+        base["units"] = [unit_view(u) for u in sorted(state.units.values(), key=lambda u: u.id)]
+        base["armies"] = state.armies
+        base["interdictions"] = state.interdictions
+        base["proposals"] = state.proposals
+        if viewer == MODERATOR:
+            base["units"] = [unit_view(u, "own") for u in sorted(state.units.values(), key=lambda u: u.id)]
+            base["answers"] = state.answers
+            base["pending"] = state.pending
+            base["regulations"] = state.regulations
+            base["recon"] = state.recon
+            base["reserves"] = state.reserves
+            base["mobilization"] = state.mobilization
+            base["interventions"] = {"turns": state.interventions, "limited": state.interventions_limited}
+        return base
+    if viewer == PUBLIC or not viewer.startswith("team:"):
+        return base
+    team = viewer.split(":", 1)[1]
+    if team not in state.player_teams:
+        return base
+    seen = visible_units(state, team)
+    base["units"] = [unit_view(u, "own") for u in sorted(state.alive_units(team), key=lambda u: u.id)]
+    base["enemy_units"] = [unit_view(state.units[i], d) for i, d in sorted(seen.items())]
+    base["armies"] = {team: state.armies.get(team, {})}
+    base["interdictions"] = [m for m in state.interdictions if m["team"] == team]
+    base["proposals"] = [p for p in state.proposals if team in (p["from"], p["to"])]
+    base["answers"] = [{k: v for k, v in a.items() if k not in ("false", "truth")}
+                       for a in state.answers if a["team"] == team]
+    base["recon"] = state.recon.get(team, {})
+    base["pending"] = state.pending.get(team, [])
+    base["regulations"] = state.regulations.get(team, {})
+    base["mobilization"] = state.mobilization.get(team, [])
+    base["deployment_report"] = state.reports.get(team, {})
+    if state.phase != "planning":
+        base["standing_information"] = {o: standing_information(state, o)
+                                        for o in [*state.player_teams, *state.neutrals] if o != team}
+    return base
+
+
+def sightings(before: CampaignState, ctx: Ctx) -> None:
+    """After every command: tell each team which other units came into or went out of its sight, so events
+    carry to a team only what its view would show."""
+    after = ctx.state
+    for team in after.player_teams:
+        old = visible_units(before, team)
+        new = visible_units(after, team)
+        shown = {i: unit_view(after.units[i], d) for i, d in new.items()}
+        was = {i: unit_view(before.units[i], d) for i, d in old.items() if i in before.units}
+        changed = [v for i, v in sorted(shown.items()) if was.get(i) != v]
+        lost = sorted(i for i in old if i not in new)
+        if changed or lost:
+            ctx.emit(for_team(team, "sighting", spectators=False, units=changed, lost=lost))

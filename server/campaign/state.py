@@ -1,0 +1,135 @@
+"""The campaign state: one plain value the engine copies, changes and returns (functional core).
+
+Only `Unit`, `TurnOrder` and `Dice` are objects; everything else is already JSON-shaped (cells written "x-y"
+in keys), so `dump`/`load` are small and a snapshot is byte-stable.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from server.campaign.forces import Unit
+from server.campaign.grid import Cell, label
+from server.campaign.scenario import GameMap, Scenario, load_scenario
+from server.core.dice import Dice
+from server.core.turns import TurnOrder
+
+PLANNING = "planning"  # C-1.5, C-5: planning and deployment
+OPERATIONS = "operations"  # C-9: combat operations (war from the first border crossing, C-9.1)
+OVER = "over"
+
+
+def cell_of(key: str) -> Cell:
+    x, y = key.split("-")
+    return (int(x), int(y))
+
+
+@dataclass
+class CampaignState:
+    scenario: str
+    level: int
+    teams: list[dict[str, Any]]
+    house_rules: list[Any]
+    recon_deception: bool
+    phase: str
+    order: TurnOrder
+    dice: Dice
+    units: dict[str, Unit]
+    neutrals: list[str] = field(default_factory=list)
+    control: dict[str, str] = field(default_factory=dict)
+    closures: dict[str, dict[str, int]] = field(default_factory=dict)
+    interdictions: list[dict[str, Any]] = field(default_factory=list)
+    war: bool = False
+    war_turn: int = 0
+    aggressor: str | None = None
+    violators: list[str] = field(default_factory=list)
+    recon: dict[str, dict[str, float]] = field(default_factory=dict)
+    answers: list[dict[str, Any]] = field(default_factory=list)
+    pending: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    proposals: list[dict[str, Any]] = field(default_factory=list)
+    refusals: dict[str, dict[str, Any]] = field(default_factory=dict)
+    penalties: list[dict[str, Any]] = field(default_factory=list)
+    prisoners: dict[str, int] = field(default_factory=dict)
+    armies: dict[str, dict[str, list[str]]] = field(default_factory=dict)
+    regulations: dict[str, dict[str, Any]] = field(default_factory=dict)
+    mobilization: dict[str, list[str]] = field(default_factory=dict)
+    reserves: dict[str, list[list[Any]]] = field(default_factory=dict)
+    peace_pairs: list[list[str]] = field(default_factory=list)
+    interventions: list[int] = field(default_factory=list)
+    interventions_limited: bool = False
+    reports: dict[str, dict[str, Any]] = field(default_factory=dict)
+    result: dict[str, Any] | None = None
+    seq: int = 0
+
+    @property
+    def scen(self) -> Scenario:
+        return load_scenario(self.scenario)
+
+    @property
+    def map(self) -> GameMap:
+        return self.scen.map_for(self.level)
+
+    @property
+    def tables(self) -> Mapping[str, Any]:
+        return self.scen.tables
+
+    @property
+    def turn(self) -> int:
+        return self.order.turn
+
+    @property
+    def player_teams(self) -> list[str]:
+        return [t["colour"] for t in self.teams]
+
+    def copy(self) -> CampaignState:
+        return copy.deepcopy(self)
+
+    def controller(self, cell: Cell) -> str | None:
+        """Who holds a cell now: its occupier since the war began, or the state it belongs to."""
+        return self.control.get(label(cell), self.map.states.get(cell))
+
+    def alive_units(self, team: str | None = None) -> list[Unit]:
+        return [u for u in self.units.values() if u.alive and (team is None or u.team == team)]
+
+    def units_at(self, cell: Cell) -> list[Unit]:
+        return [u for u in self.units.values() if u.alive and cell in u.cells()]
+
+    def enemies(self, a: str, b: str) -> bool:
+        """All player countries are at war with each other once war begins (C-9.1); a neutral is the enemy only of
+        the countries that violated it (C-10.5)."""
+        if a == b or sorted((a, b)) in self.peace_pairs:
+            return False
+        if a in self.neutrals:
+            return b in self.violators
+        if b in self.neutrals:
+            return a in self.violators
+        return True
+
+    def next_id(self, prefix: str) -> str:
+        self.seq += 1
+        return f"{prefix}#{self.seq}"
+
+    def dump(self) -> dict[str, Any]:
+        data: dict[str, Any] = {}
+        for name in self.__dataclass_fields__:
+            value = getattr(self, name)
+            if name == "order":
+                data[name] = value.dump()
+            elif name == "dice":
+                data[name] = value.state
+            elif name == "units":
+                data[name] = {k: u.dump() for k, u in sorted(value.items())}
+            else:
+                data[name] = copy.deepcopy(value)
+        return data
+
+    @classmethod
+    def load(cls, data: Mapping[str, Any]) -> CampaignState:
+        kwargs = {k: copy.deepcopy(v) for k, v in data.items() if k in cls.__dataclass_fields__}
+        kwargs["order"] = TurnOrder.load(data["order"])
+        kwargs["dice"] = Dice(int(data["dice"]))
+        kwargs["units"] = {k: Unit.load(u) for k, u in data["units"].items()}
+        return cls(**kwargs)

@@ -1,0 +1,118 @@
+"""Battle flow: initiative, reinforcements, the end of the battle and its result (N-START-4..6, N-VICTORY,
+N-MORALE-7; D-N-1, D-N-2, D-N-12, D-N-14)."""
+
+from __future__ import annotations
+
+from server.battle.state import BattleState
+
+from .helpers import ENGINE, battle, kinds, order, run_turn, unit
+
+
+def test_attacker_acts_first_then_initiative_rolls_D_N_1() -> None:
+    s = battle([unit("r1", "infantry", 30, 50)], [unit("b1", "infantry", 37, 20, facing="S")])
+    assert ENGINE.active_teams(s) == {"red"}
+    s, ev = ENGINE.end_turn(s, "red", flagged=False)
+    assert ENGINE.active_teams(s) == {"blue"} and not kinds(ev, "resolution")
+    s, ev = ENGINE.end_turn(s, "blue", flagged=True)
+    assert kinds(ev, "resolution") and s.turn == 2
+    rolls = [e for e in kinds(ev, "roll") if e["purpose"] == "initiative"]
+    assert len(rolls) >= 2 and len(rolls) % 2 == 0
+    a, b = rolls[-2:]
+    assert a["face"] != b["face"]
+    winner = a["side"] if a["face"] > b["face"] else b["side"]
+    assert s.order[0] == winner and ENGINE.active_teams(s) == {winner}
+
+
+def _with_reinforcement(distance: int) -> BattleState:
+    return battle([unit("r1", "infantry", 30, 50)], [unit("b1", "infantry", 37, 20, facing="S")],
+                  red_reinf=[{"group": "red-2", "distance": distance, "edge": "west",
+                              "units": [unit("r9", "infantry"), unit("r10", "light_cavalry")]}])
+
+
+def test_reinforcement_rolls_from_turn_four_N_START_5_D_N_12() -> None:
+    s = _with_reinforcement(1)
+    needs = []
+    arrived_turn = None
+    while not s.over and s.turn < 30 and arrived_turn is None:
+        turn = s.turn
+        s, ev = run_turn(s)
+        needs += [(turn, e["need"]) for e in kinds(ev, "roll") if e["purpose"] == "reinforcement"]
+        if kinds(ev, "arrived"):
+            arrived_turn = s.turn
+            assert s.units["r9"].formation == "march_column" and s.units["r9"].facing == 2  # from the west edge
+            assert s.units["r9"].x < 10
+    assert needs[0] == (4, 1)
+    assert needs[1:2] in ([], [(5, 2)]) and all(n == 3 for t, n in needs if t >= 6)
+    assert arrived_turn == needs[-1][0] + 1  # a success brings it on next turn
+
+
+def test_reinforcement_from_further_away_starts_later_D_N_12() -> None:
+    s = _with_reinforcement(3)
+    needs = []
+    while s.turn < 7:
+        turn = s.turn
+        s, ev = run_turn(s)
+        needs += [(turn, e["need"]) for e in kinds(ev, "roll") if e["purpose"] == "reinforcement"]
+    assert needs[0] == (6, 1)
+
+
+def test_more_than_twenty_five_wait_until_a_place_is_free_N_START_6() -> None:
+    red = [unit(f"r{i}", "infantry", formation="attack_column") for i in range(26)]
+    s, _ = ENGINE.setup({"sides": [{"name": "red", "edge": "south", "attacker": True, "units": red},
+                                   {"name": "blue", "edge": "north", "units": [unit("b1", "infantry")]}]}, 3)
+    assert s.units["r25"].status == "reserve"
+    s.units["r0"].status = "destroyed"  # as if it had fallen
+    s.lift(s.units["r0"])
+    s, ev = run_turn(s)
+    assert s.units["r25"].status == "field" and kinds(ev, "arrived")
+
+
+def test_side_with_nothing_left_loses_and_result_is_ready_for_the_campaign_N_VICTORY_1_D_N_2() -> None:
+    s = battle([unit("c1", "light_cavalry", 31, 52), unit("r1", "infantry", 10, 60)],
+               [unit("a1", "foot_artillery", 34, 44, facing="S")])
+    s, _ = order(s, {"type": "move", "unit": "c1", "path": [[31, 51 - i] for i in range(7)]})
+    s, ev = run_turn(s)
+    assert s.over and ENGINE.active_teams(s) == frozenset()
+    r = s.result
+    assert r is not None
+    assert (r["winner"], r["loser"], r["retreats"], r["retreat_cells"]) == ("red", "blue", "blue", 7)
+    assert r["guns_taken"] == {"red": 4, "blue": 0}
+    (death,) = [e for e in kinds(ev, "roll") if e["purpose"] == "general_death"]
+    assert death["need"] == 3 and r["general_killed"] == death["success"]  # N-VICTORY-3: 1/2
+    statuses = {u["id"]: u["status"] for u in r["units"]}
+    assert statuses == {"c1": "in_line", "r1": "in_line", "a1": "destroyed"}
+
+
+def test_after_battle_dispersed_and_surrendered_units_N_MORALE_7_D_N_14() -> None:
+    s = battle([unit("r1", "infantry", 30, 50), unit("r2", "infantry", 10, 60)],
+               [unit("b1", "infantry", 37, 20, facing="S"), unit("b2", "infantry", 60, 20, facing="S")])
+    for uid in ("r2", "b2"):
+        s.units[uid].status = "dispersed"
+        s.lift(s.units[uid])
+    s, _ = ENGINE.moderate(s, {"type": "end_battle", "winner": "red"})
+    assert s.result is not None
+    by_id = {u["id"]: u for u in s.result["units"]}
+    assert by_id["r2"]["status"] == "in_line" and by_id["r2"]["morale"] == 1
+    assert by_id["b2"]["status"] == "destroyed"
+
+
+def test_retreating_units_in_melee_surrender_D_N_2_D_N_14() -> None:
+    s = battle([unit("r1", "infantry", 32, 50, formation="attack_column"), unit("r2", "infantry", 5, 60)],
+               [unit("b1", "infantry", 34, 46, facing="S", formation="attack_column"),
+                unit("b2", "infantry", 60, 10, facing="S")])
+    s, _ = order(s, {"type": "move", "unit": "r1", "path": [[32, 49], [32, 48], [32, 47]]})
+    s, _ = order(s, {"type": "retreat"}, side="blue")
+    s, _ = run_turn(s)
+    s, _ = run_turn(s)
+    assert s.result is not None and s.result["loser"] == "blue" and s.result["reason"] == "retreat"
+    by_id = {u["id"]: u for u in s.result["units"]}
+    assert s.units["b1"].status == "surrendered"
+    assert by_id["b1"]["status"] == "prisoner" and s.result["prisoners"]["red"] == ["b1"]
+    assert by_id["b2"]["status"] == "in_line"
+
+
+def test_turn_limit_defender_holds_the_field_D_N_2() -> None:
+    s = battle([unit("r1", "infantry", 30, 50)], [unit("b1", "infantry", 37, 20, facing="S")], turn_limit=3)
+    for _ in range(3):
+        s, _ = run_turn(s)
+    assert s.result is not None and s.result["winner"] == "blue" and s.result["turn"] == 3

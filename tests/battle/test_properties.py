@@ -1,0 +1,75 @@
+"""Property tests: random legal order sequences keep the battle sound (D-N-4, N-START-1, N-LOSSES, D-N-2,
+D-GEN-1). Each example is a whole battle of random orders; together they play thousands of orders."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from server.battle.replay import Recorder, event_lines, replay
+from server.battle.state import ON_FIELD, STATUSES, BattleState
+from server.battle.terrain import TERRAIN
+
+from .driver import close_battle_config, play_phase, random_battle_config
+
+ROWS = ["." * 70 for _ in range(70)]
+for _y in range(30, 40):
+    ROWS[_y] = "." * 10 + "ff" * 5 + "." * 10 + "SSSS" + "." * 6 + "~~" + "+" + "~~" + "." * 10 + "F" * 5 + "." * 10
+ROWS = [r.ljust(70, ".")[:70] for r in ROWS]
+ROWS = [r[:34] + "=" + r[35:] for r in ROWS]
+ELEVATION = ["0" * 70 for _ in range(70)]
+for _y in range(42, 50):
+    ELEVATION[_y] = "0" * 20 + "1" * 10 + "2" * 4 + "1" * 10 + "0" * 26
+
+
+def check(state: BattleState) -> None:
+    seen: dict[tuple[int, int], str] = {}
+    m = state.map
+    for u in state.units.values():
+        assert u.status in STATUSES
+        assert 0 <= u.facing < 8 and u.points >= 0
+        assert 0 <= u.loss_tolerance <= max(u.type.loss_tolerance, 0)
+        assert 0 <= u.guns <= u.type.guns
+        assert u.formation in u.type.formations
+        if u.status != ON_FIELD:
+            continue
+        for x, y in u.cells:
+            assert m.on_map(x, y), f"{u.id} off the map"
+            assert u.arm in TERRAIN[m.cover[y * m.width + x]].passable, f"{u.id} on impassable ground"
+            assert (x, y) not in seen, f"{u.id} overlaps {seen.get((x, y))}"
+            seen[(x, y)] = u.id
+            assert state.occ[y * m.width + x] == u.num
+    assert sum(1 for v in state.occ if v) == len(seen)
+    for side in state.sides:
+        assert sum(1 for _ in state.field_units(side)) <= state.field_limit
+    for a, b in state.melees:
+        assert state.units[a].on_field and state.units[b].on_field and state.units[a].side != state.units[b].side
+
+
+def play(seed: int, rng: random.Random, close: bool) -> Recorder:
+    cfg = close_battle_config(rng, 8, turn_limit=15) if close else random_battle_config(rng, 6, rows=ROWS,
+                                                                                           turn_limit=15)
+    if not close:
+        cfg["map"]["elevation"] = ELEVATION
+    rec = Recorder(cfg, seed)
+    check(rec.state)
+    phases = 0
+    while not rec.state.over:
+        play_phase(rec, rng, retreat_chance=0.01)
+        check(rec.state)
+        phases += 1
+        assert phases <= 2 * 15, "a battle always ends by the turn limit (D-N-2)"
+    assert rec.state.result is not None and not rec.engine.active_teams(rec.state)
+    return rec
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), close=st.booleans(), rnd=st.randoms(use_true_random=False))
+def test_random_battles_stay_sound_and_replay_identically_D_N_4_D_GEN_1(seed: int, close: bool,
+                                                                        rnd: random.Random) -> None:
+    rec = play(seed, rnd, close)
+    state, events = replay(rec.export())
+    assert event_lines(events) == event_lines(rec.events)
+    assert state.dump() == rec.state.dump()

@@ -1,0 +1,72 @@
+"""More rules at the edges: square fire, guns in settlements and on hills, canister crossing, variant hooks
+(N-INF-4, N-TERRAIN-4, N-TERRAIN-5, N-ART-6, N-FIRE-5, N-SIEGE-9 hook)."""
+
+from __future__ import annotations
+
+from server.battle.terrain import TerrainKind, register_terrain
+from server.battle.units import ARTILLERY, UnitType, register_unit_type
+
+from .helpers import battle, kinds, order, run_turn, unit
+
+
+def lost(events: list, uid: str) -> int:  # type: ignore[type-arg]
+    return sum(e["amount"] for e in kinds(events, "losses") if e["unit"] == uid)
+
+
+def test_square_fires_to_every_side_N_INF_4() -> None:
+    s = battle([unit("r1", "infantry", 30, 50, formation="square")],
+               [unit("b1", "infantry", 28, 50, facing="E", formation="march_column")])  # to the square's left
+    s, ev = run_turn(s)
+    assert lost(ev, "b1") == 1  # firepower 2, close range: 1
+
+
+def test_guns_cannot_fire_from_a_settlement_N_TERRAIN_5() -> None:
+    rows = ["." * 70 for _ in range(70)]
+    for y in (50, 51):
+        rows[y] = ("." * 30 + "SSSS").ljust(70, ".")
+    s = battle([unit("a1", "foot_artillery", 30, 50)],
+               [unit("b1", "infantry", 31, 47, facing="S", formation="march_column")], map={"rows": rows})
+    s, ev = run_turn(s)
+    assert lost(ev, "b1") == 0
+
+
+def test_guns_on_a_hill_fire_over_heads_and_reach_five_further_N_TERRAIN_4() -> None:
+    elev = ["0" * 70 for _ in range(70)]
+    for y in (50, 51):
+        elev[y] = ("0" * 30 + "1111").ljust(70, "0")
+    blocker = unit("r2", "light_cavalry", 30, 47)
+    target = unit("b1", "infantry", 31, 45, facing="S", formation="march_column")
+    s = battle([unit("a1", "foot_artillery", 30, 50), blocker], [target],
+               map={"rows": ["." * 70] * 70, "elevation": elev})
+    s, ev = run_turn(s)
+    assert lost(ev, "b1") == 4  # canister over the heads of r2
+    flat = battle([unit("a1", "foot_artillery", 30, 50), blocker], [target])
+    flat, ev = run_turn(flat)
+    assert lost(ev, "b1") == 0
+
+
+def test_passing_through_a_canister_zone_costs_the_guns_N_ART_6_D_N_1() -> None:
+    s = battle([unit("a1", "foot_artillery", 30, 50)], [unit("c1", "light_cavalry", 25, 46, facing="E")])
+    s, ev = order(s, {"type": "move", "unit": "c1", "path": [[25 + i, 46] for i in range(1, 12)]})
+    assert lost(ev, "c1") == 4 and s.units["c1"].status == "destroyed"
+
+
+def test_variant_unit_types_and_terrain_plug_in_as_data_N_SIEGE_9_hook() -> None:
+    howitzer = register_unit_type(UnitType(
+        "test_howitzer", ARTILLERY, range=25, speed=2, guns=4, accuracy=2, hit_table="foot",
+        formations=("deployed", "limbered"), default_formation="deployed", round_shot_multiplier=2,
+        fires_over=True))
+    ditch = register_terrain(TerrainKind(0, "test_ditch", "d", frozenset({"infantry"}), ends_move=True))
+    assert register_terrain(ditch) is ditch
+    s = battle([unit("h1", howitzer.name, 30, 50), unit("r2", "infantry", 30, 45, formation="attack_column")],
+               [unit("b1", "infantry", 31, 40, facing="S", formation="march_column")])
+    s, _ = order(s, {"type": "targets", "unit": "h1", "targets": [{"unit": "b1", "guns": 4}]})  # over r2's heads
+    s, ev = run_turn(s)
+    (shot,) = [e for e in kinds(ev, "fire") if e["weapon"] == "round_shot"]
+    assert shot["losses"] in (0, 4)  # 3–4 guns: 2, doubled for a howitzer
+    rows = ["." * 70 for _ in range(70)]
+    rows[47] = "d" * 70
+    s = battle([unit("r1", "infantry", 30, 50, formation="attack_column")],
+               [unit("b1", "infantry", 37, 10, facing="S")], map={"rows": rows})
+    s, ev = order(s, {"type": "move", "unit": "r1", "path": [[30, 49], [30, 48], [30, 47], [30, 46]]})
+    assert kinds(ev, "moved")[0]["steps"] == 3  # entering the ditch ends the move

@@ -1,0 +1,287 @@
+"""Movement rules C-4.* (with D-C-2, D-GEN-2, D-C-6) at the levels where they differ."""
+
+from __future__ import annotations
+
+import pytest
+
+from server.campaign.forces import REGROUPING, TRANSFER
+from server.core.engine import MODERATOR, SPECTATOR, team_viewer
+from server.core.errors import IllegalOrder, NotYourTurn, NotYourUnit
+from tests.campaign.helpers import BLUE, ENGINE, RED, end, kinds, next_turn, order, place, start
+
+
+def test_rifle_division_moves_30km_a_turn_on_plain_C_4_3_D_C_2() -> None:
+    s = start(1)
+    uid = place(s, "red", "RD", (32, 18))
+    s2, events = order(s, RED, type="move", unit=uid, path=[[33, 18], [34, 18], [35, 18]])
+    assert s2.units[uid].cell == (35, 18)
+    assert s2.units[uid].used == pytest.approx(1.0)
+    assert "moved" in kinds(events)
+
+
+def test_move_beyond_the_day_is_refused_and_state_unchanged_at_level_1_C_4_3_D_C_6() -> None:
+    s = start(1)
+    uid = place(s, "red", "RD", (32, 18))
+    before = ENGINE.dump(s)
+    with pytest.raises(IllegalOrder) as err:
+        order(s, RED, type="move", unit=uid, path=[[33, 18], [34, 18], [35, 18], [36, 18]])
+    assert err.value.rule == "C-4.3"
+    assert ENGINE.dump(s) == before
+
+
+def test_diagonal_step_is_15km_D_GEN_2() -> None:
+    s = start(1)
+    uid = place(s, "red", "RD", (32, 18))
+    s2, _ = order(s, RED, type="move", unit=uid, path=[[33, 19], [34, 18]])
+    assert s2.units[uid].used == pytest.approx(1.0)
+    with pytest.raises(IllegalOrder):
+        order(s, RED, type="move", unit=uid, path=[[33, 19], [34, 18], [35, 18]])
+
+
+def test_road_speed_applies_along_the_road_C_4_3_D_C_2() -> None:
+    s = start(1)
+    uid = place(s, "red", "MD", (34, 20))
+    path = [[x, 20] for x in range(35, 43)]  # 80 km along the road from Rotgrad
+    s2, _ = order(s, RED, type="move", unit=uid, path=path)
+    assert s2.units[uid].cell == (42, 20)
+
+
+def test_level_3_impossible_move_done_as_far_as_possible_silently_C_9_3_D_C_6() -> None:
+    s = start(3)
+    uid = place(s, "red", "RD", (32, 18))
+    s, events = order(s, RED, type="move", unit=uid, path=[[33, 18], [34, 18], [35, 18], [36, 18], [37, 18]])
+    assert "order_recorded" in kinds(events)
+    s, events = end(s, "red")
+    s, events = end(s, "blue")
+    assert s.units[uid].cell == (35, 18)
+    adjusted = [e for e in events if e.kind == "order_adjusted"]
+    assert adjusted and adjusted[0].audience == frozenset({MODERATOR})
+    assert not adjusted[0].visible_to(team_viewer("red"))
+    assert not adjusted[0].visible_to(SPECTATOR)
+
+
+def test_tank_division_needs_two_turns_to_cross_a_river_D_C_2() -> None:
+    s = start(2)
+    uid = place(s, "blue", "TD", (47, 25), facing="E")
+    s = next_turn(s)
+    s, _ = end(s, "red")
+    s2, _ = order(s, BLUE, type="move", unit=uid, path=[[48, 25]])
+    assert s2.units[uid].cell == (48, 25)
+    assert s2.units[uid].debt == pytest.approx(1.0)
+    s3 = next_turn(s2)
+    s3, _ = end(s3, "red")
+    with pytest.raises(IllegalOrder):
+        order(s3, BLUE, type="move", unit=uid, path=[[49, 25]])
+
+
+def test_artillery_division_crosses_a_river_only_by_bridge_D_C_2() -> None:
+    s = start(2)
+    uid = place(s, "blue", "AD", (47, 24))
+    s, _ = end(s, "red")
+    with pytest.raises(IllegalOrder):
+        order(s, BLUE, type="move", unit=uid, path=[[48, 24]])
+    uid2 = place(s, "blue", "AD", (47, 20), facing="E")
+    s2, _ = order(s, BLUE, type="move", unit=uid2, path=[[48, 20]])
+    assert s2.units[uid2].cell == (48, 20) and s2.units[uid2].used == pytest.approx(1 / 3)
+
+
+def test_mountains_only_by_tracks_for_tanks_C_T4_D_C_2() -> None:
+    s = start(2)
+    uid = place(s, "red", "TD", (41, 12), facing="S")
+    for cell in ("41-12", "40-11", "41-11"):
+        s.control[cell] = "red"
+    with pytest.raises(IllegalOrder):
+        order(s, RED, type="move", unit=uid, path=[[40, 11]])
+    s2, _ = order(s, RED, type="move", unit=uid, path=[[41, 11]])
+    assert s2.units[uid].cell == (41, 11)
+
+
+def test_turn_about_takes_a_whole_turn_C_4_3bis() -> None:
+    s = start(1)
+    uid = place(s, "red", "RD", (32, 18), facing="E")
+    s2, _ = order(s, RED, type="turn", unit=uid, facing="W")
+    assert s2.units[uid].facing == "W" and s2.units[uid].used == pytest.approx(1.0)
+    with pytest.raises(IllegalOrder):
+        order(s2, RED, type="move", unit=uid, path=[[31, 18]])
+
+
+def test_quarter_turn_leaves_half_the_move_C_4_3bis() -> None:
+    s = start(1)
+    uid = place(s, "red", "CavD", (32, 18), facing="E")
+    s2, _ = order(s, RED, type="turn", unit=uid, facing="N")
+    s3, _ = order(s2, RED, type="move", unit=uid, path=[[32, 19], [32, 20]])  # 20 of CavD's 50 km → 0.4
+    assert s3.units[uid].used == pytest.approx(0.9)
+    with pytest.raises(IllegalOrder):
+        order(s3, RED, type="move", unit=uid, path=[[32, 21]])
+
+
+def test_45_degree_turn_is_level_2_and_takes_a_quarter_C_4_3bis() -> None:
+    s1 = start(1)
+    uid = place(s1, "red", "RD", (32, 18), facing="E")
+    with pytest.raises(IllegalOrder) as err:
+        order(s1, RED, type="turn", unit=uid, facing="NE")
+    assert err.value.rule == "C-4.3bis"
+    s2 = start(2)
+    uid = place(s2, "red", "RD", (32, 18), facing="E")
+    s3, _ = order(s2, RED, type="turn", unit=uid, facing="NE")
+    assert s3.units[uid].used == pytest.approx(0.25)
+
+
+def test_turning_in_swamp_takes_two_turns_C_4_3bis() -> None:
+    s = start(2)
+    uid = place(s, "blue", "RD", (51, 18), facing="W")
+    s, _ = end(s, "red")
+    s.units[uid].cell = (50, 17)
+    s2, _ = order(s, BLUE, type="turn", unit=uid, facing="E")
+    assert s2.units[uid].debt == pytest.approx(1.0)
+
+
+def test_withdrawal_at_half_speed_only_at_level_3_C_4_4() -> None:
+    s1 = start(1)
+    uid = place(s1, "red", "RD", (35, 18), facing="E")
+    s2, _ = order(s1, RED, type="move", unit=uid, path=[[34, 18], [33, 18], [32, 18]])
+    assert s2.units[uid].cell == (32, 18)
+    s3 = start(3)
+    uid = place(s3, "red", "RD", (35, 18), facing="E")
+    s3, _ = order(s3, RED, type="move", unit=uid, path=[[34, 18], [33, 18], [32, 18]])
+    s3, _ = end(s3, "red")
+    s3, _ = end(s3, "blue")
+    assert s3.units[uid].cell == (34, 18)  # 15 km a day backwards: one cell
+
+
+def test_divisions_may_not_overlap_at_levels_1_2_C_4_12() -> None:
+    s = start(1)
+    a = place(s, "red", "RD", (32, 18))
+    place(s, "red", "RD", (33, 18))
+    with pytest.raises(IllegalOrder) as err:
+        order(s, RED, type="move", unit=a, path=[[33, 18]])
+    assert err.value.rule == "C-4.12"
+
+
+def test_divisions_ending_in_one_cell_lose_the_next_turn_regrouping_C_4_12() -> None:
+    s = start(3)
+    a = place(s, "red", "RD", (32, 18))
+    b = place(s, "red", "RD", (34, 18))
+    s, _ = order(s, RED, type="move", unit=a, path=[[33, 18]])
+    s, _ = order(s, RED, type="move", unit=b, path=[[33, 18]])
+    s, _ = end(s, "red")
+    s, events = end(s, "blue")
+    assert "regrouping" in kinds(events)
+    assert s.units[a].status == REGROUPING and not s.units[a].combat_capable
+    assert s.units[a].used == pytest.approx(1.0)
+    s = next_turn(s)
+    assert s.units[a].status == "ready"
+
+
+def test_level_2_up_to_five_regiments_share_a_cell_C_4_12() -> None:
+    s = start(2)
+    uid = place(s, "red", "RD", (32, 18))
+    s2, events = order(s, RED, type="split", unit=uid)
+    regiments = [u for u in s2.units.values() if u.parent == uid]
+    assert len(regiments) == 4 and all(r.cell == (32, 18) for r in regiments)
+    assert "regrouping" not in kinds(events)
+    assert sum(r.rating for r in regiments) == pytest.approx(1.0)
+
+
+def test_splitting_is_level_2_C_4_10() -> None:
+    s = start(1)
+    uid = place(s, "red", "RD", (32, 18))
+    with pytest.raises(IllegalOrder):
+        order(s, RED, type="split", unit=uid)
+
+
+def test_regiments_recombine_into_a_division_in_two_turns_C_4_10() -> None:
+    s = start(2)
+    uid = place(s, "red", "RD", (32, 18))
+    s, _ = order(s, RED, type="split", unit=uid)
+    regiments = sorted(u.id for u in s.units.values() if u.parent == uid)
+    s = next_turn(s)
+    s, events = order(s, RED, type="merge", units=regiments)
+    merged = [u for u in s.units.values() if u.team == "red" and "#" in u.id and "M-" not in u.id]
+    assert len(merged) == 1 and merged[0].rating == pytest.approx(1.0)
+    assert merged[0].debt == pytest.approx(1.0)
+
+
+def test_transfer_between_cities_takes_two_turns_plus_nodes_C_4_5() -> None:
+    s = start(1)
+    uid = place(s, "red", "RD", (33, 20))
+    s, events = order(s, RED, type="transfer", unit=uid, to="Nordstadt")
+    begun = next(e for e in events if e.kind == "transfer_begun")
+    assert begun.data["turns"] == 3  # one node on the way: the crossing at 38-20
+    assert s.units[uid].status == TRANSFER and not s.units[uid].combat_capable
+    s = next_turn(s)
+    assert s.units[uid].cell == (38, 20)
+    s = next_turn(s)
+    assert s.units[uid].cell == (38, 26) and s.units[uid].status == "restoring"
+    s = next_turn(s)
+    assert s.units[uid].status == "ready"
+
+
+def test_transfer_uses_railways_from_level_2_C_4_5() -> None:
+    s = start(2)
+    uid = place(s, "red", "RD", (33, 20))
+    s, events = order(s, RED, type="transfer", unit=uid, to="Suedheim")
+    assert next(e for e in events if e.kind == "transfer_begun").data["turns"] == 3
+
+
+def test_march_along_roads_at_one_and_a_half_speed_C_4_8() -> None:
+    s = start(2)
+    uid = place(s, "red", "RD", (33, 20))
+    path = [[x, 20] for x in range(34, 42)]
+    s, _ = order(s, RED, type="march", unit=uid, path=path)
+    # half a turn to prepare, then 0.5 × 60 km = 30 km
+    assert s.units[uid].cell == (36, 20) and s.units[uid].status == "march"
+    assert s.units[uid].second == (35, 20)
+    s = next_turn(s)
+    assert s.units[uid].cell == (41, 20) and s.units[uid].status == "ready"
+
+
+def test_march_is_level_2_C_4_8() -> None:
+    s = start(1)
+    uid = place(s, "red", "RD", (33, 20))
+    with pytest.raises(IllegalOrder):
+        order(s, RED, type="march", unit=uid, path=[[34, 20]])
+
+
+def test_frontage_change_takes_a_turn_C_4_6() -> None:
+    s = start(2)
+    uid = place(s, "red", "RD", (32, 18), facing="E")
+    s2, _ = order(s, RED, type="frontage", unit=uid, width=2)
+    assert s2.units[uid].cells() == [(32, 18), (32, 17)] and s2.units[uid].used == pytest.approx(1.0)
+
+
+def test_first_border_crossing_starts_the_war_C_9_1_C_10_5() -> None:
+    s = start(1)
+    uid = place(s, "red", "RD", (43, 18))
+    assert not s.war
+    s, events = order(s, RED, type="move", unit=uid, path=[[44, 18]])
+    assert s.war and s.aggressor == "red"
+    assert {(p["team"], p["points"]) for p in s.penalties} == {("red", 10)}
+    assert s.controller((44, 18)) == "red"
+    assert "war_begun" in kinds(events)
+
+
+def test_entering_a_neutral_state_costs_20_points_C_10_5() -> None:
+    s = start(1)
+    uid = place(s, "red", "RD", (38, 16))
+    s, _ = order(s, RED, type="move", unit=uid, path=[[39, 15]])
+    assert ("red", 20) in {(p["team"], p["points"]) for p in s.penalties}
+    assert "red" in s.violators and s.enemies("red", "green")
+
+
+def test_orders_out_of_turn_and_for_others_units_are_refused_C_1_7() -> None:
+    s = start(1)
+    uid = place(s, "red", "RD", (32, 18))
+    bid = place(s, "blue", "RD", (50, 26))
+    with pytest.raises(NotYourTurn):
+        order(s, BLUE, type="move", unit=bid, path=[[50, 25]])
+    with pytest.raises(NotYourUnit):
+        order(s, RED, type="move", unit=bid, path=[[50, 25]])
+    assert uid in s.units
+
+
+def test_level_3_all_teams_act_at_once_red_first_C_1_7_C_1_8() -> None:
+    s1 = start(1)
+    assert ENGINE.active_teams(s1) == frozenset({"red"})
+    s3 = start(3)
+    assert ENGINE.active_teams(s3) == frozenset({"red", "blue"})

@@ -1,0 +1,112 @@
+"""The HTTP API: create a campaign (validated, C-1.2, C-0.3), the lobby, /healthz, /metrics; lag credit."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from tests.conftest import HttpStatus, ServerProcess
+from tests.net.client import Client, signed_in
+from tests.net.test_play import campaign
+
+
+def test_create_campaign_returns_one_token_per_seat_and_links_with_the_token_in_the_fragment(
+        server: ServerProcess) -> None:
+    made = campaign(server, teams=[{"colour": "blue", "seats": 1}, {"colour": "red", "seats": 3},
+                                   {"colour": "green", "seats": 2}], house_rules=["no winter"], level=3)
+    assert [(s["team"], s["seat"]) for s in made["seats"]] == [
+        ("red", 1), ("red", 2), ("red", 3), ("blue", 1), ("green", 1), ("green", 2)]  # C-1.7: red first
+    tokens = [s["token"] for s in made["seats"]] + [made["moderator_token"], made["spectator_token"]]
+    assert len(set(tokens)) == len(tokens)
+    for seat in made["seats"]:
+        assert seat["link"].endswith("/#token=" + seat["token"])
+        assert "?" not in seat["link"]
+    assert made["room"] == "c-" + made["campaign"]
+
+
+@pytest.mark.parametrize("body", [
+    {"teams": [{"colour": "red", "seats": 1}]},  # one team
+    {"teams": [{"colour": "red", "seats": 1}, {"colour": "red", "seats": 1}]},  # same colour twice
+    {"teams": [{"colour": "red", "seats": 3}, {"colour": "blue", "seats": 3}, {"colour": "green", "seats": 3},
+               {"colour": "black", "seats": 3}]},  # 12 players > 10 (C-1.2)
+    {"teams": [{"colour": "red", "seats": 4}, {"colour": "blue", "seats": 1}]},  # a team of 4
+    {"teams": [{"colour": "red"}, {"colour": "blue"}], "level": 4},
+    {"teams": [{"colour": "red"}, {"colour": "blue"}], "scenario": "no-such-engine"},
+    {"teams": [{"colour": "red"}, {"colour": "blue"}], "clock": {"mode": "hourglass"}},
+    {"teams": [{"colour": "red"}, {"colour": "blue"}], "admin": True},
+])
+def test_bad_campaign_requests_are_refused_with_400(server: ServerProcess, body: dict[str, Any]) -> None:
+    with pytest.raises(HttpStatus) as info:
+        server.http("POST", "/api/campaigns", body)
+    assert info.value.code == 400
+
+
+def test_lobby_lists_public_campaigns_with_counts(server: ServerProcess) -> None:
+    public = campaign(server, name="Open war")
+    hidden = campaign(server, name="Private war", public=False)
+    lobby = server.http("GET", "/api/lobby")
+    rooms = {c["room"]: c for c in lobby["campaigns"]}
+    assert public["room"] in rooms and hidden["room"] not in rooms
+    assert rooms[public["room"]]["name"] == "Open war" and rooms[public["room"]]["players_online"] == 0
+    assert lobby["battles"] == []
+
+
+async def test_lobby_counts_connected_players_and_spectators(server: ServerProcess) -> None:
+    made = campaign(server)
+    red = await signed_in(server.ws_url, made["seats"][0]["token"], made["room"])
+    spectators = [await signed_in(server.ws_url, made["spectator_token"], made["room"]) for _ in range(2)]
+    entry = next(c for c in server.http("GET", "/api/lobby")["campaigns"] if c["room"] == made["room"])
+    assert (entry["players_online"], entry["spectators_online"]) == (1, 2)
+    for c in (red, *spectators):
+        await c.close()
+
+
+def test_healthz_and_metrics(server: ServerProcess) -> None:
+    assert server.http("GET", "/healthz")["ok"] is True
+    text = server.http("GET", "/metrics")
+    for name in ("ks_connections ", "ks_rooms_owned ", "ks_messages_in_total", "ks_messages_out_total",
+                 'ks_command_latency_ms_bucket{le="+Inf"}', "ks_command_latency_ms_count"):
+        assert name in text
+    assert "# TYPE ks_command_latency_ms histogram" in text
+
+
+def test_create_token_guards_campaign_creation(server_factory: Any) -> None:
+    node = server_factory(env={"KS_CREATE_TOKEN": "let-me-in-please"}).start()
+    with pytest.raises(HttpStatus) as info:
+        campaign(node)
+    assert info.value.code == 403
+    made = node.http("POST", "/api/campaigns", {"teams": [{"colour": "red"}, {"colour": "blue"}]},
+                     headers={"Authorization": "Bearer let-me-in-please"})
+    assert made["campaign"]
+
+
+async def test_lag_credit_is_measured_by_the_server_and_capped(server: ServerProcess) -> None:
+    """Issue 2 §7: the server measures each connection's round trip and credits at most the cap (1 s here)."""
+    made = campaign(server, clock={"mode": "per_turn", "turn_ms": 60_000, "lag_cap_ms": 1_000})
+    room = made["room"]
+    slow = await Client(server.ws_url, pong_delay=1.5).connect()
+    await slow.hello(made["seats"][0]["token"])
+    await slow.join(room)
+    await asyncio.sleep(2.0)
+    await slow.request({"t": "end_turn", "room": room})
+    stopped = await slow.event("clock_stopped", team="red")
+    assert stopped["data"]["lag_credit_ms"] == 1_000
+    fast = await signed_in(server.ws_url, made["seats"][2]["token"], room)
+    await asyncio.sleep(0.5)
+    await fast.request({"t": "end_turn", "room": room})
+    stopped = await fast.event("clock_stopped", team="blue")
+    assert 0 <= stopped["data"]["lag_credit_ms"] < 500
+    await slow.close()
+    await fast.close()
+
+
+async def test_campaign_creation_chooses_the_engine_by_scenario(server: ServerProcess) -> None:
+    names = server.http("GET", "/api/engines")["engines"]
+    assert {"drill", "campaign", "continental"} <= set(names)
+    made = campaign(server, scenario="continental", level=1, clock=None)
+    red = await signed_in(server.ws_url, made["seats"][0]["token"], made["room"])
+    snap = await red.wait(lambda m: m["t"] == "snapshot")
+    assert snap["state"]["scenario"] == "continental" and snap["clocks"] == {}
+    await red.close()
