@@ -12,6 +12,9 @@ import { append, clear, formatMs, h } from "./ui/dom";
 import { BATTLE_LOG_KINDS, describeEvent } from "./ui/log";
 import { moderatorDesk } from "./ui/moderator";
 
+/** Question kinds of the campaign engine (C-8.3). */
+const RECON_KINDS = ["presence", "count", "arm", "locate", "feature", "mobilization"] as const;
+
 export class GamePage {
   readonly root: HTMLElement;
   readonly conn: Connection;
@@ -224,6 +227,28 @@ export class GamePage {
     view.setState(frame ? frame.state : room.state, w?.role === "player" ? w.team ?? null : null);
   }
 
+  /** C-8.3: questions by kind (yes/no ½, numeric 1, arm of service 2 from the quota), the answers so far. */
+  private reconPanel(id: string, model: ReturnType<typeof readCampaign>): HTMLElement {
+    const w = this.session.welcome;
+    const kind = h("select", { "data-testid": "recon-kind" }, ...RECON_KINDS.map((k) => h("option", { value: k }, k)));
+    const cell = h("input", { type: "text", placeholder: "45-22", size: 6, "data-testid": "recon-cell" });
+    const what = h("input", { type: "text", placeholder: t("recon.placeholder"), size: 10 });
+    const ask = (e: globalThis.Event) => {
+      e.preventDefault();
+      const order: Record<string, unknown> = { type: "question", kind: kind.value };
+      const c = cell.value.trim().split(/[-,\s]+/).map(Number);
+      if (c.length === 2 && c.every(Number.isFinite)) order.cell = c;
+      if (kind.value === "locate") order.unit = what.value.trim();
+      if (kind.value === "feature") order.feature = what.value.trim();
+      void this.send({ t: "order", room: id, order }).catch(() => {});
+    };
+    return h("section", { class: "recon", "data-testid": "recon" }, h("h3", {}, t("recon.title")),
+      h("p", {}, t("recon.budget", { n: model.recon.left ?? "—" })),
+      h("ul", {}, ...model.recon.answers.map((a) => h("li", { class: a.falseAnswer ? "false-answer" : "" },
+        `${w?.role === "moderator" && a.team ? `${a.team}: ` : ""}${a.question} → ${a.answer}${a.falseAnswer && a.truth !== null ? ` (${a.truth})` : ""}`))),
+      w?.role === "player" ? h("form", { onsubmit: ask }, kind, " ", cell, " ", what, " ", h("button", { type: "submit" }, t("recon.ask"))) : null);
+  }
+
   private replayPanel(room: RoomView): HTMLElement | null {
     const n = room.frames.length;
     if (n < 2 && this.replayAt === null) return null;
@@ -257,16 +282,7 @@ export class GamePage {
     this.side.append(chan.root);
     if (room.kind === "campaign") {
       const model = readCampaign(room.state);
-      if (model.recon.left !== null || model.recon.answers.length) {
-        const q = h("input", { type: "text", placeholder: t("recon.placeholder") });
-        this.side.append(h("section", { class: "recon", "data-testid": "recon" }, h("h3", {}, t("recon.title")),
-          h("p", {}, t("recon.budget", { n: model.recon.left ?? "—" })),
-          h("ul", {}, ...model.recon.answers.map((a) => h("li", { class: a.falseAnswer ? "false-answer" : "" }, `${a.question} → ${a.answer}`))),
-          w?.role === "player" ? h("form", { onsubmit: (e: globalThis.Event) => {
-            e.preventDefault();
-            if (q.value.trim()) void this.send({ t: "order", room: id, order: { type: "question", text: q.value.trim() } }).catch(() => {});
-          } }, q, h("button", { type: "submit" }, t("recon.ask"))) : null));
-      }
+      if (model.recon.left !== null || model.recon.answers.length) this.side.append(this.reconPanel(id, model));
       if (model.houseRules.length) this.side.append(h("section", {}, h("h3", {}, "C-0.3"), h("ul", {}, ...model.houseRules.map((r) => h("li", {}, r)))));
     }
     if (w?.role === "moderator") {

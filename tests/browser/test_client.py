@@ -200,3 +200,30 @@ def test_the_canvases_draw_the_sample_data(web_server: ServerProcess, new_page: 
     drawn = page.evaluate(COLOURS_DRAWN, "campaign-map" if which == "campaign" else "battle-field")
     assert drawn > 10
     shot(page, f"preview-{which}")
+
+
+def test_the_campaign_engine_on_the_map(web_server: ServerProcess, new_page: Any) -> None:
+    """The continental scenario (campaign engine): red sees its divisions on the metric grid, plans a path with its
+    cost, and the engine's answer — accepted, or refused with the rule it names — reaches the player."""
+    made = web_server.http("POST", "/api/campaigns", {
+        "name": "Continental", "scenario": "continental", "level": 2,
+        "teams": [{"colour": "red", "seats": 1}, {"colour": "blue", "seats": 1}]})
+    red, spectator = new_page(), new_page()
+    open_link(red, made["seats"][0]["link"], "red")
+    open_link(spectator, made["spectator_link"], "Spectator")
+    canvas = red.get_by_test_id("campaign-map")
+    canvas.focus()
+    red.keyboard.press("Tab")
+    expect(red.get_by_test_id("selection")).to_contain_text("Composition")
+    for _ in range(4):  # find a division that can step west
+        red.keyboard.press("ArrowLeft")
+        if red.get_by_test_id("path-cost").count():
+            break
+        red.keyboard.press("Escape")
+        red.keyboard.press("Tab")
+    expect(red.get_by_test_id("path-cost")).to_contain_text("km")
+    red.keyboard.press("Enter")
+    expect(red.get_by_test_id("turn-log").locator("li").or_(red.get_by_test_id("error-line").filter(
+        has_text=re.compile(r"\w")))).not_to_have_count(0)
+    shot(red, "continental-red")
+    shot(spectator, "continental-spectator")
