@@ -59,6 +59,7 @@ export class GamePage {
     this.conn.on("snapshot", (s) => this.session.onSnapshot(s));
     this.conn.on("event", (e) => {
       if (this.session.onEvent(e)) this.scheduleResync(e.room);
+      this.followBattle(e.data);
     });
     this.conn.on("joined", (j) => this.session.onJoined(j));
     this.conn.on("error", (e) => this.showError(e.code, e.message, e.rule));
@@ -100,6 +101,19 @@ export class GamePage {
 
   private showError(code: string, message: string, rule: string | null): void {
     this.errorLine.textContent = rule ? t("game.error.rule", { code, rule, message }) : t("game.error", { code, message });
+  }
+
+  /** A battle room announced in the campaign (armies met) becomes a tab; the server decides whether we may join. */
+  private followBattle(data: Record<string, unknown>): void {
+    const w = this.session.welcome;
+    const room = data.battle_room ?? data.room;
+    if (!w || typeof room !== "string" || !room.startsWith("b-") || w.rooms.includes(room)) return;
+    w.rooms.push(room);
+    void this.conn.join(room).catch(() => {
+      w.rooms.splice(w.rooms.indexOf(room), 1);
+      this.renderRoomTabs();
+    });
+    this.renderRoomTabs();
   }
 
   /** A player sent to the secret module mid-session enters its room (D-N-14); the server lets them in. */

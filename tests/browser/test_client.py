@@ -28,6 +28,8 @@ def create_from_lobby(page: Any, url: str, name: str) -> dict[str, str]:
     page.goto(url + "/")
     expect(page.get_by_test_id("lobby")).to_be_visible()
     page.get_by_test_id("create-name").fill(name)
+    expect(page.get_by_test_id("create-scenario").locator("option[value=continental]")).to_have_count(1)
+    page.get_by_test_id("create-scenario").select_option("drill")
     page.get_by_test_id("create-clock").select_option("per_turn")
     page.get_by_test_id("create-minutes").fill("5")
     page.get_by_test_id("create-submit").click()
@@ -222,6 +224,7 @@ def test_the_campaign_engine_on_the_map(web_server: ServerProcess, new_page: Any
         red.keyboard.press("Escape")
         red.keyboard.press("Tab")
     expect(red.get_by_test_id("path-cost")).to_contain_text("km")
+    shot(red, "continental-red-path")
     red.keyboard.press("Enter")
     expect(red.get_by_test_id("turn-log").locator("li").or_(red.get_by_test_id("error-line").filter(
         has_text=re.compile(r"\w")))).not_to_have_count(0)
