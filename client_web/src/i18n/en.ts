@@ -1,6 +1,7 @@
 export const en = {
   "app.title": "Kriegsspiel",
   "lang.switch": "Русский",
+  "lobby.tagline": "umpired wargames: campaigns under chess clocks, Napoleonic battles, a moderator",
   "lobby.campaigns": "Public campaigns",
   "lobby.battles": "Live battles",
   "lobby.none": "Nothing here yet.",

@@ -3,6 +3,7 @@ import type { MessageKey } from "./en";
 export const ru: Record<MessageKey, string> = {
   "app.title": "Кригшпиль",
   "lang.switch": "English",
+  "lobby.tagline": "военная игра с посредником: кампании под шахматными часами, наполеоновские сражения",
   "lobby.campaigns": "Открытые кампании",
   "lobby.battles": "Идущие сражения",
   "lobby.none": "Пока ничего нет.",
