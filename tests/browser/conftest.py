@@ -51,8 +51,10 @@ def web_server(tmp_path: Path, client_dist: Path) -> Iterator[ServerProcess]:
     proc.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """One Chromium per test module: Playwright's sync API runs its own event loop in this thread, which must be
+    gone before the asyncio tests that follow."""
     if not Path(CHROMIUM).exists():
         pytest.skip(f"no Chromium at {CHROMIUM} (Debian: apt-get install -y chromium)")
     with sync_api.sync_playwright() as pw:

@@ -230,7 +230,21 @@ def test_the_campaign_engine_on_the_map(web_server: ServerProcess, new_page: Any
     expect(red.get_by_test_id("path-cost")).to_contain_text("km")
     shot(red, "continental-red-path")
     red.keyboard.press("Enter")
-    expect(red.get_by_test_id("turn-log").locator("li").or_(red.get_by_test_id("error-line").filter(
-        has_text=re.compile(r"\w")))).not_to_have_count(0)
+    # Planning (C-1.5): only deployment orders; the engine says so, with the rule, on the error line.
+    expect(red.get_by_test_id("error-line")).to_contain_text("C-1.5")
+    red.keyboard.press("Escape")
+
+    # Deploy 1 RD one cell west (C-6): accepted, the log says so and the map shows it there.
+    title = red.get_by_test_id("selection").locator("h3")
+    for _ in range(60):
+        if title.count() and title.inner_text().strip() == "1 RD":
+            break
+        red.keyboard.press("Tab")
+    expect(title).to_have_text(re.compile(r"^\s*1 RD$"))
+    expect(red.get_by_test_id("selection")).to_contain_text("43,26")
+    red.keyboard.press("ArrowLeft")
+    red.get_by_test_id("order-deploy").click()
+    expect(red.get_by_test_id("turn-log").locator('[data-kind="deployed"]')).to_have_count(1)
+    expect(red.get_by_test_id("selection")).to_contain_text("42,26")
     shot(red, "continental-red")
     shot(spectator, "continental-spectator")

@@ -189,6 +189,38 @@ export class CampaignView {
     this.path = found && cost ? { ...found, unit: cost.unit } : null;
   }
 
+  /** The campaign engine's other orders for one counter (server/campaign/orders.py): turn (C-4.4), frontage
+   * (C-4.10), formation and orientation, covering troops (C-5.8), split (C-4.11), march along the planned path
+   * (C-4.8), and at the target cell an attack (C-9) or an artillery strike (C-9.7). */
+  private engineOrders(sel: Force): HTMLElement {
+    const send = (o: Record<string, unknown>) => () => void this.actions.order(o).catch(() => {});
+    const coord = (c: Cell) => formatCoord(this.model.metric, c).split(",").map(Number);
+    const facing = h("select", {}, ...["N", "NE", "E", "SE", "S", "SW", "W", "NW"].map((f) => h("option", { value: f }, f)));
+    if (typeof sel.facing === "string") facing.value = sel.facing;
+    const raw = sel.raw;
+    const target = this.target;
+    const isArtillery = armKind(sel.type) === "artillery";
+    return h("div", { class: "engine-orders", "data-testid": "unit-orders" },
+      h("h4", {}, t("battle.orders")),
+      h("div", { class: "buttons" },
+        facing, h("button", { onclick: () => void this.actions.order({ type: "turn", unit: sel.id, facing: facing.value }).catch(() => {}) }, t("order.turn")),
+        h("button", { onclick: send({ type: "frontage", unit: sel.id, width: raw.wide ? 1 : 2 }) }, raw.wide ? t("order.narrow") : t("order.wide")),
+        h("button", { onclick: send({ type: "formation", unit: sel.id, formation: raw.formation === "support" ? "line" : "support" }) },
+          raw.formation === "support" ? t("order.line") : t("order.support")),
+        h("button", { onclick: send({ type: "cover", unit: sel.id, cover: !raw.cover }) }, raw.cover ? t("order.uncover") : t("order.cover")),
+        h("button", { onclick: send({ type: "split", unit: sel.id }) }, t("order.split"))),
+      target && this.path && this.path.cells.length > 1 ? h("div", { class: "buttons" },
+        h("button", { onclick: send({ type: "march", unit: sel.id, path: this.path.cells.slice(1).map(coord) }) }, t("order.march"))) : null,
+      target && this.model.phase === "planning" ? h("div", { class: "buttons" },
+        h("button", { "data-testid": "order-deploy", onclick: () => void this.actions.order({ type: "deploy", unit: sel.id, cell: coord(target), facing: facing.value }).catch(() => {}) },
+          t("order.deploy", { cell: formatCoord(this.model.metric, target) }))) : null,
+      target ? h("div", { class: "buttons" },
+        isArtillery
+          ? h("button", { onclick: send({ type: "strike", unit: sel.id, target: coord(target) }) }, t("order.strike", { cell: formatCoord(this.model.metric, target) }))
+          : h("button", { onclick: send({ type: "attack", target: coord(target), echelons: [[sel.id]] }) }, t("order.attack", { cell: formatCoord(this.model.metric, target) }))) : null,
+    );
+  }
+
   /** The planned path costs more than the unit has left (only when both are counted alike). */
   private overBudget(sel: Force): boolean {
     if (!this.path || sel.movementLeft === null) return false;
@@ -562,6 +594,7 @@ export class CampaignView {
         this.panel.append(h("div", { class: "buttons" }, ...sel.orders.filter((o) => o !== "move").map((o) =>
           h("button", { onclick: () => void this.actions.order({ type: o, unit: sel.id }).catch(() => {}) }, o))));
       }
+      if (this.own(sel) && this.model.engineMap) this.panel.append(this.engineOrders(sel));
     }
   }
 }
