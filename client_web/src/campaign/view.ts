@@ -186,7 +186,8 @@ export class CampaignView {
     const found = sel && cost && this.target && this.own(sel)
       ? cheapestPath(this.model.metric, sel.cell, this.target, cost, this.model.diagonal)
       : null;
-    this.path = found && cost ? { ...found, unit: cost.unit } : null;
+    this.path = found && cost && found.cells.length > 1 ? { ...found, unit: cost.unit } : null;
+    if (sel && this.target && this.target.x === sel.cell.x && this.target.y === sel.cell.y) this.target = null;
   }
 
   /** The campaign engine's other orders for one counter (server/campaign/orders.py): turn (C-4.4), frontage
