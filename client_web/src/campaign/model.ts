@@ -4,6 +4,7 @@
  * drawn without rivers. Cells in the state are the players' coordinates (longitude, latitude) when the map has an
  * `origin`; grid indices otherwise.
  */
+import { isObj, listOf, num, str, type Obj } from "../read";
 import { fromCoord, inside, type Cell, type Metric } from "./geometry";
 
 export interface City {
@@ -66,12 +67,8 @@ export interface CampaignModel {
   teams: Record<string, { name: string; colour: string }>;
 }
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 /** Symbols of the scenario's state map (`legend.states` of a scenario under shared/scenarios). */
 const DEFAULT_STATE_LEGEND: Obj = { R: "red", B: "blue", G: "green", K: "black" };
-const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
-const str = (v: unknown, d = ""): string => (typeof v === "string" ? v : typeof v === "number" ? String(v) : d);
 
 /** Default Table-4-like costs in km per cell entered; the state's `move_costs` replaces them. */
 export const DEFAULT_MOVE_COSTS: Record<string, number> = {
@@ -129,11 +126,6 @@ export function lines(v: unknown, m: Metric): Cell[][] {
   }).filter((l) => l.length > 0);
 }
 
-function listOf(v: unknown): Obj[] {
-  if (Array.isArray(v)) return v.filter(isObj);
-  if (isObj(v)) return Object.entries(v).filter(([, u]) => isObj(u)).map(([id, u]) => ({ id, ...(u as Obj) }));
-  return [];
-}
 
 function questionText(q: unknown): string {
   if (!isObj(q)) return str(q);

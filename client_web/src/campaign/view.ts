@@ -1,5 +1,6 @@
 /** The strategic map on a canvas (C-2.*): terrain, borders, rivers, roads, railways, cities and fortresses, the
  * coordinate metric, forces; selection, path preview with its cost, orders by mouse and keyboard. */
+import { FACINGS, facingIndex } from "../battle/geometry";
 import { t } from "../i18n";
 import { h, clear } from "../ui/dom";
 import { TERRAIN_FILL, teamColour } from "../ui/colours";
@@ -196,7 +197,7 @@ export class CampaignView {
   private engineOrders(sel: Force): HTMLElement {
     const send = (o: Record<string, unknown>) => () => void this.actions.order(o).catch(() => {});
     const coord = (c: Cell) => formatCoord(this.model.metric, c).split(",").map(Number);
-    const facing = h("select", {}, ...["N", "NE", "E", "SE", "S", "SW", "W", "NW"].map((f) => h("option", { value: f }, f)));
+    const facing = h("select", {}, ...FACINGS.map((f) => h("option", { value: f }, f)));
     if (typeof sel.facing === "string") facing.value = sel.facing;
     const raw = sel.raw;
     const target = this.target;
@@ -476,8 +477,7 @@ export class CampaignView {
       }
       ctx.stroke();
       if (f.facing !== null) {
-        const dirs = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"];
-        const i = typeof f.facing === "number" ? f.facing : Math.max(0, dirs.indexOf(String(f.facing).toUpperCase()));
+        const i = facingIndex(f.facing);
         const ang = (i * Math.PI) / 4 - Math.PI / 2;
         ctx.strokeStyle = "#111";
         ctx.lineWidth = 2;
