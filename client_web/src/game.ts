@@ -59,6 +59,8 @@ export class GamePage {
     this.conn.on("snapshot", (s) => this.session.onSnapshot(s));
     this.conn.on("event", (e) => {
       if (this.session.onEvent(e)) this.scheduleResync(e.room);
+      const view = this.views.get(e.room);
+      if (view instanceof BattleView) view.play(e.kind, e.data);
       this.followBattle(e.data);
     });
     this.conn.on("joined", (j) => this.session.onJoined(j));

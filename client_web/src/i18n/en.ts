@@ -138,7 +138,7 @@ export const en = {
   "replay.turn": "Turn {n} of {of}",
   "replay.live": "live",
   "replay.view": "View",
-  "preview.note": "Preview with built-in sample data (no server).",
+  "preview.note": "Preview: views captured from the engines, drawn without a server.",
 } as const;
 
 export type MessageKey = keyof typeof en;

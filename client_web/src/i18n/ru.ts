@@ -140,5 +140,5 @@ export const ru: Record<MessageKey, string> = {
   "replay.turn": "Ход {n} из {of}",
   "replay.live": "сейчас",
   "replay.view": "Вид",
-  "preview.note": "Просмотр на встроенных данных (без сервера).",
+  "preview.note": "Просмотр: виды, снятые с движков, без сервера.",
 };
