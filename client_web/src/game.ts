@@ -139,6 +139,7 @@ export class GamePage {
     this.views.clear();
     this.channels.clear();
     this.desk = null;
+    this.reconShown = "";
     this.renderAll();
   }
 
@@ -282,10 +283,26 @@ export class GamePage {
         at !== null ? h("button", { onclick: () => go(null) }, t("replay.live")) : null));
   }
 
+  /** The sidebar keeps its panels in fixed slots: a panel with an input is re-inserted only when it changes, so
+   * that events arriving while someone types do not take the focus away. */
+  private readonly slots = {
+    chan: h("div", { class: "slot" }), recon: h("div", { class: "slot" }), rules: h("div", { class: "slot" }),
+    desk: h("div", { class: "slot" }), log: h("div", { class: "slot" }), replay: h("div", { class: "slot" }),
+  };
+  private reconShown = "";
+
+  private place(slot: HTMLElement, node: HTMLElement | null): void {
+    if (slot.firstChild === node && slot.childNodes.length === (node ? 1 : 0)) return;
+    slot.replaceChildren(...(node ? [node] : []));
+  }
+
   private renderSide(): void {
-    clear(this.side);
+    if (this.side.firstChild !== this.slots.chan) this.side.replaceChildren(...Object.values(this.slots));
     const id = this.current;
-    if (!id) return;
+    if (!id) {
+      for (const slot of Object.values(this.slots)) this.place(slot, null);
+      return;
+    }
     const room = this.session.room(id);
     const w = this.session.welcome;
     let chan = this.channels.get(id);
@@ -295,12 +312,16 @@ export class GamePage {
       this.channels.set(id, chan);
     }
     chan.render();
-    this.side.append(chan.root);
-    if (room.kind === "campaign") {
-      const model = readCampaign(room.state);
-      if (model.recon.left !== null || model.recon.answers.length) this.side.append(this.reconPanel(id, model));
-      if (model.houseRules.length) this.side.append(h("section", {}, h("h3", {}, "C-0.3"), h("ul", {}, ...model.houseRules.map((r) => h("li", {}, r)))));
+    this.place(this.slots.chan, chan.root);
+    const model = room.kind === "campaign" ? readCampaign(room.state) : null;
+    const recon = model && (model.recon.left !== null || model.recon.answers.length) ? model.recon : null;
+    const reconKey = recon ? `${id} ${lang()} ${JSON.stringify(recon)}` : "";
+    if (reconKey !== this.reconShown) {
+      this.reconShown = reconKey;
+      this.place(this.slots.recon, model && recon ? this.reconPanel(id, model) : null);
     }
+    this.place(this.slots.rules, model?.houseRules.length
+      ? h("section", {}, h("h3", {}, "C-0.3"), h("ul", {}, ...model.houseRules.map((r) => h("li", {}, r)))) : null);
     if (w?.role === "moderator") {
       if (!this.desk) {
         this.desk = moderatorDesk({
@@ -313,13 +334,12 @@ export class GamePage {
         });
       }
       this.desk.refresh?.();
-      this.side.append(this.desk);
+      this.place(this.slots.desk, this.desk);
     }
     clear(this.logList);
     const shown = room.log.filter((e) => e.kind !== "chat" && (room.kind !== "battle" || BATTLE_LOG_KINDS.has(e.kind)));
     for (const ev of shown.slice(-80).reverse()) this.logList.append(h("li", { "data-kind": ev.kind }, describeEvent(ev)));
-    this.side.append(h("section", {}, h("h3", {}, room.kind === "battle" ? t("battle.dice") : t("game.log")), this.logList));
-    const replay = this.replayPanel(room);
-    if (replay) this.side.append(replay);
+    this.place(this.slots.log, h("section", {}, h("h3", {}, room.kind === "battle" ? t("battle.dice") : t("game.log")), this.logList));
+    this.place(this.slots.replay, this.replayPanel(room));
   }
 }
