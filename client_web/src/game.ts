@@ -4,6 +4,7 @@ import { BattleView } from "./battle/view";
 import { CampaignView } from "./campaign/view";
 import { readCampaign } from "./campaign/model";
 import { lang, onLangChange, setLang, t } from "./i18n";
+import { fetchLobby } from "./lobby/api";
 import { CommandError, Connection, websocketUrl, type Command, type ConnectionState } from "./net/connection";
 import { Session, type RoomView } from "./net/session";
 import { ChannelsPanel } from "./ui/channels";
@@ -38,6 +39,9 @@ export class GamePage {
   /** Stepping through the turns this client saw of the current room (null: live). */
   private replayAt: number | null = null;
   private timer = 0;
+  private presenceTimer = 0;
+  /** players and spectators online per room, from the lobby (public campaigns and battles) */
+  private presence = new Map<string, { players: number; spectators: number }>();
 
   constructor(token: string, private readonly back: () => void) {
     this.conn = new Connection({ url: websocketUrl(location), token });
@@ -52,7 +56,7 @@ export class GamePage {
     });
     this.conn.on("welcome", (w) => {
       this.session.onWelcome(w);
-      for (const room of w.rooms) void this.conn.join(room).catch(() => {});
+      for (const room of w.rooms) void this.conn.join(room).then(() => this.pollPresence()).catch(() => {});
       this.current ??= w.rooms.find((r) => !r.startsWith("s-")) ?? w.rooms[0] ?? null;
       this.renderAll();
     });
@@ -72,6 +76,7 @@ export class GamePage {
     });
     onLangChange(() => this.rebuild());
     this.timer = window.setInterval(() => this.tick(), 250);
+    this.presenceTimer = window.setInterval(() => void this.pollPresence(), 15_000);
     this.renderAll();
     this.conn.connect();
   }
@@ -88,8 +93,19 @@ export class GamePage {
     }, 120));
   }
 
+  private async pollPresence(): Promise<void> {
+    try {
+      const lobby = await fetchLobby();
+      this.presence = new Map([...lobby.campaigns, ...lobby.battles].map((r) => [r.room, { players: r.players_online, spectators: r.spectators_online }]));
+      this.renderHeader();
+    } catch {
+      // the lobby is a nicety here; the game goes on without it
+    }
+  }
+
   destroy(): void {
     window.clearInterval(this.timer);
+    window.clearInterval(this.presenceTimer);
     this.conn.close();
   }
 
@@ -166,6 +182,8 @@ export class GamePage {
       w ? h("span", { class: "who", "data-testid": "who" },
         `${t(`role.${w.role}`)}${w.team ? ` · ${w.team}` : ""}${w.player ? ` · ${w.player}` : ""}`) : null,
       turn !== null ? h("span", { class: "turn" }, t("game.turn", { n: turn })) : null,
+      room && this.presence.has(room.id) ? h("span", { class: "presence", "data-testid": "presence" },
+        `${this.presence.get(room.id)!.players} ${t("lobby.players")} · ${this.presence.get(room.id)!.spectators} ${t("lobby.spectators")}`) : null,
       this.clocks.root,
       w?.role === "player" && room?.active.includes(w.team ?? "") && !this.locked
         ? h("button", { class: "end-turn", "data-testid": "end-turn", onclick: () => void this.send({ t: "end_turn", room: room.id }).catch(() => {}) }, t("game.end_turn"))

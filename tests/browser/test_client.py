@@ -65,6 +65,8 @@ def test_two_teams_a_spectator_and_the_moderator_play_from_the_lobby(web_server:
     open_link(blue, links["blue-1"], "blue")
     open_link(spectator, links["spectators"], "Spectator")
     open_link(moderator, links["moderator"], "Moderator")
+    # Who is online, from the lobby's counts (the server refreshes them on its own schedule).
+    expect(spectator.get_by_test_id("presence")).to_have_text(re.compile(r"^\d+ players · \d+ spectators$"))
 
     # The clocks tick from the server's figures; red is to move first (C-1.8).
     red_clock = red.get_by_test_id("clock-red").locator(".time")
