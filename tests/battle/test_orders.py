@@ -229,3 +229,13 @@ def test_malformed_setup_is_a_typed_error_N_START_1() -> None:
                 {"sides": [{"name": "red", "attacker": True}, {"name": "blue"}], "map": {"rows": ["?"]}}):
         with pytest.raises(BadOrder):
             ENGINE.setup(cfg, 1)
+
+
+def test_wheel_and_back_returns_to_the_same_cells_D_N_4() -> None:
+    for formation in ("line", "attack_column", "march_column"):
+        s = battle([unit("r1", "infantry", 30, 50, formation=formation)], FOE)
+        before = set(s.units["r1"].cells)
+        s, _ = order(s, {"type": "wheel", "unit": "r1", "degrees": 45})
+        s, _ = run_turn(s)
+        s, _ = order(s, {"type": "wheel", "unit": "r1", "degrees": -45})
+        assert set(s.units["r1"].cells) == before

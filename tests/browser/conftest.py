@@ -39,7 +39,7 @@ def client_dist() -> Path:
         if npx is None:
             pytest.fail("the web client is not built and npx is missing (install Node.js and npm)")
         if not (CLIENT / "node_modules").is_dir():
-            subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=CLIENT, check=True)
+            subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--loglevel=error"], cwd=CLIENT, check=True)
         subprocess.run([npx, "vite", "build"], cwd=CLIENT, check=True, capture_output=True)
     return CLIENT / "dist"
 
@@ -51,10 +51,16 @@ def web_server(tmp_path: Path, client_dist: Path) -> Iterator[ServerProcess]:
     proc.stop()
 
 
-@pytest.fixture(scope="module")
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Run the browser tests last. Playwright's sync API keeps an event loop running in the main thread while it
+    is open, which breaks every asyncio test collected after it; with the browser closed at the end of this
+    package (below) and the package last, the two never overlap."""
+    here = Path(__file__).parent
+    items.sort(key=lambda item: here in Path(str(item.path)).parents)
+
+
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Any]:
-    """One Chromium per test module: Playwright's sync API runs its own event loop in this thread, which must be
-    gone before the asyncio tests that follow."""
     if not Path(CHROMIUM).exists():
         pytest.skip(f"no Chromium at {CHROMIUM} (Debian: apt-get install -y chromium)")
     with sync_api.sync_playwright() as pw:
