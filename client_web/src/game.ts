@@ -2,6 +2,7 @@
  * field the clocks, channels, turn log, reconnaissance, banners and — for the umpire — the moderator's desk. */
 import { BattleView } from "./battle/view";
 import { CampaignView } from "./campaign/view";
+import { formatCoord } from "./campaign/geometry";
 import { readCampaign } from "./campaign/model";
 import { lang, onLangChange, setLang, t } from "./i18n";
 import { fetchLobby } from "./lobby/api";
@@ -60,12 +61,18 @@ export class GamePage {
       this.current ??= w.rooms.find((r) => !r.startsWith("s-")) ?? w.rooms[0] ?? null;
       this.renderAll();
     });
-    this.conn.on("snapshot", (s) => this.session.onSnapshot(s));
+    this.conn.on("snapshot", (s) => {
+      this.session.onSnapshot(s);
+      // Battles already running when this client came in (or came back).
+      if (s.kind === "campaign") for (const b of readCampaign(s.state).battles) {
+        if (!["over", "ended", "done"].includes(b.status)) this.followBattle({ battle: b.id }, "battle_started");
+      }
+    });
     this.conn.on("event", (e) => {
       if (this.session.onEvent(e)) this.scheduleResync(e.room);
       const view = this.views.get(e.room);
       if (view instanceof BattleView) view.play(e.kind, e.data);
-      this.followBattle(e.data);
+      this.followBattle(e.data, e.kind);
     });
     this.conn.on("joined", (j) => this.session.onJoined(j));
     this.conn.on("error", (e) => this.showError(e.code, e.message, e.rule));
@@ -122,10 +129,12 @@ export class GamePage {
   }
 
   /** A battle room announced in the campaign (armies met) becomes a tab; the server decides whether we may join. */
-  private followBattle(data: Record<string, unknown>): void {
+  private followBattle(data: Record<string, unknown>, kind = ""): void {
     const w = this.session.welcome;
-    const room = data.battle_room ?? data.room;
-    if (!w || typeof room !== "string" || !room.startsWith("b-") || w.rooms.includes(room)) return;
+    if (!w) return;
+    // The Napoleonic campaign announces `battle_started {battle}`; its room is b-<campaign>-<battle>.
+    const room = data.battle_room ?? data.room ?? (kind === "battle_started" && typeof data.battle === "string" ? `b-${w.campaign}-${data.battle}` : null);
+    if (typeof room !== "string" || !room.startsWith("b-") || w.rooms.includes(room)) return;
     w.rooms.push(room);
     void this.conn.join(room).catch(() => {
       w.rooms.splice(w.rooms.indexOf(room), 1);
@@ -284,6 +293,25 @@ export class GamePage {
       w?.role === "player" ? h("form", { onsubmit: ask }, kind, " ", cell, " ", what, " ", h("button", { type: "submit" }, t("recon.ask"))) : null);
   }
 
+  /** Battles of the campaign (N-START, D-L-1/2): open a battle's room; the sides answer a challenge (accept,
+   * withdraw, retreat with battle, N-START-3, D-N-13) or offer a quick resolution. */
+  private battlesPanel(id: string, model: ReturnType<typeof readCampaign>): HTMLElement {
+    const w = this.session.welcome;
+    const order = (o: Record<string, unknown>) => () => void this.send({ t: "order", room: id, order: o }).catch(() => {});
+    return h("section", { class: "battles", "data-testid": "battles" }, h("h3", {}, t("battle.list")),
+      h("ul", {}, ...model.battles.map((b) => {
+        const room = `b-${w?.campaign ?? ""}-${b.id}`;
+        const mine = w?.role === "player" && (w.team === b.attacker || w.team === b.defender);
+        return h("li", {},
+          `${formatCoord(model.metric, b.cell)} · ${b.attacker} × ${b.defender} · ${b.kind} · ${b.status} `,
+          w?.rooms.includes(room) ? h("button", { onclick: () => { this.current = room; this.replayAt = null; this.renderAll(); } }, t("lobby.open")) : null,
+          mine && w?.team === b.defender ? h("span", { class: "buttons" },
+            ...(["accept", "withdraw", "retreat_with_battle"] as const).map((choice) =>
+              h("button", { onclick: order({ type: "answer", battle: b.id, choice }) }, t(`battle.answer.${choice}`)))) : null,
+          mine ? h("button", { onclick: order({ type: "offer_quick", battle: b.id }) }, t("battle.quick")) : null);
+      })));
+  }
+
   private replayPanel(room: RoomView): HTMLElement | null {
     const n = room.frames.length;
     if (n < 2 && this.replayAt === null) return null;
@@ -305,7 +333,7 @@ export class GamePage {
    * that events arriving while someone types do not take the focus away. */
   private readonly slots = {
     chan: h("div", { class: "slot" }), recon: h("div", { class: "slot" }), rules: h("div", { class: "slot" }),
-    desk: h("div", { class: "slot" }), log: h("div", { class: "slot" }), replay: h("div", { class: "slot" }),
+    desk: h("div", { class: "slot" }), battles: h("div", { class: "slot" }), log: h("div", { class: "slot" }), replay: h("div", { class: "slot" }),
   };
   private reconShown = "";
 
@@ -338,6 +366,7 @@ export class GamePage {
       this.reconShown = reconKey;
       this.place(this.slots.recon, model && recon ? this.reconPanel(id, model) : null);
     }
+    this.place(this.slots.battles, model?.battles.length ? this.battlesPanel(id, model) : null);
     this.place(this.slots.rules, model?.houseRules.length
       ? h("section", {}, h("h3", {}, "C-0.3"), h("ul", {}, ...model.houseRules.map((r) => h("li", {}, r)))) : null);
     if (w?.role === "moderator") {

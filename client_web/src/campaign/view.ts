@@ -19,6 +19,7 @@ export function moveOrder(model: CampaignModel, force: Force, path: Cell[]): Rec
     return { type: "move", counter: force.id, to: [next.x, next.y] };
   }
   const coord = (c: Cell) => formatCoord(model.metric, c).split(",").map(Number);
+  if (model.napoleonic) return { type: "move", army: force.id, path: path.slice(1).map(coord) };
   return { type: "move", unit: force.id, path: path.slice(1).map(coord) };
 }
 
@@ -42,6 +43,7 @@ export function armKind(type: string): string {
 /** A cost as shown: fractions of the day's turn as a percentage (D-C-1), distances in km. */
 export function amount(value: number, unit: CostUnit): string {
   if (unit === "steps") return String(value);
+  if (unit === "points") return `${Math.round(value * 10) / 10} pts`;
   return unit === "turn" ? `${Math.round(value * 100)}%` : `${Math.round(value * 10) / 10} km`;
 }
 
@@ -226,7 +228,7 @@ export class CampaignView {
   /** The planned path costs more than the unit has left (only when both are counted alike). */
   private overBudget(sel: Force): boolean {
     if (!this.path || sel.movementLeft === null) return false;
-    if ((this.path.unit === "turn") !== this.model.engineMap) return false;
+    if (this.path.unit !== this.model.leftUnit) return false;
     return this.path.cost > sel.movementLeft + 1e-9;
   }
 
@@ -315,6 +317,7 @@ export class CampaignView {
     this.drawCities(ctx, v);
     this.drawPath(ctx, v);
     this.drawForces(ctx, v);
+    this.drawBattles(ctx, v);
     this.drawLabels(ctx, v, w, hgt);
     this.showStatus();
   }
@@ -394,6 +397,26 @@ export class CampaignView {
       ctx.stroke();
     }
     ctx.setLineDash([]);
+  }
+
+  /** Battles and sieges under way: crossed sabres on their cell (a battle room is open for each). */
+  private drawBattles(ctx: CanvasRenderingContext2D, v: Viewport): void {
+    for (const b of this.model.battles) {
+      if (b.status === "over" || b.status === "ended" || b.status === "done") continue;
+      const c = cellCentre(v, b.cell);
+      const r = v.scale * 0.35;
+      ctx.strokeStyle = "#000";
+      ctx.lineWidth = Math.max(2, v.scale * 0.1);
+      ctx.beginPath();
+      ctx.moveTo(c.x - r, c.y - r);
+      ctx.lineTo(c.x + r, c.y + r);
+      ctx.moveTo(c.x + r, c.y - r);
+      ctx.lineTo(c.x - r, c.y + r);
+      ctx.stroke();
+      ctx.strokeStyle = "#ffd400";
+      ctx.lineWidth = Math.max(1, v.scale * 0.05);
+      ctx.stroke();
+    }
   }
 
   private drawCities(ctx: CanvasRenderingContext2D, v: Viewport): void {
@@ -565,7 +588,7 @@ export class CampaignView {
         [t("map.cell", { x: "", y: "" }).replace(/[\s,]+$/, ""), formatCoord(this.model.metric, sel.cell)],
         [t("unit.strength"), sel.strength === null ? "—" : String(sel.strength)],
         [t("unit.morale"), sel.morale === null ? "—" : String(sel.morale)],
-        [t("unit.movement"), sel.movementLeft === null ? "—" : this.model.engineMap ? amount(sel.movementLeft, "turn") : amount(sel.movementLeft, "km")],
+        [t("unit.movement"), sel.movementLeft === null ? "—" : amount(sel.movementLeft, this.model.leftUnit)],
       ];
       if (sel.facing !== null) rows.push([t("unit.facing"), String(sel.facing)]);
       this.panel.append(
@@ -580,7 +603,7 @@ export class CampaignView {
         const over = this.overBudget(sel);
         const cells = this.path.cells.length - 1;
         const cost = amount(this.path.cost, this.path.unit);
-        const comparable = sel.movementLeft !== null && (this.path.unit === "turn") === this.model.engineMap;
+        const comparable = sel.movementLeft !== null && this.path.unit === this.model.leftUnit;
         const text = comparable
           ? t(over ? "map.path.over" : "map.path", { cells, cost, left: amount(sel.movementLeft!, this.path.unit) })
           : t("map.path.plain", { cells, cost });
