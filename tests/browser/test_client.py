@@ -257,3 +257,48 @@ def test_the_campaign_engine_on_the_map(web_server: ServerProcess, new_page: Any
     expect(cell_row).to_contain_text("42,26")  # the fresh projection after the engine's events
     shot(red, "continental-red")
     shot(spectator, "continental-spectator")
+
+
+def test_armies_meet_and_a_battle_is_watched_live(web_server: ServerProcess, new_page: Any) -> None:
+    """The Napoleonic campaign (issue 6): red marches Bülow onto Ney's cell, blue accepts battle, the battle room
+    opens as a tab for the players and the spectator, who watch the same field; red gives an order there."""
+    engines = web_server.http("GET", "/api/engines")["engines"]
+    if "napoleonic" not in engines:
+        pytest.skip("the Napoleonic campaign (branch napoleon) is not in this server yet")
+    made = web_server.http("POST", "/api/campaigns", {
+        "name": "1813", "scenario": "napoleonic", "level": 2,
+        "teams": [{"colour": "red", "seats": 2}, {"colour": "blue", "seats": 2}]})
+    seats = {s["player"]: s["link"] for s in made["seats"]}
+    red, blue, spectator = new_page(), new_page(), new_page()
+    open_link(red, seats["red-2"], "red")
+    open_link(blue, seats["blue-2"], "blue")
+    open_link(spectator, made["spectator_link"], "Spectator")
+
+    red.get_by_test_id("campaign-map").focus()
+    title = red.get_by_test_id("selection").locator("h3")
+    for _ in range(20):
+        red.keyboard.press("Tab")
+        if title.inner_text().strip() == "III Prussian Corps":
+            break
+    expect(title).to_have_text(re.compile(r"III Prussian Corps"))
+    for key in ("ArrowDown", "ArrowDown", "ArrowLeft"):  # south twice, west once: Ney's cell 22,18
+        red.keyboard.press(key)
+    expect(red.get_by_test_id("path-cost")).to_contain_text("pts")
+    red.keyboard.press("Enter")
+
+    battles = blue.get_by_test_id("battles")
+    expect(battles).to_contain_text("red × blue")
+    battles.get_by_role("button", name="Accept battle").click()
+
+    room = re.compile(r"^b-")
+    for page in (red, blue, spectator):
+        tab = page.get_by_test_id("room-tabs").get_by_role("button", name=room)
+        expect(tab).to_have_count(1, timeout=15_000)
+    spectator.get_by_test_id("room-tabs").get_by_role("button", name=room).click()
+    expect(spectator.get_by_test_id("battle-field")).to_be_visible()
+    expect(spectator.get_by_test_id("unit-table").locator("tr")).not_to_have_count(1)
+    red.get_by_test_id("room-tabs").get_by_role("button", name=room).click()
+    expect(red.get_by_test_id("battle-field")).to_be_visible()
+    expect(red.get_by_test_id("clocks")).to_be_visible()
+    shot(spectator, "battle-spectator")
+    shot(red, "battle-red")

@@ -279,7 +279,9 @@ export type CostUnit = "turn" | "km" | "steps" | "points";
 export function stepCost(model: CampaignModel, force?: Force): { step(from: Cell, to: Cell): number; unit: CostUnit } {
   const roads = segments(model.roads);
   const tracks = segments(model.tracks);
-  const occupied = new Set(model.forces.filter((f) => f !== force).map((f) => `${f.cell.x},${f.cell.y}`));
+  // C-4.12: no two counters in one cell. A Napoleonic army may march into an enemy's cell: that is contact (N-START-1).
+  const occupied = new Set(model.forces.filter((f) => f !== force && !(model.napoleonic && force && f.team !== force.team))
+    .map((f) => `${f.cell.x},${f.cell.y}`));
   const speeds = model.speeds;
   const arm = force?.type ?? "";
   const speed = (row: string): number | null => {
