@@ -75,7 +75,10 @@ export class GamePage {
       this.followBattle(e.data, e.kind);
     });
     this.conn.on("joined", (j) => this.session.onJoined(j));
-    this.conn.on("error", (e) => this.showError(e.code, e.message, e.rule));
+    this.conn.on("error", (e) => {
+      if (e.code === "no_such_room" && [...this.spawning].some((r) => e.message.includes(r))) return;
+      this.showError(e.code, e.message, e.rule);
+    });
     this.session.subscribe((room) => {
       this.followSecretModule();
       if (room === null || room === this.current) this.renderAll();
@@ -89,6 +92,8 @@ export class GamePage {
   }
 
   private resyncTimers = new Map<string, number>();
+  /** battle rooms announced but perhaps not open yet */
+  private readonly spawning = new Set<string>();
 
   /** The engines' events say what happened, not what each viewer now sees: after a burst of them, fetch this
    * viewer's new projection once. */
@@ -118,10 +123,7 @@ export class GamePage {
 
   private send(cmd: Command): Promise<unknown> {
     this.errorLine.textContent = "";
-    return this.conn.send(cmd).catch((exc: unknown) => {
-      if (exc instanceof CommandError) this.showError(exc.code, exc.message, exc.rule);
-      throw exc;
-    });
+    return this.conn.send(cmd);
   }
 
   private showError(code: string, message: string, rule: string | null): void {
@@ -136,11 +138,22 @@ export class GamePage {
     const room = data.battle_room ?? data.room ?? (kind === "battle_started" && typeof data.battle === "string" ? `b-${w.campaign}-${data.battle}` : null);
     if (typeof room !== "string" || !room.startsWith("b-") || w.rooms.includes(room)) return;
     w.rooms.push(room);
-    void this.conn.join(room).catch(() => {
-      w.rooms.splice(w.rooms.indexOf(room), 1);
-      this.renderRoomTabs();
-    });
+    this.spawning.add(room);
     this.renderRoomTabs();
+    // The server opens the battle room right after it commits `battle_started`: retry a moment until it exists.
+    const attempt = (n: number): void => {
+      this.conn.join(room).then(() => this.spawning.delete(room)).catch((exc: unknown) => {
+        if (exc instanceof CommandError && exc.code === "no_such_room" && n < 40) {
+          window.setTimeout(() => attempt(n + 1), 250);
+          return;
+        }
+        this.spawning.delete(room);
+        this.conn.rooms.delete(room);
+        w.rooms.splice(w.rooms.indexOf(room), 1);
+        this.renderRoomTabs();
+      });
+    };
+    attempt(0);
   }
 
   /** A player sent to the secret module mid-session enters its room (D-N-14); the server lets them in. */
