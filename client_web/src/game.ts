@@ -36,7 +36,8 @@ export class GamePage {
   private current: string | null = null;
   private views = new Map<string, CampaignView | BattleView>();
   private channels = new Map<string, ChannelsPanel>();
-  private desk: (HTMLElement & { refresh?: () => void }) | null = null;
+  /** the moderator's desk of each room (clocks, rulings and lockouts act on that room) */
+  private readonly desks = new Map<string, HTMLElement & { refresh?: () => void }>();
   /** Stepping through the turns this client saw of the current room (null: live). */
   private replayAt: number | null = null;
   private timer = 0;
@@ -176,7 +177,7 @@ export class GamePage {
   private rebuild(): void {
     this.views.clear();
     this.channels.clear();
-    this.desk = null;
+    this.desks.clear();
     this.reconShown = "";
     this.renderAll();
   }
@@ -383,8 +384,9 @@ export class GamePage {
     this.place(this.slots.rules, model?.houseRules.length
       ? h("section", {}, h("h3", {}, "C-0.3"), h("ul", {}, ...model.houseRules.map((r) => h("li", {}, r)))) : null);
     if (w?.role === "moderator") {
-      if (!this.desk) {
-        this.desk = moderatorDesk({
+      let desk = this.desks.get(id);
+      if (!desk) {
+        desk = moderatorDesk({
           room: id,
           teams: () => Object.keys((this.session.room(id).clocks.teams as Record<string, unknown> | undefined) ?? {}).concat(
             Array.isArray(this.session.room(id).state.teams) ? (this.session.room(id).state.teams as string[]) : []).filter((x, i, a) => a.indexOf(x) === i),
@@ -393,8 +395,9 @@ export class GamePage {
           send: (cmd) => this.send(cmd),
         });
       }
-      this.desk.refresh?.();
-      this.place(this.slots.desk, this.desk);
+      this.desks.set(id, desk);
+      desk.refresh?.();
+      this.place(this.slots.desk, desk);
     }
     clear(this.logList);
     const shown = room.log.filter((e) => e.kind !== "chat" && (room.kind !== "battle" || BATTLE_LOG_KINDS.has(e.kind)));

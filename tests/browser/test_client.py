@@ -302,3 +302,18 @@ def test_armies_meet_and_a_battle_is_watched_live(web_server: ServerProcess, new
     expect(red.get_by_test_id("clocks")).to_be_visible()
     shot(spectator, "battle-spectator")
     shot(red, "battle-red")
+
+    # Red ends its order phase; blue is to move in the battle (D-N-1).
+    red.get_by_test_id("end-turn").click()
+    blue.get_by_test_id("room-tabs").get_by_role("button", name=room).click()
+    expect(blue.get_by_test_id("battle-field")).to_be_visible()
+    expect(blue.get_by_test_id("end-turn")).to_be_visible()
+
+    # The moderator ends the battle from the desk (docs/battle.md: end_battle); everyone sees the result.
+    moderator = new_page()
+    open_link(moderator, made["moderator_link"], "Moderator")
+    moderator.get_by_test_id("room-tabs").get_by_role("button", name=room).click()
+    moderator.get_by_test_id("mod-ruling").fill('{"type": "end_battle", "winner": "red", "reason": "umpire"}')
+    moderator.get_by_test_id("mod-rule").click()
+    expect(spectator.get_by_test_id("battle-result")).to_contain_text("red", timeout=10_000)
+    shot(spectator, "battle-over-spectator")
