@@ -303,6 +303,16 @@ def test_armies_meet_and_a_battle_is_watched_live(web_server: ServerProcess, new
     shot(spectator, "battle-spectator")
     shot(red, "battle-red")
 
+    # Red moves a unit by keyboard: Tab selects, an arrow plans one step south (towards blue), Enter orders it.
+    field = red.get_by_test_id("battle-field")
+    field.focus()
+    red.keyboard.press("Tab")
+    red.keyboard.press("ArrowDown")
+    expect(red.get_by_test_id("battle-path")).to_be_visible()
+    red.keyboard.press("Enter")
+    expect(red.get_by_test_id("turn-log").locator('[data-kind="moved"]')).to_have_count(1)
+    expect(spectator.get_by_test_id("turn-log").locator('[data-kind="moved"]')).to_have_count(1)
+
     # Red ends its order phase; blue is to move in the battle (D-N-1).
     red.get_by_test_id("end-turn").click()
     blue.get_by_test_id("room-tabs").get_by_role("button", name=room).click()

@@ -195,8 +195,30 @@ export class BattleView {
       this.canvas.focus();
     });
     this.canvas.addEventListener("keydown", (e) => {
+      if (e.key === "Tab") {
+        // Tab / Shift-Tab: the next of one's own units (all units for a spectator).
+        const pool = this.model.units.filter((u) => !this.canOrder || this.own(u));
+        if (!pool.length) return;
+        e.preventDefault();
+        const i = pool.findIndex((u) => u.id === this.selected);
+        this.selected = pool[(i + (e.shiftKey ? pool.length - 1 : 1)) % pool.length]!.id;
+        this.target = null;
+        this.renderPanel();
+        this.draw();
+        return;
+      }
       const sel = this.model.units.find((x) => x.id === this.selected);
       if (!sel) return;
+      const arrows: Record<string, [number, number]> = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
+      if (arrows[e.key] && this.own(sel)) {
+        e.preventDefault();
+        const [dx, dy] = arrows[e.key]!;
+        const from = this.target ?? sel.anchor;
+        this.target = { x: Math.max(0, Math.min(this.model.cols - 1, from.x + dx)), y: Math.max(0, Math.min(this.model.rows - 1, from.y + dy)) };
+        this.renderPanel();
+        this.draw();
+        return;
+      }
       const keys: Record<string, Record<string, unknown>> = {
         q: { type: "wheel", unit: sel.id, degrees: -45 },
         e: { type: "wheel", unit: sel.id, degrees: 45 },

@@ -14,6 +14,8 @@ const FORMATS: Record<string, (d: D) => string> = {
   morale: (d) => `☰ ${s(d.unit)} morale ${s(d.morale ?? d.delta)}${d.reason ? ` (${s(d.reason)})` : ""}`,
   fallen: (d) => `✝ ${s(d.unit)} ${s(d.status ?? d.how)}`,
   dispersal: (d) => `✝ ${s(d.unit)} dispersed`,
+  wheeled: (d) => `↻ ${s(d.unit)} ${Number(d.degrees) > 0 ? "+" : ""}${s(d.degrees)}°`,
+  formation: (d) => `▦ ${s(d.unit)} ${s(d.formation)}`,
   moved: (d) => `→ ${s(d.unit)} ${d.to ? s(d.to) : Array.isArray(d.path) ? s((d.path as unknown[])[(d.path as unknown[]).length - 1]) : ""}${d.used !== undefined ? ` (used ${s(d.used)})` : ""}`,
   counter_moved: (d) => `→ ${s(d.id)} ${s(d.x)},${s(d.y)}`,
   counter_spotted: (d) => `◉ ${s(d.team)} ${s(d.id)} at ${s(d.x)},${s(d.y)}`,
@@ -46,4 +48,8 @@ export function describeEvent(ev: Event): string {
 }
 
 /** The battle's dice, fire, melee, morale and losses, as they happen. */
-export const BATTLE_LOG_KINDS = new Set(["roll", "fire", "losses", "melee", "morale", "fallen", "dispersal", "charge", "contact", "overrun", "arrived", "battle_over", "resolution", "turn"]);
+export const BATTLE_LOG_KINDS = new Set([
+  "roll", "fire", "losses", "melee", "morale", "fallen", "dispersal", "charge", "contact", "overrun", "arrived",
+  "battle_over", "resolution", "turn", "phase_over", "moved", "wheeled", "about_face", "formation", "targets",
+  "barrage", "retreat_ordered", "left_melee", "order_carried", "order_failed",
+]);
