@@ -44,6 +44,10 @@ export class GamePage {
   private presenceTimer = 0;
   /** players and spectators online per room, from the lobby (public campaigns and battles) */
   private presence = new Map<string, { players: number; spectators: number }>();
+  private readonly resyncTimers = new Map<string, number>();
+  /** battle rooms announced but perhaps not open yet */
+  private readonly spawning = new Set<string>();
+  private readonly unsubscribe: (() => void)[] = [];
 
   constructor(token: string, private readonly back: () => void) {
     this.conn = new Connection({ url: websocketUrl(location), token });
@@ -85,16 +89,12 @@ export class GamePage {
       if (room === null || room === this.current) this.renderAll();
       else this.renderRoomTabs();
     });
-    onLangChange(() => this.rebuild());
+    this.unsubscribe.push(onLangChange(() => this.rebuild()));
     this.timer = window.setInterval(() => this.tick(), 250);
     this.presenceTimer = window.setInterval(() => void this.pollPresence(), 15_000);
     this.renderAll();
     this.conn.connect();
   }
-
-  private resyncTimers = new Map<string, number>();
-  /** battle rooms announced but perhaps not open yet */
-  private readonly spawning = new Set<string>();
 
   /** The engines' events say what happened, not what each viewer now sees: after a burst of them, fetch this
    * viewer's new projection once. */
@@ -117,6 +117,8 @@ export class GamePage {
   }
 
   destroy(): void {
+    for (const off of this.unsubscribe) off();
+    for (const timer of this.resyncTimers.values()) window.clearTimeout(timer);
     window.clearInterval(this.timer);
     window.clearInterval(this.presenceTimer);
     this.conn.close();
