@@ -10,7 +10,8 @@ units its side can see (D-N-7).
 
 What it does, unit by unit (the thresholds are the `Doctrine`):
 - army: gives the retreat order when broken — half its units gone and its strength under 60% of the enemy's
-  (N-VICTORY-2); after the order its units break off melee and march for their own edge (D-N-2);
+  (N-VICTORY-2) — or, for a side that retreats with battle, at once while the order is free of morale unless it is
+  the stronger (D-N-13); after the order its units break off melee and march for their own edge (D-N-2);
 - any unit whose effective morale is down to 2 (a dispersal roll away, N-MORALE-5) falls back towards its own edge,
   leaving melee when the rules let it (N-MELEE-3);
 - infantry forms square when enemy cavalry could reach it next turn (N-INF-4, D-N-9), and leaves the square when
@@ -42,7 +43,6 @@ from .footprint import (
     DIRECTIONS,
     NEIGHBOURS,
     Cell,
-    anchor_for_centre,
     centre_of,
     distance,
     footprint_offsets,
@@ -51,9 +51,9 @@ from .footprint import (
     step_cost,
 )
 from .formation import effective_morale, melee_value
-from .movement import terrain_factors, wheel_target
+from .movement import formation_target, terrain_factors, wheel_target
 from .state import DESTROYED, DISPERSED, RESERVE, SURRENDERED, BattleState, Unit
-from .units import ARTILLERY, CAVALRY, INFANTRY, formation_of
+from .units import ARTILLERY, CAVALRY, INFANTRY
 from .view import sees
 
 AI_PLAYER = "ai"
@@ -160,7 +160,7 @@ class BattleAI:
             return p.plan
         visible = self._visible_enemies(state, side)
         s = state.sides[side]
-        if s.retreat_turn is None and self._broken(state, side):
+        if s.retreat_turn is None and (self._broken(state, side) or self._refuses_battle(state, side)):
             p.order({"type": "retreat"})
         retreating = p.state.sides[side].retreat_turn is not None
         for uid in [u.id for u in sorted(state.field_units(side), key=lambda u: u.num)]:
@@ -202,6 +202,13 @@ class BattleAI:
         if not mine or gone < d.broken_share * len(mine):
             return False
         return _strength(state, side) < d.broken_ratio * _strength(state, state.enemy_of(side))
+
+    def _refuses_battle(self, state: BattleState, side: str) -> bool:
+        """D-N-13: a side that retreats with battle did not want this battle; while its retreat order is free of
+        morale it takes it, unless it finds itself the stronger."""
+        s = state.sides[side]
+        return s.with_battle and state.turn <= s.retreat_free_turns \
+            and _strength(state, side) <= _strength(state, state.enemy_of(side))
 
     def _wavering(self, unit: Unit) -> bool:
         return unit.arm != ARTILLERY and effective_morale(unit) <= self.doctrine.wavering_morale
@@ -455,7 +462,8 @@ def _step_ok(state: BattleState, unit: Unit, x: int, y: int) -> tuple[Cell, ...]
 
 def _fits(state: BattleState, order: Order) -> bool:
     """A cheap look before asking the engine: does the unit's new footprint after a wheel or a formation change
-    fit (D-N-4, N-TERRAIN-1/5)? The engine pivots wheels and formation changes on the front-rank centre."""
+    fit (D-N-4, N-TERRAIN-1/5)? The targets come from the engine itself (movement.wheel_target,
+    movement.formation_target), so the pre-check matches what the engine will try."""
     kind = order["type"]
     if kind not in ("wheel", "formation", "limber", "unlimber"):
         return True
@@ -468,8 +476,7 @@ def _fits(state: BattleState, order: Order) -> bool:
         if formation not in unit.type.formations or formation == unit.formation:
             return False
         facing = unit.facing
-        x, y = anchor_for_centre(front_centre(unit.anchor, unit.form.width, facing),
-                                 formation_of(unit.arm, formation).width, facing)
+        x, y = formation_target(unit, formation)
     try:
         state.place_check(unit, x, y, facing, formation)
     except RuleError:

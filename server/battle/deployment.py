@@ -1,7 +1,10 @@
-"""Setting up a battle: deployment zones, placement, the off-field reserve (N-START-1, N-START-6, N-START-7, D-N-3).
+"""Setting up a battle: deployment zones, placement, the off-field reserve (N-START-1, N-START-3, N-START-6,
+N-START-7, D-N-3, D-N-13).
 
 D-N-3: each side deploys in a zone 15 rows deep that starts 5 rows from its own map edge and keeps 5 columns
-clear of the side edges. Positions are given in the battle setup; units without one are placed by the engine
+clear of the side edges. D-N-13: a side that had to accept battle and "retreats with battle" deploys in the part of
+its zone nearer its own edge — the first 8 of those 15 rows — so it stands further from the enemy and still off the
+edge (N-START-7). Positions are given in the battle setup; units without one are placed by the engine
 (front rows first, from the middle outwards). Units beyond the 25 a side may have on the field (N-START-1) wait
 off the map and come on from their edge as places become free (N-START-6).
 """
@@ -23,6 +26,11 @@ from .units import UNIT_TYPES
 ZONE_DEPTH = 15
 ZONE_GAP = 5
 ZONE_MARGIN = 5
+RETREAT_FREE_TURNS = 3
+"""D-N-13: the retreat order of a side that retreats with battle costs no morale during the first three turns."""
+RETREAT_ZONE_DEPTH = 8
+"""D-N-13 (our reading of "the zone nearer its own edge"): the rear 8 rows of the usual zone, rows 5–12 from the
+side's own edge; the generated fields keep these rows open like the rest of the zone (D-N-3)."""
 EDGES = ("north", "east", "south", "west")
 FACING_TOWARDS_ENEMY = {"south": 0, "west": 2, "north": 4, "east": 6}
 """The facing of a side whose own edge is the key: towards the other side of the map."""
@@ -46,17 +54,22 @@ def edge_length(bmap: BattleMap, edge: str) -> int:
     return bmap.width if edge in ("north", "south") else bmap.height
 
 
-def in_zone(bmap: BattleMap, edge: str, x: int, y: int) -> bool:
-    """D-N-3: inside `edge`'s deployment zone."""
+def zone_depth(with_battle: bool) -> int:
+    """D-N-3: 15 rows; D-N-13: 8 for a side that retreats with battle."""
+    return RETREAT_ZONE_DEPTH if with_battle else ZONE_DEPTH
+
+
+def in_zone(bmap: BattleMap, edge: str, x: int, y: int, depth: int = ZONE_DEPTH) -> bool:
+    """D-N-3: inside `edge`'s deployment zone (`depth` rows deep, D-N-13)."""
     w, h = bmap.width, bmap.height
     v = {"south": h - 1 - y, "north": y, "west": x, "east": w - 1 - x}[edge]
     u = {"south": x, "north": w - 1 - x, "west": y, "east": h - 1 - y}[edge]
-    return ZONE_GAP <= v < ZONE_GAP + ZONE_DEPTH and ZONE_MARGIN <= u < edge_length(bmap, edge) - ZONE_MARGIN
+    return ZONE_GAP <= v < ZONE_GAP + depth and ZONE_MARGIN <= u < edge_length(bmap, edge) - ZONE_MARGIN
 
 
-def zone_cells(bmap: BattleMap, edge: str) -> Iterator[tuple[int, int]]:
+def zone_cells(bmap: BattleMap, edge: str, depth: int = ZONE_DEPTH) -> Iterator[tuple[int, int]]:
     n = edge_length(bmap, edge)
-    for v in range(ZONE_GAP, ZONE_GAP + ZONE_DEPTH):
+    for v in range(ZONE_GAP, ZONE_GAP + depth):
         for u in range(ZONE_MARGIN, n - ZONE_MARGIN):
             yield to_map(bmap, edge, u, v)
 
@@ -71,9 +84,9 @@ def parse_facing(value: Any) -> int:
 
 
 def find_place(state: BattleState, unit: Unit, edge: str, facing: int, v_range: range,
-               zone: bool = True) -> tuple[int, int] | None:
+               zone: bool = True, depth: int = ZONE_DEPTH) -> tuple[int, int] | None:
     """The first free anchor, scanning rows `v_range` from `edge`, each row from the middle outwards; with
-    `zone` the whole footprint must lie in the side's deployment zone."""
+    `zone` the whole footprint must lie in the side's deployment zone (`depth` rows deep)."""
     n = edge_length(state.map, edge)
     mid = n // 2
     us = sorted(range(ZONE_MARGIN, n - ZONE_MARGIN), key=lambda u: (abs(u - mid), u))
@@ -84,26 +97,27 @@ def find_place(state: BattleState, unit: Unit, edge: str, facing: int, v_range: 
                 cells = state.place_check(unit, x, y, facing, unit.formation)
             except IllegalOrder:
                 continue
-            if zone and not all(in_zone(state.map, edge, cx, cy) for cx, cy in cells):
+            if zone and not all(in_zone(state.map, edge, cx, cy, depth) for cx, cy in cells):
                 continue
             return x, y
     return None
 
 
-def deploy(state: BattleState, unit: Unit, spec: Mapping[str, Any], edge: str, zones: bool = True) -> None:
-    """Put `unit` on the field at its given position (which must lie in its side's zone, N-START-7 / D-N-3,
-    unless the scenario places troops itself: `"deployment_zones": false`) or at the first free place of the
-    zone."""
+def deploy(state: BattleState, unit: Unit, spec: Mapping[str, Any], edge: str, zones: bool = True,
+           depth: int = ZONE_DEPTH) -> None:
+    """Put `unit` on the field at its given position (which must lie in its side's zone, N-START-7 / D-N-3 /
+    D-N-13, unless the scenario places troops itself: `"deployment_zones": false`) or at the first free place of
+    the zone."""
     facing = parse_facing(spec.get("facing", FACING_TOWARDS_ENEMY[edge]))
     unit.facing = facing
     if "x" in spec and "y" in spec:
         x, y = int(spec["x"]), int(spec["y"])
         cells = state.place_check(unit, x, y, facing, unit.formation)
-        if zones and not all(in_zone(state.map, edge, cx, cy) for cx, cy in cells):
+        if zones and not all(in_zone(state.map, edge, cx, cy, depth) for cx, cy in cells):
             raise IllegalOrder("units deploy inside their side's zone", rule="N-START-7",
-                               details={"unit": unit.id, "zone": "D-N-3"})
+                               details={"unit": unit.id, "zone": "D-N-13" if depth != ZONE_DEPTH else "D-N-3"})
     else:
-        place = find_place(state, unit, edge, facing, range(ZONE_GAP + ZONE_DEPTH - 1, ZONE_GAP - 1, -1))
+        place = find_place(state, unit, edge, facing, range(ZONE_GAP + depth - 1, ZONE_GAP - 1, -1), depth=depth)
         if place is None:
             raise IllegalOrder("no room left in the deployment zone", rule="N-START-7", details={"unit": unit.id})
         x, y = place
@@ -147,13 +161,14 @@ def setup_state(config: Mapping[str, Any], seed: int) -> BattleState:
         if edge not in EDGES:
             raise BadOrder(f"edge must be one of {EDGES}", rule="D-N-3")
         state.sides[name] = Side(name, edge, bool(sc.get("attacker", False)),
-                                 retreat_free_turns=3 if sc.get("retreat_with_battle") else 0,
+                                 retreat_free_turns=RETREAT_FREE_TURNS if sc.get("retreat_with_battle") else 0,
                                  general=str(sc.get("general", "")))
     if sum(s.attacker for s in state.sides.values()) != 1:
         raise BadOrder("exactly one side is the attacker (the side that entered the cell)", rule="D-N-1")
     for sc in sides_cfg:
         name = str(sc["name"])
         edge = state.sides[name].edge
+        depth = zone_depth(state.sides[name].with_battle)
         for i, spec in enumerate(sc.get("units", ())):
             num += 1
             unit = make_unit(spec, name, num)
@@ -162,7 +177,7 @@ def setup_state(config: Mapping[str, Any], seed: int) -> BattleState:
             state.units[unit.id] = unit
             state.by_num[num] = unit.id
             if i < state.field_limit:
-                deploy(state, unit, spec, edge, bool(config.get("deployment_zones", True)))
+                deploy(state, unit, spec, edge, bool(config.get("deployment_zones", True)), depth)
             else:
                 unit.status = RESERVE
                 unit.group = f"{name}-reserve"

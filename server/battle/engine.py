@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from server.core.engine import MODERATOR, SPECTATOR, Actor, Engine, Event, team_viewer
 from server.core.errors import BadOrder, IllegalOrder, NotYourTurn, NotYourUnit
 
-from . import artillery, movement, orders, victory
+from . import artillery, fire, movement, orders, victory
 from .deployment import setup_state
 from .formation import effective_morale
 from .log import Log
@@ -89,7 +89,8 @@ class BattleEngine:
 
     def moderate(self, state: BattleState, ruling: Mapping[str, Any]) -> tuple[BattleState, Sequence[Event]]:
         """Rulings: {"type": "end_battle", "winner": side, "reason": str}; {"type": "adjust", "unit": id,
-        "morale"|"loss_tolerance"|"guns": int} (N-FIRE-4: the moderator settles disputes)."""
+        "morale"|"loss_tolerance"|"guns": int}; {"type": "assign_fire", "shooter": id, "targets": {id: share},
+        "turns": n} (N-FIRE-4: the moderator settles disputes)."""
         work = state.copy()
         log = Log(work)
         kind = ruling.get("type")
@@ -110,6 +111,8 @@ class BattleEngine:
                     setattr(unit, name, value)
             log.emit("adjusted", unit=unit.id, morale=unit.morale, loss_tolerance=unit.loss_tolerance,
                      guns=unit.guns, rule="N-FIRE-4")
+        elif kind == "assign_fire":
+            fire.assign_fire(work, log, ruling)
         else:
             raise BadOrder(f"unknown ruling {kind!r}", rule="N-FIRE-4")
         return work, log.events

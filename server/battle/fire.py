@@ -10,8 +10,13 @@ the nearest front-rank cell), so finding the nearest enemy is a walk down a shor
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
+
+from server.core.engine import MODERATOR, SPECTATOR, team_viewer
+from server.core.errors import BadOrder, IllegalOrder
 
 from .footprint import DIRECTIONS, Cell, line_between
 from .formation import can_fire, firepower
@@ -153,23 +158,29 @@ def targets_in_zone(state: BattleState, unit: Unit, max_dist: int, *, nearest_on
     return found
 
 
-def round_shot_distance(state: BattleState, gun: Unit, target: Unit) -> int | None:
-    """The distance at which `gun` sees `target` in its zone at round-shot range (N-ART-7), or None."""
-    r = reach(state, gun)
-    zone = zone_table(gun.form.width, gun.facing, r, True).lookup
-    over = fires_over(state, gun)
+def distance_in_zone(state: BattleState, unit: Unit, target: Unit, max_dist: int, beyond: int = 0) -> int | None:
+    """The shortest distance, over `beyond` and up to `max_dist`, at which `target` has a visible cell in the
+    unit's zone (every side of a square), or None (D-N-7, D-GEN-2)."""
+    over = fires_over(state, unit)
+    widen = unit.arm == ARTILLERY
     best: int | None = None
-    for x, y in target.cells:
-        hit = zone.get((x - gun.x, y - gun.y))
-        if hit is None or hit[0] <= CANISTER_RANGE or (best is not None and hit[0] >= best):
-            continue
-        src = (gun.x + hit[1], gun.y + hit[2])
-        if over or clear_line(state, src, (x, y), gun.num, target.num):
-            best = hit[0]
+    for ax, ay, width, facing in sides_of(unit):
+        zone = zone_table(width, facing, max_dist, widen).lookup
+        for x, y in target.cells:
+            hit = zone.get((x - ax, y - ay))
+            if hit is None or hit[0] <= beyond or (best is not None and hit[0] >= best):
+                continue
+            if over or clear_line(state, (ax + hit[1], ay + hit[2]), (x, y), unit.num, target.num):
+                best = hit[0]
     return best
 
 
-def musket_amount(fp: int, dist: int) -> float:
+def round_shot_distance(state: BattleState, gun: Unit, target: Unit) -> int | None:
+    """The distance at which `gun` sees `target` in its zone at round-shot range (N-ART-7), or None."""
+    return distance_in_zone(state, gun, target, reach(state, gun), beyond=CANISTER_RANGE)
+
+
+def musket_amount(fp: float, dist: int) -> float:
     """N-FIRE-2: half the firepower at 3 cells or less, a quarter further."""
     return fp / 2 if dist <= CLOSE_RANGE else fp / 4
 
@@ -187,6 +198,11 @@ def resolve_fire(state: BattleState, log: Log) -> dict[str, list[Unit]]:
             _musket(state, log, unit, hits, contacts)
         else:
             _artillery(state, log, unit, hits)
+    for unit in state.units.values():
+        if unit.fire_shares_turns > 0:
+            unit.fire_shares_turns -= 1
+            if not unit.fire_shares_turns:
+                unit.fire_shares = ()
     for target, amount, cause, shooter, rule in hits:
         apply_losses(state, log, target, amount, cause, shooter, rule)
     return contacts
@@ -194,21 +210,90 @@ def resolve_fire(state: BattleState, log: Log) -> dict[str, list[Unit]]:
 
 def _musket(state: BattleState, log: Log, unit: Unit, hits: list[tuple[Unit, int, str, Unit, str]],
             contacts: dict[str, list[Unit]]) -> None:
-    found = targets_in_zone(state, unit, reach(state, unit), nearest_only=True)
-    if not found:
-        unit.fractions = {}
-        return
-    target, dist = next(iter(found.values()))
-    contacts.setdefault(target.id, []).append(unit)
+    """D-N-7: the whole firepower at the nearest enemy in the zone — or, by a moderator's ruling (N-FIRE-4), split
+    between the enemies it names that are in the zone at this resolution."""
     fp = firepower(unit)
-    total = musket_amount(fp, dist) + unit.fractions.get(target.id, 0.0)
-    whole = math.floor(total + 1e-9)
-    rest = total - whole
-    unit.fractions = {target.id: rest} if rest > 1e-9 else {}
-    log.emit("fire", weapon="musket", unit=unit.id, target=target.id, distance=dist, firepower=fp, losses=whole,
-             carried=rest, rule="N-FIRE-2")
-    if whole:
-        hits.append((target, whole, "musket", unit, "N-FIRE-2"))
+    shares = assigned_shares(state, unit) if unit.fire_shares else []
+    if shares:
+        total_weight = sum(weight for _, _, weight in shares)
+        aims = [(target, dist, fp * weight / total_weight, "N-FIRE-4") for target, dist, weight in shares]
+    else:
+        found = targets_in_zone(state, unit, reach(state, unit), nearest_only=True)
+        aims = [(target, dist, float(fp), "N-FIRE-2") for target, dist in found.values()]
+    fractions: dict[str, float] = {}
+    for target, dist, share, rule in aims:
+        contacts.setdefault(target.id, []).append(unit)
+        total = musket_amount(share, dist) + unit.fractions.get(target.id, 0.0)
+        whole = math.floor(total + 1e-9)
+        rest = total - whole
+        if rest > 1e-9:
+            fractions[target.id] = rest
+        log.emit("fire", weapon="musket", unit=unit.id, target=target.id, distance=dist,
+                 firepower=share if rule == "N-FIRE-4" else fp, losses=whole, carried=rest, rule=rule)
+        if whole:
+            hits.append((target, whole, "musket", unit, rule))
+    unit.fractions = fractions
+
+
+MAX_SHARE = 100
+"""Shares in an N-FIRE-4 ruling are proportions (1:1, 1:3, …); this bounds them."""
+
+
+def assign_fire(state: BattleState, log: Log, ruling: Mapping[str, Any]) -> None:
+    """N-FIRE-4: several enemies in a regiment's musket zone — the moderator decides how its losses are shared.
+    The ruling holds for the next `turns` resolutions (default 1): the regiment's firepower is split between the
+    named enemies in proportion to their shares, each at its own distance (N-FIRE-2) with its own carried fraction
+    (D-N-8); named units that are out of the zone by then drop out and their share goes to the others; with none
+    left the nearest enemy takes it all as usual (D-N-7). `"targets": {}` withdraws a ruling. Canister needs no
+    ruling: it hits every enemy in its zone in full (D-N-7). Losses already dealt are not moved: the dice and
+    morale that followed them stand; `adjust` corrects values by hand."""
+    if state.over:
+        raise BadOrder("the battle is over", rule="N-FIRE-4")
+    shooter = state.units.get(str(ruling.get("shooter")))
+    if shooter is None:
+        raise BadOrder("assign_fire needs the shooting unit", rule="N-FIRE-4")
+    if not shooter.on_field or shooter.arm != INFANTRY:
+        raise IllegalOrder("only infantry on the field fires muskets; canister hits every enemy in its zone",
+                           rule="N-FIRE-4", details={"unit": shooter.id, "decision": "D-N-7"})
+    raw = ruling.get("targets")
+    if isinstance(raw, list) and all(isinstance(t, str) for t in raw):
+        raw = dict.fromkeys(raw, 1)
+    if not isinstance(raw, Mapping) or len(raw) > state.field_limit:
+        raise BadOrder("targets: {unit id: share} or a list of unit ids", rule="N-FIRE-4")
+    turns = ruling.get("turns", 1)
+    if isinstance(turns, bool) or not isinstance(turns, int) or not 1 <= turns <= state.turn_limit:
+        raise BadOrder(f"turns must be an integer from 1 to {state.turn_limit}", rule="N-FIRE-4")
+    shares: list[tuple[str, int]] = []
+    for tid, share in raw.items():
+        target = state.units.get(str(tid))
+        if isinstance(share, bool) or not isinstance(share, int) or not 1 <= share <= MAX_SHARE:
+            raise BadOrder(f"a share is an integer from 1 to {MAX_SHARE}", rule="N-FIRE-4",
+                           details={"unit": str(tid)})
+        if target is None or not target.on_field or target.side == shooter.side:
+            raise IllegalOrder("fire goes only to enemy units on the field", rule="N-FIRE-4",
+                               details={"unit": str(tid)})
+        shares.append((target.id, share))
+    shooter.fire_shares = tuple(shares)
+    shooter.fire_shares_turns = turns if shares else 0
+    if state.hidden:  # the units it names are news to nobody but the shooter's side, spectators and the moderator
+        log.audience = frozenset({team_viewer(shooter.side), SPECTATOR, MODERATOR})
+    log.emit("fire_assigned", unit=shooter.id, targets=dict(shares), turns=shooter.fire_shares_turns,
+             rule="N-FIRE-4")
+
+
+def assigned_shares(state: BattleState, unit: Unit) -> list[tuple[Unit, int, int]]:
+    """N-FIRE-4: the moderator's targets (with their shares) that are enemies on the field with a visible cell in
+    the unit's musket zone now; the shares of the others go to these. Empty: the rule of D-N-7 applies."""
+    out = []
+    r = reach(state, unit)
+    for tid, weight in unit.fire_shares:
+        target = state.units.get(tid)
+        if target is None or not target.on_field or target.side == unit.side:
+            continue
+        dist = distance_in_zone(state, unit, target, r)
+        if dist is not None:
+            out.append((target, dist, weight))
+    return out
 
 
 def _artillery(state: BattleState, log: Log, unit: Unit, hits: list[tuple[Unit, int, str, Unit, str]]) -> None:

@@ -88,13 +88,6 @@ def front_centre(anchor: Cell, width: int, facing: int) -> tuple[float, float]:
     return anchor[0] + half * lx, anchor[1] + half * ly
 
 
-def anchor_for_centre(centre: tuple[float, float], width: int, facing: int) -> Cell:
-    """The anchor that puts a formation's front-rank centre on `centre` (rounded half up)."""
-    lx, ly = DIRECTIONS[(facing + 2) % 8]
-    half = (width - 1) / 2
-    return math.floor(centre[0] - half * lx + 0.5), math.floor(centre[1] - half * ly + 0.5)
-
-
 def centre_of(cells: tuple[Cell, ...]) -> tuple[float, float]:
     n = len(cells)
     return sum(c[0] for c in cells) / n, sum(c[1] for c in cells) / n

@@ -61,6 +61,8 @@ class Unit:
     melee_turns: int = 0
     entered_melee_turn: int = 0
     targets: tuple[tuple[str, int], ...] = ()
+    fire_shares: tuple[tuple[str, int], ...] = ()  # N-FIRE-4: the moderator's split of its musket fire
+    fire_shares_turns: int = 0  # resolutions the split still applies to
     barrage_turns: int = 0
     barrage_used: bool = False
     fractions: dict[str, float] = field(default_factory=dict)
@@ -111,6 +113,7 @@ class Unit:
         out = {name: getattr(self, name) for name in _UNIT_FIELDS}
         out["formations_this_turn"] = list(self.formations_this_turn)
         out["targets"] = [list(t) for t in self.targets]
+        out["fire_shares"] = [list(t) for t in self.fire_shares]
         out["crossed"] = sorted(self.crossed)
         out["fractions"] = dict(sorted(self.fractions.items()))
         return out
@@ -123,6 +126,7 @@ class Unit:
                 setattr(u, name, data[name])
         u.formations_this_turn = tuple(data.get("formations_this_turn", ()))
         u.targets = tuple((str(t), int(g)) for t, g in data.get("targets", ()))
+        u.fire_shares = tuple((str(t), int(w)) for t, w in data.get("fire_shares", ()))
         u.crossed = frozenset(data.get("crossed", ()))
         u.fractions = {str(k): float(v) for k, v in dict(data.get("fractions", {})).items()}
         u.points = float(u.points)
@@ -165,6 +169,11 @@ class Side:
     retreat_turn: int | None = None  # N-VICTORY-2: the turn the retreat order was given
     retreat_free_turns: int = 0  # D-N-13: "retreat with battle" — no morale cost during the first turns
     general: str = ""
+
+    @property
+    def with_battle(self) -> bool:
+        """D-N-13: the side had to accept battle and retreats with battle."""
+        return self.retreat_free_turns > 0
 
     def copy(self) -> Side:
         return Side(self.name, self.edge, self.attacker, self.retreat_turn, self.retreat_free_turns, self.general)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .artillery import barrage_countdown
 from .deployment import FACING_TOWARDS_ENEMY, find_place
-from .fire import reach, resolve_fire, zone_touches
+from .fire import able_to_fire, reach, resolve_fire, zone_touches
 from .formation import effective_morale, speed
 from .log import Log
 from .losses import fall, melee_partners
@@ -100,11 +100,12 @@ def reinforcement_rolls(state: BattleState, log: Log) -> None:
 
 
 def in_contact(state: BattleState, unit: Unit) -> list[Unit]:
-    """N-MORALE-8: melee partners, and enemy infantry that have the unit inside their fire zone."""
+    """N-MORALE-8: melee partners, and enemy infantry that have the unit inside their fire zone — regiments able to
+    fire at it (not in march column, not in melee, N-INF-7 timing), as for fire itself."""
     out = melee_partners(state, unit)
     cells = set(unit.cells)
     for e in state.field_units():
-        if e.side != unit.side and e.arm == INFANTRY and e.form.fires \
+        if e.side != unit.side and e.arm == INFANTRY and able_to_fire(state, e) \
                 and zone_touches(state, e, cells, reach(state, e)):
             out.append(e)
     return out

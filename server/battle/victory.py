@@ -2,8 +2,10 @@
 D-N-14).
 
 D-N-2: a side loses when it has no unit on the field that is neither destroyed, dispersed nor surrendered, or when
-its retreat order takes effect — at the end of the turn after it was given: its units then in melee contact
-surrender, the rest march off. At the turn limit the defender holds the field and the attacker retreats.
+its retreat order takes effect — at the end of the turn after it was given: its units then in melee contact, and
+its dispersed units, surrender (the winner's prisoners, D-N-14); the rest march off. A side that loses any other
+way has its dispersed units destroyed (N-MORALE-7). At the turn limit the defender holds the field and the
+attacker retreats.
 """
 
 from __future__ import annotations
@@ -67,6 +69,10 @@ def check_end(state: BattleState, log: Log) -> None:
                 log.emit("fallen", unit=u.id, status=SURRENDERED, rule="D-N-2", taken_by=state.enemy_of(loser))
             else:
                 u.status = MARCHED_OFF
+        for u in state.units.values():
+            if u.side == loser and u.status == DISPERSED:
+                u.status = SURRENDERED  # D-N-2: its dispersed units do not get away with the army
+                log.emit("fallen", unit=u.id, status=SURRENDERED, rule="D-N-2", taken_by=state.enemy_of(loser))
         for key in [k for k in state.melees if state.units[k[0]].status != ON_FIELD
                     or state.units[k[1]].status != ON_FIELD]:
             del state.melees[key]

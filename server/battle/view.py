@@ -26,7 +26,9 @@ def unit_view(state: BattleState, u: Unit, full: bool) -> dict[str, Any]:
         out.update(morale=effective_morale(u) if u.arm != "artillery" else None, base_morale=u.morale,
                    loss_tolerance=u.loss_tolerance, guns=u.guns, accuracy=u.accuracy, points=u.points,
                    busy=u.busy, targets=[list(t) for t in u.targets], barrage_turns=u.barrage_turns,
-                   losses=u.losses)
+                   losses=u.losses,
+                   fire_ruling={"targets": dict(u.fire_shares), "turns": u.fire_shares_turns} if u.fire_shares
+                   else None)
     return out
 
 

@@ -8,11 +8,13 @@ number is released, so a (re)joining client gets no gap and no duplicate.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import asyncio
+import time
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from server.bus.base import LoggedEvent
-from server.core.engine import MODERATOR, PUBLIC
+from server.core.engine import MODERATOR, PUBLIC, SPECTATOR
 from shared.protocol.codec import encode, encode_json
 
 
@@ -41,10 +43,17 @@ class Subscription:
         self.pending: list[LoggedEvent] | None = []
 
 
+def _wall_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
 class Feed:
-    def __init__(self, room: str):
+    def __init__(self, room: str, now: Callable[[], int] = _wall_ms):
         self.room = room
         self.subs: dict[Outlet, Subscription] = {}
+        self.now = now
+        self.spectator_delay_ms = 0
+        """Spectators get each event this long after it happened (the moderator's `spectator_delay` ruling)."""
 
     def add(self, outlet: Outlet, viewer: str) -> Subscription:
         sub = Subscription(outlet, viewer)
@@ -65,6 +74,8 @@ class Feed:
         for ev in events:
             if ev.kind == "secret_module":
                 self._lockout(ev, subs)
+            if ev.kind == "spectator_delay":
+                self.spectator_delay_ms = int(ev.data.get("ms", 0))
             msg: dict[str, Any] | None = None
             binary: bytes | None = None
             text: str | None = None
@@ -85,11 +96,20 @@ class Feed:
                 if sub.outlet.json:
                     if text is None:
                         text = encode_json(msg)
-                    sub.outlet.send_frame(text)
+                    frame: bytes | str = text
                 else:
                     if binary is None:
                         binary = encode(msg)
-                    sub.outlet.send_frame(binary)
+                    frame = binary
+                due = ev.at_ms + self.spectator_delay_ms - self.now() if viewer == SPECTATOR else 0
+                if due > 0:
+                    asyncio.get_running_loop().call_later(due / 1000, self._send_late, sub, frame)
+                else:
+                    sub.outlet.send_frame(frame)
+
+    def _send_late(self, sub: Subscription, frame: bytes | str) -> None:
+        if self.subs.get(sub.outlet) is sub:
+            sub.outlet.send_frame(frame)
 
     def _lockout(self, ev: LoggedEvent, subs: Sequence[Subscription]) -> None:
         player = ev.data.get("player")

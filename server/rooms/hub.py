@@ -17,9 +17,10 @@ from typing import Any
 from server.bus import names
 from server.bus.base import EventBus, Store
 from server.clock import ClockSettings
+from server.core.engine import SPECTATOR
 from server.core.errors import RuleError
 from server.core.turns import in_turn_order
-from server.rooms.engines import engine_config, find_engine
+from server.rooms.engines import engine_config, engine_names, find_engine
 from server.rooms.errors import RoomError
 from server.rooms.feed import Feed, Outlet, Subscription
 from server.rooms.members import Member
@@ -47,6 +48,9 @@ class Hub:
         self.feeds: dict[str, Feed] = {}
         self._opening: dict[str, asyncio.Lock] = {}
         self._tasks: list[asyncio.Task[None]] = []
+        from server.rooms.battles import BattleRooms
+
+        self.battles = BattleRooms(self)
 
     # --- life --------------------------------------------------------------------------------------------------
 
@@ -95,6 +99,7 @@ class Hub:
             await room.close()
 
     async def close(self) -> None:
+        await self.battles.close()
         for task in self._tasks:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -131,12 +136,13 @@ class Hub:
                 await self.store.release_lease(room_id, self.node)
                 return None
             self.rooms[room_id] = room
+            self.battles.attach(room)
             return room
 
     async def feed(self, room_id: str) -> Feed:
         feed = self.feeds.get(room_id)
         if feed is None:
-            feed = self.feeds[room_id] = Feed(room_id)
+            feed = self.feeds[room_id] = Feed(room_id, self.now)
             await self.bus.subscribe(room_id, feed.on_events)
         return feed
 
@@ -152,6 +158,7 @@ class Hub:
                 viewer = room.viewer_of(member)
                 sub = feed.add(outlet, viewer)
                 messages, seq = room.catch_up(viewer, since), room.seq
+            holder = room
         else:
             sub = feed.add(outlet, member.viewer)
             copy = await Room.open(room_id, self.store, self.bus, self.now, owner=False)
@@ -160,10 +167,26 @@ class Hub:
                 raise RoomError("no_such_room", f"no room {room_id}")
             viewer = sub.viewer = copy.viewer_of(member)
             messages, seq = copy.catch_up(viewer, since), copy.seq
+            holder = copy
+        feed.spectator_delay_ms = holder.spectator_delay_ms
+        if viewer == SPECTATOR and holder.spectator_delay_ms:
+            messages, seq = await self._delayed_catch_up(holder, sub)
         for message in messages:
             send(message)
         feed.activate(sub, seq)
         return sub, seq, viewer
+
+    async def _delayed_catch_up(self, room: Room, sub: Subscription) -> tuple[list[dict[str, Any]], int]:
+        """A spectator of a delayed room starts from the room as it was `delay` ago; what happened since is
+        released to it as each event's delay runs out."""
+        past = await Room.open(room.id, self.store, self.bus, self.now, owner=False,
+                               until_ms=self.now() - room.spectator_delay_ms)
+        if past is None:
+            return [], room.seq
+        tail = [e for e in room.history if e.seq > past.seq]
+        last = tail[-1].seq if tail else past.seq
+        sub.pending = [*tail, *(e for e in sub.pending or [] if e.seq > last)]
+        return [past.snapshot_for(SPECTATOR)], past.seq
 
     async def leave(self, outlet: Outlet, room_id: str) -> None:
         feed = self.feeds.get(room_id)
@@ -220,6 +243,8 @@ class Hub:
         """Create a campaign from a validated request (shared/protocol/http.py CreateCampaign). Returns the tokens
         in clear exactly once; the store keeps only their sha256."""
         engine_name = str(spec.get("scenario") or "drill")
+        if engine_name not in engine_names():
+            raise KeyError(f"no campaign engine or scenario {engine_name!r}; known: {', '.join(engine_names())}")
         engine = find_engine(engine_name)
         level = int(spec.get("level", 1))
         campaign_id = secrets.token_hex(5)
@@ -272,6 +297,7 @@ class Hub:
                 raise RoomError("internal", f"room {room_id} is already owned")
             self.rooms[room_id] = await Room.create(room_id, room_setup, self.store, self.bus, self.now,
                                                     snapshot_every=self.snapshot_every)
+            self.battles.attach(self.rooms[room_id])
         return {"campaign": campaign_id, "room": names.campaign_room(campaign_id), "meta": meta, "seats": seats,
                 "moderator_token": moderator_token, "spectator_token": spectator_token}
 

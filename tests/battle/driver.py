@@ -48,13 +48,32 @@ def candidates(state: BattleState, u: Unit, rng: random.Random) -> list[dict[str
     return out
 
 
-def play_phase(rec: Recorder, rng: random.Random, retreat_chance: float = 0.002) -> int:
-    """Give random orders for the active side, then end its phase. Returns the number of accepted orders."""
+def fire_ruling(state: BattleState, side: str, rng: random.Random) -> dict[str, Any] | None:
+    """A random N-FIRE-4 ruling for one of `side`'s regiments: shares among up to three enemies, near or not."""
+    shooters = [u.id for u in state.field_units(side) if u.arm == "infantry"]
+    enemies = [u.id for u in state.field_units(state.enemy_of(side))]
+    if not shooters or not enemies:
+        return None
+    picks = rng.sample(enemies, k=min(len(enemies), rng.randint(0, 3)))
+    return {"type": "assign_fire", "shooter": rng.choice(shooters), "targets": {e: rng.randint(1, 3) for e in picks},
+            "turns": rng.randint(1, 3)}
+
+
+def play_phase(rec: Recorder, rng: random.Random, retreat_chance: float = 0.002, ruling_chance: float = 0.0) -> int:
+    """Give random orders for the active side, then end its phase. Returns the number of accepted orders. With
+    `ruling_chance` the moderator now and then shares a regiment's fire (N-FIRE-4)."""
     side = rec.state.active_side
     if side is None:
         return 0
     actor = Actor(f"p-{side}", side)
     accepted = 0
+    if ruling_chance and rng.random() < ruling_chance:
+        ruling = fire_ruling(rec.state, side, rng)
+        try:
+            if ruling is not None:
+                rec.moderate(ruling)
+        except RuleError:
+            pass
     if rng.random() < retreat_chance:
         try:
             rec.order(actor, {"type": "retreat"})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 
@@ -66,7 +67,7 @@ def run_turn(state: BattleState) -> tuple[BattleState, list[Event]]:
     return state, events
 
 
-def kinds(events: list[Event], kind: str) -> list[dict[str, Any]]:
+def kinds(events: Sequence[Event], kind: str) -> list[dict[str, Any]]:
     return [dict(e.data) for e in events if e.kind == kind]
 
 

@@ -152,6 +152,24 @@ def test_broken_army_orders_the_retreat_N_VICTORY_2_D_N_2() -> None:
     assert {"type": "retreat"} not in _plan(whole, "red")
 
 
+def test_a_side_retreating_with_battle_takes_its_free_retreat_unless_stronger_D_N_13_N_START_3() -> None:
+    def refused(blue_units: int) -> BattleState:
+        red = [unit(f"r{i}", "infantry", 10 + 9 * i, 50) for i in range(4)]
+        blue = [unit(f"b{i}", "infantry", 10 + 9 * i, 20, facing="S") for i in range(blue_units)]
+        cfg = config(red, blue, deployment_zones=False)
+        cfg["sides"][1]["retreat_with_battle"] = True
+        state, _ = ENGINE.setup(cfg, 4)
+        state, _ = ENGINE.end_turn(state, "red", flagged=False)
+        return state
+
+    s = refused(4)
+    orders = _plan(s, "blue")
+    assert orders[0] == {"type": "retreat"}
+    after = AI.plan(s, "blue").state
+    assert after is not None and all(u.morale == 6 for u in after.field_units("blue"))  # free on turn 1
+    assert {"type": "retreat"} not in _plan(refused(5), "blue")  # the stronger stays to fight
+
+
 def test_ai_in_a_hidden_battle_sees_only_what_its_side_sees_D_N_7() -> None:
     """Behind a wood the enemy is unseen: the AI cannot aim its guns at it."""
     rows = ["." * 70] * 70
@@ -178,3 +196,34 @@ def test_full_armies_on_a_turned_field_end_within_the_turn_limit_N_START_1_D_N_2
     final, events, orders = run_battle(state, AI)
     assert final.result is not None and final.turn <= final.turn_limit == 40
     assert any(e.kind == "fire" for e in events) and orders
+
+
+@pytest.mark.parametrize("facing", range(8))
+def test_ai_formation_precheck_matches_the_engine_D_N_4(facing: int) -> None:
+    """The AI's look-ahead for a formation change uses the engine's own target (movement.formation_target): for
+    units crowded against each other and the map edge, `_fits` says yes exactly when the engine accepts."""
+    from server.battle.ai import _fits
+    from server.core.errors import RuleError
+
+    names = {0: "N", 1: "NE", 2: "E", 3: "SE", 4: "S", 5: "SW", 6: "W", 7: "NW"}
+    checked = 0
+    for formation in ("line", "attack_column", "march_column", "square"):
+        for x, y in ((1, 1), (2, 66), (66, 3), (60, 60), (33, 35)):
+            try:
+                s = battle([unit("r1", "infantry", x, y, facing=names[facing], formation=formation),
+                            unit("r2", "infantry", 33, 38, formation="square")],
+                           [unit("b1", "infantry", 40, 5, facing="S")])
+            except RuleError:
+                continue
+            for new in ("line", "attack_column", "march_column", "square"):
+                if new == formation:
+                    continue
+                o = {"type": "formation", "unit": "r1", "formation": new}
+                try:
+                    ENGINE.apply(s, Actor("p", "red"), o)
+                    accepted = True
+                except RuleError:
+                    accepted = False
+                assert _fits(s, o) == accepted, (formation, new, x, y)
+                checked += 1
+    assert checked > 20

@@ -116,3 +116,21 @@ def test_turn_limit_defender_holds_the_field_D_N_2() -> None:
     for _ in range(3):
         s, _ = run_turn(s)
     assert s.result is not None and s.result["winner"] == "blue" and s.result["turn"] == 3
+
+
+def test_retreating_army_leaves_its_dispersed_units_as_prisoners_D_N_2_D_N_14_N_MORALE_7() -> None:
+    """D-N-2: when the retreat takes effect, the retreating side's dispersed units surrender (prisoners, D-N-14),
+    where a side beaten any other way loses them as destroyed (N-MORALE-7, the test above)."""
+    s = battle([unit("r1", "infantry", 30, 50)],
+               [unit("b1", "infantry", 37, 20, facing="S"), unit("b2", "infantry", 60, 20, facing="S")])
+    s, _ = ENGINE.moderate(s, {"type": "adjust", "unit": "b2", "morale": 0})
+    s, ev = run_turn(s)
+    assert s.units["b2"].status == "dispersed"  # out of contact: it leaves the field (N-MORALE-5)
+    s, _ = order(s, {"type": "retreat"}, side="blue")
+    s, _ = run_turn(s)
+    s, ev = run_turn(s)
+    assert s.result is not None and s.result["reason"] == "retreat"
+    assert {"unit": "b2", "status": "surrendered", "rule": "D-N-2", "taken_by": "red"} in kinds(ev, "fallen")
+    by_id = {u["id"]: u for u in s.result["units"]}
+    assert by_id["b2"]["status"] == "prisoner" and s.result["prisoners"]["red"] == ["b2"]
+    assert by_id["b1"]["status"] == "in_line"

@@ -1,5 +1,6 @@
-"""Property tests: random legal order sequences keep the battle sound (D-N-4, N-START-1, N-LOSSES, D-N-2,
-D-GEN-1). Each example is a whole battle of random orders; together they play thousands of orders."""
+"""Property tests: random legal order sequences, with the moderator's fire rulings now and then, keep the battle
+sound (D-N-4, N-START-1, N-LOSSES, D-N-2, D-GEN-1, N-FIRE-4). Each example is a whole battle of random orders;
+together they play thousands of orders."""
 
 from __future__ import annotations
 
@@ -33,6 +34,7 @@ def check(state: BattleState) -> None:
         assert 0 <= u.loss_tolerance <= max(u.type.loss_tolerance, 0)
         assert 0 <= u.guns <= u.type.guns
         assert u.formation in u.type.formations
+        assert 0 <= u.fire_shares_turns <= state.turn_limit and bool(u.fire_shares) == bool(u.fire_shares_turns)
         if u.status != ON_FIELD:
             continue
         for x, y in u.cells:
@@ -53,11 +55,12 @@ def play(seed: int, rng: random.Random, close: bool, units: int = 8, turns: int 
                                                                                                turn_limit=turns)
     if not close:
         cfg["map"]["elevation"] = ELEVATION
+        cfg["sides"][1]["retreat_with_battle"] = rng.random() < 0.3  # D-N-13: the smaller zone still holds them
     rec = Recorder(cfg, seed)
     check(rec.state)
     phases = 0
     while not rec.state.over:
-        play_phase(rec, rng, retreat_chance=0.01)
+        play_phase(rec, rng, retreat_chance=0.01, ruling_chance=0.1)
         check(rec.state)
         phases += 1
         if phases % 5 == 0:
