@@ -59,7 +59,7 @@ class Target:
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
             try:
-                self.proc.wait(10)
+                self.proc.wait(3)  # the figures are taken; a slow graceful shutdown is not waited for
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(10)
