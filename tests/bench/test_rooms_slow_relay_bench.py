@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.bench.conftest import run_bench
+from tests.bench.runner import run_bench
 
 
 def _well_formed_step(step: dict[str, Any]) -> None:
