@@ -61,6 +61,8 @@ def fanout(doc: dict[str, Any]) -> list[str]:
         for name, p in r["by_payload"].items():
             at = p["at"] or {}
             flag = "" if p["limit_reached"] else " (no limit reached)"
+            if not at and p["steps"]:
+                at, flag = p["steps"][-1], " (failed at the first rate)"
             out.append(f"| {r['server']} | {r['n']} | {name} ({p['frame_bytes']} B) | "
                        f"{_f(p['max_sustainable_fps'], 0)}{flag} | {_f(at.get('p50_ms'), 2)} | "
                        f"{_f(at.get('p99_ms'), 2)} | {_f(at.get('p999_ms'), 2)} | {_f(at.get('cpu_us_per_frame'), 2)} "
@@ -82,6 +84,8 @@ def _ceiling_rows(doc: dict[str, Any], title: str, what: str) -> list[str]:
     for r in doc["rows"]:
         at = r["at"] or {}
         flag = "" if r["limit_reached"] else " (no limit reached)"
+        if not at and r["steps"]:
+            at, flag = r["steps"][-1], f" (failed at the first rate: {r['steps'][-1]['delivered_fps']:,.0f} fr/s)"
         size = r.get("rooms", r.get("n"))
         out.append(f"| {r['server']} | {size} | {_f(r['max_sustainable_fps'], 0)}{flag} | {_f(at.get('rate'))} | "
                    f"{_f(at.get('p50_ms'), 2)} | {_f(at.get('p99_ms'), 2)} | {_f(at.get('p999_ms'), 2)} | "
@@ -99,7 +103,9 @@ def slow(doc: dict[str, Any]) -> list[str]:
            "", "| server | p99 without ms | p99 with ms | with ÷ without | healthy delivered | stalled cut off after s "
            "| RSS growth MiB |", "|---|---|---|---|---|---|---|"]
     for r in doc["rows"]:
-        cut = ", ".join("not within the run" if c is None else f"{c}" for c in r["cut_off_s"])
+        cut_s = [c for c in r["cut_off_s"] if c is not None]
+        cut = (f"{len(cut_s)} of {len(r['cut_off_s'])} cut, last after {max(cut_s)} s" if cut_s
+               else f"none of {len(r['cut_off_s'])} within {r['with_slow']['seconds']:.0f} s")
         out.append(f"| {r['server']} | {_f(r['without_slow']['p99_ms'], 2)} | {_f(r['with_slow']['p99_ms'], 2)} "
                    f"| {r['p99_ratio_with_vs_without']} | {r['with_slow']['healthy_delivered_ratio']} | {cut} "
                    f"| {_f(r['rss_growth_bytes'] / 2**20)} |")
