@@ -11,7 +11,9 @@ up a few rows apart) resolved per second. Writes bench/results/battle_turn.json.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
+import os
 import platform
 import random
 import statistics
@@ -47,15 +49,17 @@ def engaged_states(turns: int, seed: int) -> list[BattleState]:
     return out
 
 
-def time_resolution(states: list[BattleState], repeat: int) -> list[float]:
-    times = []
+def time_resolution(states: list[BattleState], repeat: int) -> tuple[list[float], list[float]]:
+    """Wall-clock and CPU times (the CPU time is less disturbed by other processes on a shared machine)."""
+    wall, cpu = [], []
     for s in states:
         side = s.active_side or ""
         for _ in range(repeat):
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             ENGINE.end_turn(s, side, flagged=False)
-            times.append(time.perf_counter() - t0)
-    return times
+            wall.append(time.perf_counter() - t0)
+            cpu.append(time.process_time() - c0)
+    return wall, cpu
 
 
 def time_baseline(states: list[BattleState], repeat: int) -> list[float]:
@@ -68,17 +72,33 @@ def time_baseline(states: list[BattleState], repeat: int) -> list[float]:
     return times
 
 
-def battles_per_second(n: int, seed: int) -> tuple[float, float]:
+def battles_per_second(n: int, seed: int) -> tuple[float, float, str]:
+    """Whole 25v25 battles per second: the battle AI on both sides when server/battle/ai.py is present, else the
+    random commander."""
+    try:
+        ai_module = importlib.import_module("server.battle.ai")
+    except ImportError:
+        ai_module = None
     t0 = time.perf_counter()
     turns = 0
     for i in range(n):
         rng = random.Random(seed + i)
-        rec = Recorder(close_battle_config(rng, 25, turn_limit=40), seed + i)
-        while not rec.state.over:
-            play_phase(rec, rng, retreat_chance=0.002)
-        turns += rec.state.turn
+        cfg = close_battle_config(rng, 25, turn_limit=40)
+        if ai_module is not None:
+            ai = ai_module.BattleAI(ENGINE)
+            state, _ = ENGINE.setup(cfg, seed + i)
+            while not state.over:
+                side = state.active_side or ""
+                state, _, _ = ai.play_phase(state, side)  # plans, orders and ends the phase
+            turns += state.turn
+        else:
+            rec = Recorder(cfg, seed + i)
+            while not rec.state.over:
+                play_phase(rec, rng, retreat_chance=0.002)
+            turns += rec.state.turn
     elapsed = time.perf_counter() - t0
-    return n / elapsed, turns / n
+    who = "battle AI (server/battle/ai.py)" if ai_module else "random commander (tests/battle/driver.py)"
+    return n / elapsed, turns / n, who
 
 
 def main() -> None:
@@ -90,19 +110,22 @@ def main() -> None:
     args = ap.parse_args()
     states = engaged_states(args.turns, args.seed)
     time_resolution(states[:2], 2)  # warm the zone tables
-    res = time_resolution(states, args.repeat)
+    res, res_cpu = time_resolution(states, args.repeat)
     base = time_baseline(states, args.repeat)
-    bps, avg_turns = battles_per_second(args.battles, args.seed)
+    bps, avg_turns, commander = battles_per_second(args.battles, args.seed)
     on_field = statistics.mean(sum(1 for _ in s.field_units()) for s in states)
     figures = {
         "benchmark": "battle_turn", "python": platform.python_version(), "machine": platform.machine(),
         "states": len(states), "samples": len(res), "mean_units_on_field": round(on_field, 1),
         "resolution_ms": {"median": round(statistics.median(res) * 1e3, 3), "p99": round(pct(res, 0.99) * 1e3, 3)},
+        "resolution_cpu_ms": {"median": round(statistics.median(res_cpu) * 1e3, 3),
+                              "p99": round(pct(res_cpu, 0.99) * 1e3, 3)},
+        "load_average": [round(x, 2) for x in os.getloadavg()],
         "baseline_copy_and_json_ms": {"median": round(statistics.median(base) * 1e3, 3),
                                       "p99": round(pct(base, 0.99) * 1e3, 3)},
         "ratio_median": round(statistics.median(res) / statistics.median(base), 2),
         "battles_per_second": round(bps, 2), "mean_turns_per_battle": round(avg_turns, 1),
-        "commander": "random commander (tests/battle/driver.py); orders and phases included",
+        "commander": f"{commander} on both sides; order phases included",
     }
     print(json.dumps(figures, indent=2))
     out = Path(__file__).parent / "results" / "battle_turn.json"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import sys
 
@@ -11,24 +12,23 @@ from server.net.app import create_app
 from server.settings import parse
 
 
+def _new_loop() -> tuple[asyncio.AbstractEventLoop, str]:
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.new_event_loop(), "asyncio"
+    return uvloop.new_event_loop(), "uvloop"
+
+
 def main(argv: list[str] | None = None) -> int:
     settings = parse(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("aiohttp.access").setLevel(logging.WARNING)
-    loop_factory = None
-    try:
-        import uvloop
-
-        loop_factory = uvloop.new_event_loop
-    except ImportError:
-        pass
+    loop, loop_name = _new_loop()
     backend = f"redis {settings.redis_url}" if settings.redis_url else f"embedded, data in {settings.data_dir}"
-    print(f"Kriegsspiel server on http://{settings.host}:{settings.port} (websocket /ws; {backend})", flush=True)
-    import asyncio
-
-    loop = loop_factory() if loop_factory else asyncio.new_event_loop()
-    web.run_app(create_app(settings), host=settings.host, port=settings.port, print=None, loop=loop,
-                handle_signals=True)
+    print(f"Kriegsspiel server on http://{settings.host}:{settings.port} (websocket /ws; {backend}; {loop_name})",
+          flush=True)
+    web.run_app(create_app(settings), host=settings.host, port=settings.port, print=None, loop=loop)
     return 0
 
 

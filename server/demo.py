@@ -1,6 +1,7 @@
 """The demo campaign of `python -m server --demo`: created once per data directory, its join links printed at
-every start. Its tokens are kept in clear in `<data-dir>/demo-links.json` (the operator's own machine) so the links
-can be printed again; real campaigns keep only token hashes."""
+every start. Its tokens are kept in clear in `<data-dir>/demo-links-<scenario>.json` (the operator's own machine)
+so the links can be printed again; real campaigns keep only token hashes. `--demo-scenario` picks the engine
+(drill by default; e.g. `continental` for the campaign engine)."""
 
 from __future__ import annotations
 
@@ -16,19 +17,23 @@ DEMO_SPEC: dict[str, Any] = {
     "name": "Demo: drill on an 8×8 grid", "scenario": "drill", "level": 2,
     "teams": [{"colour": "red", "seats": 2}, {"colour": "blue", "seats": 2}],
     "clock": {"mode": "per_turn", "turn_ms": 5 * 60_000}, "house_rules": [], "public": True,
-    "lockout_minutes": 20.0, "config": {},
+    "lockout_minutes": 20.0, "config": {}, "clocks_paused": True,
 }
 
 
 async def ensure_demo(node: Node) -> dict[str, Any]:
-    path = Path(node.settings.data_dir) / "demo-links.json"
+    path = Path(node.settings.data_dir) / f"demo-links-{node.settings.demo_scenario}.json"
     made: dict[str, Any] | None = None
     if path.exists():
         made = json.loads(path.read_text())
         if await node.hub.store.get_campaign(made["campaign"]) is None:
             made = None
     if made is None:
-        made = await node.hub.create_campaign(DEMO_SPEC)
+        scenario = node.settings.demo_scenario
+        spec = {**DEMO_SPEC, "scenario": scenario}
+        if scenario != "drill":
+            spec["name"] = f"Demo: {scenario}"
+        made = await node.hub.create_campaign(spec)
         made.pop("meta", None)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(made, indent=2))
@@ -38,5 +43,6 @@ async def ensure_demo(node: Node) -> dict[str, Any]:
         lines.append(f"  {seat['team']:>5} seat {seat['seat']}: {node.link(seat['token'])}")
     lines.append(f"  moderator:    {node.link(made['moderator_token'])}")
     lines.append(f"  spectators:   {node.link(made['spectator_token'])}")
+    lines.append("The clocks start paused: the moderator resumes them when the players are ready.")
     print("\n".join(lines), flush=True)
     return made

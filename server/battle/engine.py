@@ -27,7 +27,10 @@ class BattleEngine:
     kind = "battle"
 
     def setup(self, config: Mapping[str, Any], seed: int) -> tuple[BattleState, Sequence[Event]]:
-        state = setup_state(config, seed)
+        try:
+            state = setup_state(config, seed)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise BadOrder(f"malformed battle setup: {exc!r}", rule="N-START-1") from None
         for u in state.units.values():
             u.morale_mark = effective_morale(u)
             full = u.type.loss_tolerance

@@ -67,6 +67,21 @@ def front_rank(anchor: Cell, width: int, facing: int) -> tuple[Cell, ...]:
     return tuple((ax + i * lx, ay + i * ly) for i in range(width))
 
 
+def pivot_cell(anchor: Cell, width: int, facing: int) -> Cell:
+    """The cell wheels and formation changes turn about: the middle cell of the front rank (for an even frontage the
+    one left of the middle). Turning there and back, or changing formation and back, returns the same anchor
+    (our decision; the rules do not say where a turning formation stands)."""
+    lx, ly = DIRECTIONS[(facing + 2) % 8]
+    h = (width - 1) // 2
+    return anchor[0] + h * lx, anchor[1] + h * ly
+
+
+def anchor_for_pivot(pivot: Cell, width: int, facing: int) -> Cell:
+    lx, ly = DIRECTIONS[(facing + 2) % 8]
+    h = (width - 1) // 2
+    return pivot[0] - h * lx, pivot[1] - h * ly
+
+
 def front_centre(anchor: Cell, width: int, facing: int) -> tuple[float, float]:
     lx, ly = DIRECTIONS[(facing + 2) % 8]
     half = (width - 1) / 2
@@ -74,8 +89,7 @@ def front_centre(anchor: Cell, width: int, facing: int) -> tuple[float, float]:
 
 
 def anchor_for_centre(centre: tuple[float, float], width: int, facing: int) -> Cell:
-    """The anchor that puts a formation's front-rank centre on `centre` (rounded half up): the pivot of wheels
-    and formation changes (our decision; the rules do not say where a turning formation stands)."""
+    """The anchor that puts a formation's front-rank centre on `centre` (rounded half up)."""
     lx, ly = DIRECTIONS[(facing + 2) % 8]
     half = (width - 1) / 2
     return math.floor(centre[0] - half * lx + 0.5), math.floor(centre[1] - half * ly + 0.5)

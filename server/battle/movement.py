@@ -15,7 +15,7 @@ from typing import Any
 from server.core.errors import BadOrder, IllegalOrder
 
 from .fire import crossing_losses, in_melee
-from .footprint import DIRECTIONS, Cell, anchor_for_centre, front_centre, step_cost
+from .footprint import DIRECTIONS, Cell, anchor_for_pivot, pivot_cell, step_cost
 from .formation import speed
 from .log import Log
 from .melee import make_contact, touching_enemies
@@ -212,11 +212,17 @@ def _reposition(state: BattleState, log: Log, unit: Unit, x: int, y: int, facing
 
 
 def wheel_target(unit: Unit, eighths: int) -> tuple[int, int, int]:
-    """A wheel pivots on the centre of the front rank (our decision; docs/battle.md)."""
+    """Anchor and facing after a wheel: it turns about the middle cell of the front rank (footprint.pivot_cell)."""
     width = unit.form.width
     facing = (unit.facing + eighths) % 8
-    x, y = anchor_for_centre(front_centre(unit.anchor, width, unit.facing), width, facing)
+    x, y = anchor_for_pivot(pivot_cell(unit.anchor, width, unit.facing), width, facing)
     return x, y, facing
+
+
+def formation_target(unit: Unit, formation: str) -> tuple[int, int]:
+    """Anchor after a formation change: the middle cell of the front rank stays where it is."""
+    new = formation_of(unit.arm, formation)
+    return anchor_for_pivot(pivot_cell(unit.anchor, unit.form.width, unit.facing), new.width, unit.facing)
 
 
 def wheel(state: BattleState, log: Log, unit: Unit, eighths: int, *, paid: bool = False) -> None:
@@ -257,7 +263,7 @@ def about_face(state: BattleState, log: Log, unit: Unit, *, paid: bool = False) 
 
 def change_formation(state: BattleState, log: Log, unit: Unit, new: str, *, paid: bool = False) -> None:
     """N-INF-6 (2 to or from attack column, else 3), N-CAV-3 (2), N-ART-3 (2); bonus timing N-INF-7 (all arms,
-    D-N-10); forming square loses the remaining points (N-INF-9). The front-rank centre stays in place."""
+    D-N-10); forming square loses the remaining points (N-INF-9). The middle of the front rank stays in place."""
     if new == unit.formation:
         raise BadOrder(f"the unit is already in {new}", rule=_rule_for(unit), details={"unit": unit.id})
     if new not in unit.type.formations:
@@ -265,7 +271,7 @@ def change_formation(state: BattleState, log: Log, unit: Unit, new: str, *, paid
     if in_melee(state, unit):
         raise IllegalOrder("a unit in melee cannot change formation", rule="N-MELEE-3", details={"unit": unit.id})
     old, nf = unit.form, formation_of(unit.arm, new)
-    x, y = anchor_for_centre(front_centre(unit.anchor, old.width, unit.facing), nf.width, unit.facing)
+    x, y = formation_target(unit, new)
     state.place_check(unit, x, y, unit.facing, new)
     cost = change_cost(unit.arm, unit.formation, new)
     if not paid and not pay(log, unit, cost, {"type": "formation", "unit": unit.id, "formation": new}):

@@ -14,6 +14,7 @@ from pydantic import ValidationError
 
 from server.bus import open_backend
 from server.bus.names import campaign_room
+from server.net.frames import FrameCache
 from server.net.metrics import Metrics
 from server.net.session import CLOSE_NO_HELLO, CLOSE_REPLACED, Session
 from server.rooms.engines import engine_names
@@ -31,6 +32,7 @@ class Node:
         self.settings = settings
         self.hub = hub
         self.metrics = Metrics()
+        self.frames = FrameCache()
         self.sessions: set[Session] = set()
         self.seats: dict[tuple[str, str], Session] = {}
         self.ready = False
@@ -93,11 +95,10 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
     s = node.settings
     ws = web.WebSocketResponse(heartbeat=s.heartbeat_s, max_msg_size=s.max_frame_bytes, compress=False)
     await ws.prepare(request)
-    session = Session(ws, node)
+    session = Session(ws, node, request.transport)
     node.sessions.add(session)
     node.metrics.connections += 1
     node.metrics.connections_total += 1
-    writer = asyncio.create_task(session.writer())
     pinger = asyncio.create_task(session.pinger())
 
     def no_hello() -> None:
@@ -109,7 +110,7 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
         async for msg in ws:
             if msg.type == WSMsgType.BINARY or msg.type == WSMsgType.TEXT:
                 await session.on_frame(msg.data)
-                await asyncio.sleep(0)  # a burst from one client does not starve the writers
+                await asyncio.sleep(0)  # a burst from one client does not hold up the others
             elif msg.type == WSMsgType.ERROR:
                 node.metrics.closes[ws.close_code or 1006] += 1
                 break
@@ -120,10 +121,9 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
         node.sessions.discard(session)
         node.metrics.connections -= 1
         await session.finish()
-        for task in (writer, pinger):
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, ConnectionError, RuntimeError):
-                await task
+        pinger.cancel()
+        with contextlib.suppress(asyncio.CancelledError, ConnectionError, RuntimeError):
+            await pinger
         if session._closer is not None:
             with contextlib.suppress(Exception):
                 await session._closer
@@ -194,12 +194,14 @@ async def lobby(request: web.Request) -> web.Response:
             id=meta["id"], room=room, name=meta["name"], scenario=meta["scenario"], level=meta["level"],
             teams=meta["teams"], players_online=counts.get("player", 0), spectators_online=counts.get("spectator", 0),
             created_ms=int(meta.get("created_ms", 0)),
+            spectator_link=node.link(meta["spectator_token"]) if meta.get("spectator_token") else None,
         ))
     return web.json_response(Lobby(campaigns=rooms, battles=[]).model_dump())
 
 
 async def engines(request: web.Request) -> web.Response:
-    return web.json_response({"engines": engine_names()})
+    names = engine_names()
+    return web.json_response({"engines": names, "default": names[0]})
 
 
 def _client_routes(app: web.Application, settings: Settings) -> None:

@@ -1,8 +1,8 @@
 """One websocket session: authentication, roles, the command loop and the bounded outbound queue.
 
-The socket's writer drains a queue of already-encoded frames; the room's fan-out only appends to it. A socket whose
-queue is past `send_buffer_bytes` while its writer has made no progress for `stall_s` (the peer stopped reading),
-or whose queue is past four times that, is cut off with close code 4008 rather than slowing the room.
+Outbound payloads are framed once (server/net/frames.py) and written straight to the socket's transport; nothing
+waits. A transport whose buffer stays past `send_buffer_bytes` for `stall_s` (the peer stopped reading), or goes
+past four times that, is cut off with close code 4008 rather than slowing the room.
 
 Close codes the server uses: 1008 flooding past the rate limit, 1009 oversized frame (aiohttp), 4001 no `hello` in
 time, 4008 slow consumer, 4009 the same seat signed in again elsewhere, 1001 server shutting down.
@@ -14,7 +14,6 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections import deque
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
@@ -36,6 +35,7 @@ CLOSE_POLICY = 1008
 CLOSE_NO_HELLO = 4001
 CLOSE_SLOW_CONSUMER = 4008
 CLOSE_REPLACED = 4009
+_COMMANDS = (c.Order, c.EndTurn, c.Chat, c.ModClock, c.ModRuling, c.ModSecretModule, c.ModRelease)
 MAX_BAD_TOKENS = 5  # a connection guessing tokens is closed (1008) after this many
 _KNOWN_CODES = {
     "bad_frame", "bad_message", "unknown_type", "frame_too_large", "not_authenticated", "bad_token", "forbidden",
@@ -46,8 +46,9 @@ _KNOWN_CODES = {
 
 
 class Session:
-    def __init__(self, ws: web.WebSocketResponse, node: Node):
+    def __init__(self, ws: web.WebSocketResponse, node: Node, transport: asyncio.Transport | None = None):
         self.ws = ws
+        self.transport = transport
         self.node = node
         self.settings = node.settings
         self.member: Member | None = None
@@ -55,12 +56,10 @@ class Session:
         self.name: str | None = None
         self.json = False
         self.rooms: set[str] = set()
+        self.view_as: dict[str, str | None] = {}
         self.rtt_ms = 0
         self.closing = False
-        self._queue: deque[bytes | str] = deque()
-        self._queued = 0
-        self._progress_at = time.monotonic()
-        self._wake = asyncio.Event()
+        self._over_since: float | None = None
         self._tokens = float(self.settings.rate_burst)
         self._refill_at = time.monotonic()
         self._strikes = 0
@@ -73,19 +72,27 @@ class Session:
     # --- outbound --------------------------------------------------------------------------------------------------
 
     def send_frame(self, frame: bytes | str) -> None:
-        if self.closing:
+        """Write one payload's websocket frame (framed once per payload across sockets) to the transport. A
+        transport whose buffer stays over `send_buffer_bytes` for `stall_s`, or goes over four times that, is a
+        slow consumer and is cut off."""
+        transport = self.transport
+        if self.closing or transport is None or transport.is_closing():
             return
-        self._queue.append(frame)
-        self._queued += len(frame)
+        wire = self.node.frames.wire(frame)
+        transport.write(wire)
         metrics = self.node.metrics
         metrics.messages_out += 1
-        metrics.bytes_out += len(frame)
+        metrics.bytes_out += len(wire)
+        buffered = transport.get_write_buffer_size()
         limit = self.settings.send_buffer_bytes
-        if self._queued > limit and (
-                self._queued > 4 * limit or time.monotonic() - self._progress_at > self.settings.stall_s):
-            self.close(CLOSE_SLOW_CONSUMER, "slow consumer: send buffer full")
+        if buffered <= limit:
+            self._over_since = None
             return
-        self._wake.set()
+        now = time.monotonic()
+        if self._over_since is None:
+            self._over_since = now
+        if buffered > 4 * limit or now - self._over_since > self.settings.stall_s:
+            self.close(CLOSE_SLOW_CONSUMER, "slow consumer: send buffer full")
 
     def send(self, message: dict[str, Any]) -> None:
         self.send_frame(encode_json(message) if self.json else encode(message))
@@ -97,27 +104,10 @@ class Session:
         self.send({"t": "error", "cid": cid, "code": code, "message": message, "rule": rule,
                    "details": details or {}})
 
-    async def writer(self) -> None:
-        ws = self.ws
-        while not self.closing:
-            await self._wake.wait()
-            self._wake.clear()
-            while self._queue and not self.closing:
-                frame = self._queue.popleft()
-                self._queued -= len(frame)
-                if isinstance(frame, bytes):
-                    await ws.send_bytes(frame)
-                else:
-                    await ws.send_str(frame)
-                self._progress_at = time.monotonic()
-            self._progress_at = time.monotonic()
-
     def close(self, code: int, reason: str) -> None:
         if self.closing:
             return
         self.closing = True
-        self._queue.clear()
-        self._wake.set()
         self.node.metrics.closes[code] += 1
         self._closer = asyncio.get_running_loop().create_task(self._close(code, reason))
 
@@ -127,9 +117,8 @@ class Session:
         except (TimeoutError, ConnectionError, RuntimeError):
             pass
         finally:
-            transport = self.ws._req.transport if self.ws._req is not None else None
-            if transport is not None and not self.ws.closed:
-                transport.abort()
+            if self.transport is not None and not self.ws.closed:
+                self.transport.abort()
 
     def spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
@@ -142,9 +131,14 @@ class Session:
             member = self.member
             self.spawn(self._resync(member, room))
 
-    async def _resync(self, member: Member, room: str) -> None:
+    def resync(self, room: str, since: int) -> None:
+        """The feed saw a gap: join again from the last event this socket got."""
+        if self.member is not None:
+            self.spawn(self._resync(self.member, room, since))
+
+    async def _resync(self, member: Member, room: str, since: int | None = None) -> None:
         with contextlib.suppress(RuleError):
-            await self.node.hub.join(self, member, room, None, self.send)
+            await self.node.hub.join(self, member, room, since, self.send, view_as=self.view_as.get(room))
 
     # --- pings (round trip for lag credit) ----------------------------------------------------------------------
 
@@ -197,7 +191,7 @@ class Session:
         except Exception:
             log.exception("internal error on %s", msg.t)
             self.error(msg.cid, "internal", "internal error")
-        if not isinstance(msg, c.Pong | c.Hello):
+        if isinstance(msg, _COMMANDS):
             self.node.metrics.observe_command((time.perf_counter() - started) * 1000)
 
     async def _dispatch(self, msg: c.ClientMessage, frame: bytes | str) -> None:
@@ -274,7 +268,11 @@ class Session:
                 member.role == "spectator" or await self.node.hub.lockout_of(member) is None):
                 raise RoomError("forbidden", "only the moderator and players sent there enter the secret module",
                                 rule="D-N-14")
-        _, seq, viewer = await self.node.hub.join(self, member, msg.room, msg.since, self.send)
+        if msg.view_as is not None and member.role != "moderator":
+            raise RoomError("forbidden", "only the moderator sees the room as others see it")
+        _, seq, viewer = await self.node.hub.join(self, member, msg.room, msg.since, self.send,
+                                                  view_as=msg.view_as)
+        self.view_as[msg.room] = msg.view_as
         self.rooms.add(msg.room)
         teams = [t["colour"] for t in (await self._teams(member))]
         self.send({"t": "joined", "cid": msg.cid, "room": msg.room, "seq": seq,
@@ -286,7 +284,6 @@ class Session:
 
     async def finish(self) -> None:
         self.closing = True
-        self._wake.set()
         for room in list(self.rooms):
             await self.node.hub.leave(self, room)
         self.node.sign_out(self)

@@ -50,7 +50,8 @@ def engine_config(name: str, config: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def engine_names() -> list[str]:
-    return sorted(_ENGINES)
+    """Every name, in registration order: the drill (the default) first."""
+    return list(_ENGINES)
 
 
 def _register_builtin() -> None:

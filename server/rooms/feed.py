@@ -30,6 +30,10 @@ class Outlet(Protocol):
         """The player was sent to or came back from the secret module (the session resyncs its view)."""
         ...
 
+    def resync(self, room: str, since: int) -> None:
+        """Events after `since` were lost on the way (pub/sub is at most once): catch up from the room's log."""
+        ...
+
 
 class Subscription:
     __slots__ = ("last", "outlet", "pending", "viewer")
@@ -45,6 +49,8 @@ class Feed:
     def __init__(self, room: str):
         self.room = room
         self.subs: dict[Outlet, Subscription] = {}
+        self.seen: int | None = None  # the last sequence number the bus brought (or a catch-up reached)
+        self.joining = 0  # joins in progress (the hub keeps the feed while > 0)
 
     def add(self, outlet: Outlet, viewer: str) -> Subscription:
         sub = Subscription(outlet, viewer)
@@ -54,6 +60,8 @@ class Feed:
     def activate(self, sub: Subscription, seq: int) -> None:
         """The catch-up up to `seq` has been queued: release what arrived meanwhile."""
         held, sub.pending, sub.last = sub.pending or [], None, seq
+        if self.seen is None or seq > self.seen:
+            self.seen = seq
         if held:
             self.on_events(self.room, held, only=sub)
 
@@ -61,6 +69,10 @@ class Feed:
         self.subs.pop(outlet, None)
 
     def on_events(self, room: str, events: Sequence[LoggedEvent], only: Subscription | None = None) -> None:
+        if only is None and events:
+            if self.seen is not None and events[0].seq > self.seen + 1:
+                self._gap()
+            self.seen = max(self.seen or 0, events[-1].seq)
         subs = [only] if only is not None else list(self.subs.values())
         for ev in events:
             if ev.kind == "secret_module":
@@ -90,6 +102,13 @@ class Feed:
                     if binary is None:
                         binary = encode(msg)
                     sub.outlet.send_frame(binary)
+
+    def _gap(self) -> None:
+        """A batch went missing: every live subscription catches up from the log (held events wait meanwhile)."""
+        for outlet, sub in list(self.subs.items()):
+            if sub.pending is None:
+                sub.pending = []
+                outlet.resync(self.room, sub.last)
 
     def _lockout(self, ev: LoggedEvent, subs: Sequence[Subscription]) -> None:
         player = ev.data.get("player")

@@ -20,7 +20,7 @@ from typing import Any
 from server.bus.base import EventBus, LoggedEvent, Record, RoomSnapshot, Store
 from server.clock import Clocks, ClockSettings
 from server.core.engine import MODERATOR, PUBLIC, Engine, Event
-from server.core.errors import NotYourTurn
+from server.core.errors import NotYourTurn, RuleError
 from server.rooms import channels
 from server.rooms.engines import find_engine
 from server.rooms.errors import RoomError, forbidden, game_over
@@ -29,6 +29,7 @@ from server.rooms.members import Member
 log = logging.getLogger(__name__)
 
 CHAT_HISTORY = 100
+HISTORY_RECORDS = 200  # records before a snapshot whose events are kept for resumes after a restart
 LOCKOUT_MS = 20 * 60_000  # D-N-14: twenty minutes unless the campaign sets otherwise
 
 
@@ -110,7 +111,11 @@ class Room:
         if snap is not None:
             room = cls(room_id, snap.data["setup"], store, bus, now, **kw)
             room._restore(snap)
-            records = await store.read_log(room_id, snap.index)
+            records = await store.read_log(room_id, max(0, snap.index - HISTORY_RECORDS))
+            for record in records:  # already in the snapshot: only their events, for resumes
+                if record.index <= snap.index:
+                    room.history.extend(record.events)
+            records = [r for r in records if r.index > snap.index]
         else:
             records = await store.read_log(room_id, 0)
             if not records or records[0].kind != "setup":
@@ -191,7 +196,10 @@ class Room:
         if logged:
             self.seq = logged[-1].seq
             self.history.extend(logged)
-            await self.bus.publish(self.id, logged)
+            try:
+                await self.bus.publish(self.id, logged)
+            except Exception:  # durable already: followers notice the gap and catch up from the log
+                log.exception("room %s: publishing seq %d..%d failed", self.id, first, self.seq)
         if self.index % self.snapshot_every == 0:
             await self.save_snapshot()
         return first if logged else None
@@ -211,7 +219,16 @@ class Room:
             state, opening = self.engine.setup(body.get("config") or {}, int(body.get("seed", 0)))
             events += opening
         clocks = Clocks.create(ClockSettings.load(body["clock"]), self.teams) if body.get("clock") else None
-        return self._turn_changes(Core(state, clocks), frozenset(), events, at)
+        core, events = self._turn_changes(Core(state, clocks), frozenset(), events, at)
+        if core.clocks is not None and body.get("clocks_paused"):
+            clocks, paused = core.clocks.pause(at)  # the moderator starts the game by resuming them
+            core = replace(core, clocks=clocks)
+            events += [*paused, self._turn_event(core, None, at)]
+        return core, events
+
+    def _turn_event(self, core: Core, ending: str | None, at: int) -> Event:
+        return Event("turn", {"active": sorted(self._active(core.state)), "ended": ending,
+                              "clocks": core.clocks.view(at) if core.clocks is not None else None})
 
     def _active(self, state: Any) -> frozenset[str]:
         return self.engine.active_teams(state) if self.engine is not None else frozenset()
@@ -231,10 +248,10 @@ class Room:
                 if team in after and team not in clocks.running():
                     clocks, evs = clocks.start_turn(team, at)
                     events += evs
+        core = replace(core, clocks=clocks)
         if ending is not None or after != before:
-            events.append(Event("turn", {"active": sorted(after), "ended": ending,
-                                         "clocks": clocks.view(at) if clocks is not None else None}))
-        return replace(core, clocks=clocks), events
+            events.append(self._turn_event(core, ending, at))
+        return core, events
 
     def _player_checks(self, core: Core, member: Member | None, *, phase: bool = True) -> None:
         """Role, then the secret module, then phase (C-1.7/C-1.8: only the teams to act give orders)."""
@@ -281,7 +298,11 @@ class Room:
         if not events:
             raise _NoChange
         before = self._active(core.state)
-        state, more = self.engine.end_turn(core.state, team, flagged=True)
+        try:
+            state, more = self.engine.end_turn(core.state, team, flagged=True)
+        except RuleError as exc:  # the engine has moved on; the clock stays flagged and is not re-armed
+            return replace(core, clocks=clocks), [*events, Event("flag_not_applied", {
+                "team": team, "code": exc.code, "message": exc.message, "rule": exc.rule})]
         events += more
         return self._turn_changes(Core(state, clocks, core.away, core.chat), before, events, at, ending=team)
 
@@ -317,9 +338,8 @@ class Room:
             if team not in self.teams:
                 raise RoomError("bad_order", f"no team {team!r} in this room")
             clocks, events = clocks.adjust(str(team), int(body.get("delta_ms", 0)), at)
-        events.append(Event("turn", {"active": sorted(self._active(core.state)), "ended": None,
-                                     "clocks": clocks.view(at)}))
-        return replace(core, clocks=clocks), events
+        core = replace(core, clocks=clocks)
+        return core, [*events, self._turn_event(core, None, at)]
 
     def _ruling(self, core: Core, body: Mapping[str, Any], member: Member | None,
                 at: int) -> tuple[Core, list[Event]]:
@@ -367,9 +387,8 @@ class Room:
         if core.clocks is None:
             raise _NoChange
         clocks, events = core.clocks.skip_downtime(int(body["from"]), int(body["to"]))
-        events.append(Event("turn", {"active": sorted(self._active(core.state)), "ended": None,
-                                     "clocks": clocks.view(at)}))
-        return replace(core, clocks=clocks), events
+        core = replace(core, clocks=clocks)
+        return core, [*events, self._turn_event(core, None, at)]
 
     # --- timers ----------------------------------------------------------------------------------------------------
 

@@ -217,3 +217,25 @@ def test_retreat_order_costs_morale_and_gives_speed_irrevocably_N_VICTORY_2() ->
     s, _ = run_turn(s)
     assert s.over and s.result is not None
     assert s.result["loser"] == "red" and s.result["reason"] == "retreat"  # D-N-2: at the end of the next turn
+
+
+def test_malformed_setup_is_a_typed_error_N_START_1() -> None:
+    for cfg in ({}, {"sides": [{"name": "red"}, {"name": "blue"}]},
+                {"sides": [{"name": "red", "attacker": True, "units": [{"type": "infantry"}]}, {"name": "blue"}]},
+                {"sides": [{"name": "red", "attacker": True, "units": [{"id": "x", "type": "dragon"}]},
+                           {"name": "blue"}]},
+                {"sides": [{"name": "red", "attacker": True, "units": [{"id": "x", "type": "infantry", "x": "a",
+                                                                         "y": 3}]}, {"name": "blue"}]},
+                {"sides": [{"name": "red", "attacker": True}, {"name": "blue"}], "map": {"rows": ["?"]}}):
+        with pytest.raises(BadOrder):
+            ENGINE.setup(cfg, 1)
+
+
+def test_wheel_and_back_returns_to_the_same_cells_D_N_4() -> None:
+    for formation in ("line", "attack_column", "march_column"):
+        s = battle([unit("r1", "infantry", 30, 50, formation=formation)], FOE)
+        before = set(s.units["r1"].cells)
+        s, _ = order(s, {"type": "wheel", "unit": "r1", "degrees": 45})
+        s, _ = run_turn(s)
+        s, _ = order(s, {"type": "wheel", "unit": "r1", "degrees": -45})
+        assert set(s.units["r1"].cells) == before

@@ -70,3 +70,29 @@ def test_variant_unit_types_and_terrain_plug_in_as_data_N_SIEGE_9_hook() -> None
                [unit("b1", "infantry", 37, 10, facing="S")], map={"rows": rows})
     s, ev = order(s, {"type": "move", "unit": "r1", "path": [[30, 49], [30, 48], [30, 47], [30, 46]]})
     assert kinds(ev, "moved")[0]["steps"] == 3  # entering the ditch ends the move
+
+
+def test_retreat_with_battle_costs_no_morale_in_the_first_turns_D_N_13() -> None:
+    from .helpers import ENGINE, RED
+
+    s = battle([unit("r1", "infantry", 30, 50)], [unit("b1", "infantry", 37, 20, facing="S")])
+    s.sides["red"].retreat_free_turns = 3
+    s, _ = ENGINE.apply(s, RED, {"type": "retreat"})
+    assert s.units["r1"].morale == 6 and s.units["b1"].morale == 7
+
+
+def test_rear_attack_costs_one_and_rewards_the_attacker_N_MORALE_2_N_MORALE_3_D_N_5() -> None:
+    s = battle([unit("r1", "infantry", 32, 40, formation="attack_column")],
+               [unit("b1", "infantry", 34, 46, facing="S", formation="attack_column")])  # red behind blue
+    s, _ = order(s, {"type": "about_face", "unit": "r1"})
+    u = s.units["r1"]
+    s, ev = order(s, {"type": "move", "unit": "r1", "path": [[u.x, u.y + i] for i in range(1, 4)]})
+    assert kinds(ev, "contact")[0]["sector"] == "rear"
+    assert s.units["b1"].morale == 5 and s.units["r1"].morale == 7
+
+
+def test_guns_moving_into_touch_with_infantry_are_lost_N_ART_1() -> None:
+    s = battle([unit("a1", "horse_artillery", 32, 50, formation="limbered")],
+               [unit("b1", "infantry", 37, 46, facing="S")])
+    s, ev = order(s, {"type": "move", "unit": "a1", "path": [[32, 49], [32, 48], [32, 47]]})
+    assert s.units["a1"].status == "destroyed" and kinds(ev, "overrun")[0]["by"] == "b1"

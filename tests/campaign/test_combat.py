@@ -158,7 +158,7 @@ def test_capitulation_makes_prisoners_C_CRT_DEF_C_10_1() -> None:
     s = start(1)
     a = place(s, "red", "SPD", (43, 18), facing="E")
     d = place(s, "blue", "RD", (44, 18), facing="W")
-    s, events = order(s, RED, type="attack", target=[44, 18], echelons=[[a]])
+    s, _events = order(s, RED, type="attack", target=[44, 18], echelons=[[a]])
     assert s.units[d].status == CAPTURED and s.prisoners == {"red": 1}
     assert s.units[a].cell == (44, 18)  # the battle lasted less than a turn: the attacker moves on
     assert s.units[a].used < 1
@@ -190,7 +190,7 @@ def test_artillery_strike_destroys_half_on_open_ground_at_level_1_C_9_7a() -> No
     s = start(1)
     ad = place(s, "red", "AD", (41, 18), facing="E")
     d = place(s, "blue", "TD", (44, 18), facing="W")
-    s, events = order(s, RED, type="strike", unit=ad, target=[44, 18])
+    s, _events = order(s, RED, type="strike", unit=ad, target=[44, 18])
     assert s.units[d].rating == pytest.approx(1.0)
     with pytest.raises(IllegalOrder) as err:
         order(s, RED, type="strike", unit=ad, target=[44, 18])

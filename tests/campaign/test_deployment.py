@@ -126,7 +126,7 @@ def test_mobilization_at_level_2_by_table_5_C_6_4_C_T5() -> None:
     with pytest.raises(IllegalOrder):
         order(s, RED, type="mobilization_points", cities=["Blauburg"])
     s, _ = end(s, "red")
-    s, events = end(s, "blue")
+    s, _events = end(s, "blue")
     reds = [u for u in s.units.values() if u.team == "red" and "(reserve)" in u.name]
     # M day: 5 RD + 2 TD + 1 MD, at most two at each of the two points a turn
     assert len(reds) == 4 and len(s.reserves["red"]) == 4

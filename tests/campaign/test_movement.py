@@ -196,7 +196,7 @@ def test_regiments_recombine_into_a_division_in_two_turns_C_4_10() -> None:
     s, _ = order(s, RED, type="split", unit=uid)
     regiments = sorted(u.id for u in s.units.values() if u.parent == uid)
     s = next_turn(s)
-    s, events = order(s, RED, type="merge", units=regiments)
+    s, _events = order(s, RED, type="merge", units=regiments)
     merged = [u for u in s.units.values() if u.team == "red" and "#" in u.id and "M-" not in u.id]
     assert len(merged) == 1 and merged[0].rating == pytest.approx(1.0)
     assert merged[0].debt == pytest.approx(1.0)

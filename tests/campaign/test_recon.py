@@ -6,7 +6,7 @@ import pytest
 
 from server.core.engine import MODERATOR, SPECTATOR, team_viewer
 from server.core.errors import IllegalOrder, NotYourTurn
-from tests.campaign.helpers import BLUE, ENGINE, RED, end, next_turn, order, place, start
+from tests.campaign.helpers import BLUE, ENGINE, RED, next_turn, order, place, start
 
 
 def _at_war(level: int = 1, **kw: object) -> object:

@@ -157,7 +157,7 @@ async def test_downtime_record_charges_nobody_on_reopen(tmp_path: Path) -> None:
     made = await hub.create_campaign(spec())
     room = hub.rooms[made["room"]]
     clock.advance(20_000)
-    await hub.store.mark_alive(made["room"], clock())
+    await hub.store.mark_alive([made["room"]], clock())
     await hub.store.close()  # the process dies here: no shutdown snapshot
     clock.advance(3_600_000)  # an hour down
     store = FileStore(tmp_path, fsync=False)
@@ -167,4 +167,39 @@ async def test_downtime_record_charges_nobody_on_reopen(tmp_path: Path) -> None:
     assert back.history[-2].kind == "clock_downtime_skipped"
     assert room.seq < back.seq
     await back.close()
+    await store.close()
+
+
+async def test_clocks_can_start_paused_until_the_moderator_resumes_them_C_1_9(tmp_path: Path) -> None:
+    clock = ManualClock()
+    hub = await open_hub(tmp_path, clock)
+    made = await hub.create_campaign(spec(clocks_paused=True))
+    room = hub.rooms[made["room"]]
+    m = _members(made["campaign"])
+    clock.advance(120_000)
+    await room._fire()
+    assert room.core.clocks.remaining_ms("red", clock()) == 60_000  # type: ignore[union-attr]
+    await room.submit("clock", {"action": "resume"}, m["mod"])
+    clock.advance(1_000)
+    assert room.core.clocks.remaining_ms("red", clock()) == 59_000  # type: ignore[union-attr]
+    await hub.close()
+
+
+async def test_after_a_restart_resumes_reach_back_before_the_snapshot(tmp_path: Path) -> None:
+    clock = ManualClock()
+    hub = await open_hub(tmp_path, clock, snapshot_every=4)
+    made = await hub.create_campaign(spec())
+    room = hub.rooms[made["room"]]
+    m = _members(made["campaign"])
+    for i in range(6):
+        await room.submit("chat", {"channel": "players", "text": f"line {i}"}, m["red"])
+    since = room.seq - 5
+    expected = room.catch_up("team:blue", since)
+    await hub.close()  # saves a snapshot at the end
+    await hub.store.close()
+    store = FileStore(tmp_path, fsync=False)
+    back = await Room.open(made["room"], store, LocalBus(), clock, owner=False)
+    assert back is not None
+    assert back.catch_up("team:blue", since) == expected
+    assert [e["t"] for e in expected] == ["ev"] * 5
     await store.close()

@@ -1,0 +1,29 @@
+import { describe, expect, it } from "vitest";
+import { readBattle, straightPath } from "./model";
+
+describe("battle model", () => {
+  it("computes footprints from formation and facing when the view gives none (D-N-4)", () => {
+    const m = readBattle({
+      units: [
+        { id: "i1", side: "red", type: "infantry", formation: "line", facing: "N", anchor: [10, 50] },
+        { id: "c1", side: "blue", type: "heavy_cavalry", formation: "attack_column", facing: "S", anchor: [30, 10] },
+        { id: "a1", side: "blue", type: "foot_artillery", formation: "limbered", facing: "E", anchor: [5, 5], cells: [[5, 5]] },
+      ],
+    });
+    expect(m.cols).toBe(70);
+    expect(m.units.map((u) => u.cells.length)).toEqual([8, 6, 1]);
+    expect(m.sides).toEqual(["red", "blue"]);
+  });
+
+  it("reads terrain through a legend and elevation digits", () => {
+    const m = readBattle({ map: { width: 3, height: 2, legend: { ".": "open", h: "hill", f: "light_forest" }, terrain: [".hf", "..."], elevation: ["012", "000"] } });
+    expect(m.terrain[0]).toEqual(["open", "hill", "light_forest"]);
+    expect(m.elevation[0]).toEqual([0, 1, 2]);
+  });
+
+  it("prices a straight move by the ground it crosses", () => {
+    const m = readBattle({ map: { width: 5, height: 1, legend: { ".": "open", f: "light_forest" }, terrain: [".f..."] },
+      units: [{ id: "i", side: "red", anchor: [0, 0], formation: "square" }] });
+    expect(straightPath(m, m.units[0]!, { x: 3, y: 0 })).toMatchObject({ cost: 4 });
+  });
+});

@@ -1,0 +1,382 @@
+/** The 70×70 battlefield on a canvas: terrain and elevation, units by type, formation and facing with their
+ * footprints, selection, movement preview with points left, fire and canister zones on hover, and a short tween of
+ * every unit's move so that a spectator can follow each turn's resolution. */
+import { t } from "../i18n";
+import { clear, h } from "../ui/dom";
+import { TERRAIN_FILL, teamColour } from "../ui/colours";
+import { artilleryZone, facingIndex, frontRank, musketZone, type Cell, type ZoneCell } from "./geometry";
+import { readBattle, straightPath, type BattleModel, type BattleUnit } from "./model";
+
+export interface BattleActions {
+  order(order: Record<string, unknown>): Promise<unknown>;
+}
+
+const ANIM_MS = 700;
+/** Default ranges in cells when the view gives none (N-INF muskets, N-ART guns). */
+const DEFAULT_RANGE: Record<string, number> = { infantry: 4, foot_artillery: 25, horse_artillery: 20 };
+
+export function isArtillery(u: BattleUnit): boolean {
+  return u.type.includes("art");
+}
+
+export function isCavalry(u: BattleUnit): boolean {
+  return u.type.includes("cav");
+}
+
+export function fireZones(u: BattleUnit): { canister: ZoneCell[]; fire: ZoneCell[] } {
+  const range = u.range ?? DEFAULT_RANGE[u.type] ?? (isArtillery(u) ? 20 : 0);
+  if (isArtillery(u)) {
+    if (u.formation === "limbered") return { canister: [], fire: [] };
+    return { canister: artilleryZone(u.anchor, u.facing, u.width, 1, 5), fire: artilleryZone(u.anchor, u.facing, u.width, 6, range) };
+  }
+  if (isCavalry(u) || u.formation === "march_column" || !range) return { canister: [], fire: [] };
+  return { canister: [], fire: musketZone(u.anchor, u.facing, u.width, range) };
+}
+
+export class BattleView {
+  readonly root: HTMLElement;
+  readonly canvas: HTMLCanvasElement;
+  private readonly panel: HTMLElement;
+  private readonly status: HTMLElement;
+  private model: BattleModel = readBattle({});
+  private selected: string | null = null;
+  private hovered: string | null = null;
+  private hoverCell: Cell | null = null;
+  private target: Cell | null = null;
+  private pickingFire = false;
+  private scale = 9;
+  private from = new Map<string, Cell>();
+  private animStart = 0;
+  private raf = 0;
+  private mySide: string | null = null;
+
+  constructor(private readonly actions: BattleActions, private readonly canOrder: boolean) {
+    this.canvas = h("canvas", { class: "battle-canvas", tabindex: 0, "data-testid": "battle-field" });
+    this.status = h("div", { class: "map-status", "data-testid": "battle-status" });
+    this.panel = h("div", { class: "side-panel", "data-testid": "battle-panel" });
+    this.root = h("div", { class: "battle-view" }, h("div", { class: "canvas-wrap" }, this.canvas, this.status), this.panel);
+    this.bind();
+  }
+
+  setState(state: Record<string, unknown>, mySide: string | null): void {
+    const prev = new Map(this.model.units.map((u) => [u.id, u.anchor]));
+    this.model = readBattle(state);
+    this.mySide = mySide;
+    this.from = new Map();
+    for (const u of this.model.units) {
+      const p = prev.get(u.id);
+      if (p && (p.x !== u.anchor.x || p.y !== u.anchor.y)) this.from.set(u.id, p);
+    }
+    this.animStart = performance.now();
+    this.renderPanel();
+    this.animate();
+  }
+
+  private animate(): void {
+    cancelAnimationFrame(this.raf);
+    const step = () => {
+      this.draw();
+      if (this.from.size && performance.now() - this.animStart < ANIM_MS) this.raf = requestAnimationFrame(step);
+      else this.from.clear();
+    };
+    step();
+  }
+
+  private own(u: BattleUnit): boolean {
+    return this.canOrder && (this.mySide === null || u.side === this.mySide);
+  }
+
+  private unitAt(c: Cell): BattleUnit | undefined {
+    return this.model.units.find((u) => u.cells.some((k) => k.x === c.x && k.y === c.y));
+  }
+
+  private cellAt(e: MouseEvent): Cell {
+    const r = this.canvas.getBoundingClientRect();
+    return { x: Math.floor((e.clientX - r.left) / this.scale), y: Math.floor((e.clientY - r.top) / this.scale) };
+  }
+
+  private bind(): void {
+    this.canvas.addEventListener("mousemove", (e) => {
+      const c = this.cellAt(e);
+      this.hoverCell = c;
+      const u = this.unitAt(c);
+      const id = u?.id ?? null;
+      this.hovered = id;
+      this.status.textContent = u
+        ? `${u.name} · ${u.type} · ${u.formation} · ${t("unit.morale")} ${u.morale ?? "—"} · ${t("unit.losses")} ${u.lossTolerance ?? "—"}`
+        : `${c.x},${c.y} · ${this.model.terrain[c.y]?.[c.x] ?? ""}${this.model.elevation[c.y]?.[c.x] ? ` · ▲${this.model.elevation[c.y]![c.x]}` : ""}`;
+      this.draw();
+    });
+    this.canvas.addEventListener("mouseleave", () => {
+      this.hovered = null;
+      this.hoverCell = null;
+      this.draw();
+    });
+    this.canvas.addEventListener("click", (e) => {
+      const c = this.cellAt(e);
+      const u = this.unitAt(c);
+      const sel = this.model.units.find((x) => x.id === this.selected);
+      if (this.pickingFire && sel && u && u.side !== sel.side) {
+        this.pickingFire = false;
+        // N-ART-7: up to two round-shot targets; one picked here takes all the guns in action.
+        void this.send({ type: "targets", unit: sel.id, targets: [{ unit: u.id, guns: sel.guns ?? 4 }] });
+      } else if (u && (!sel || u.side === sel.side || !this.own(sel))) {
+        this.selected = u.id;
+        this.target = null;
+      } else if (sel && this.own(sel)) {
+        this.target = c;
+      }
+      this.renderPanel();
+      this.draw();
+      this.canvas.focus();
+    });
+    this.canvas.addEventListener("keydown", (e) => {
+      const sel = this.model.units.find((x) => x.id === this.selected);
+      if (!sel) return;
+      const keys: Record<string, Record<string, unknown>> = {
+        q: { type: "wheel", unit: sel.id, degrees: -45 },
+        e: { type: "wheel", unit: sel.id, degrees: 45 },
+        a: { type: "about_face", unit: sel.id },
+        s: { type: "formation", unit: sel.id, formation: "square" },
+        l: { type: sel.formation === "limbered" ? "unlimber" : "limber", unit: sel.id },
+      };
+      if (e.key === "Escape") {
+        this.target = null;
+        this.pickingFire = false;
+      } else if (e.key === "Enter" && this.target) {
+        void this.send(this.moveOrder(sel, this.target));
+      } else if (e.key === "f") this.pickingFire = true;
+      else if (keys[e.key] && this.own(sel)) void this.send(keys[e.key]!);
+      else return;
+      this.renderPanel();
+      this.draw();
+    });
+    new ResizeObserver(() => this.draw()).observe(this.canvas);
+  }
+
+  private moveOrder(u: BattleUnit, to: Cell): Record<string, unknown> {
+    const path = straightPath(this.model, u, to);
+    return { type: "move", unit: u.id, path: path.cells.slice(1).map((c) => [c.x, c.y]) };
+  }
+
+  /** Cavalry ending a straight run of 4+ cells in contact charges (N-CHARGE-1, D-N-11). */
+  private chargeOrder(u: BattleUnit, to: Cell): Record<string, unknown> {
+    return { ...this.moveOrder(u, to), type: "charge" };
+  }
+
+  private async send(order: Record<string, unknown>): Promise<void> {
+    try {
+      await this.actions.order(order);
+      this.target = null;
+    } catch {
+      // shown by the shell's error line
+    }
+    this.renderPanel();
+    this.draw();
+  }
+
+  draw(): void {
+    const cv = this.canvas;
+    const dpr = globalThis.devicePixelRatio || 1;
+    const size = Math.max(280, Math.min(cv.clientWidth || 630, cv.clientHeight || 630));
+    this.scale = size / Math.max(this.model.cols, this.model.rows);
+    if (cv.width !== Math.round(size * dpr)) {
+      cv.width = Math.round(size * dpr);
+      cv.height = Math.round(size * dpr);
+    }
+    const ctx = cv.getContext("2d");
+    if (!ctx) return;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    const s = this.scale;
+    const m = this.model;
+    for (let y = 0; y < m.rows; y++) {
+      for (let x = 0; x < m.cols; x++) {
+        ctx.fillStyle = TERRAIN_FILL[m.terrain[y]![x]!] ?? "#e9e4c9";
+        ctx.fillRect(x * s, y * s, s + 0.5, s + 0.5);
+        const e = m.elevation[y]![x]!;
+        if (e > 0) {
+          ctx.fillStyle = `rgba(110,80,40,${Math.min(0.4, 0.1 * e)})`;
+          ctx.fillRect(x * s, y * s, s + 0.5, s + 0.5);
+        }
+      }
+    }
+    // contour lines where elevation changes
+    ctx.strokeStyle = "rgba(100,70,30,0.7)";
+    ctx.lineWidth = 1;
+    ctx.beginPath();
+    for (let y = 0; y < m.rows; y++) {
+      for (let x = 0; x < m.cols; x++) {
+        const e = m.elevation[y]![x]!;
+        if (x + 1 < m.cols && m.elevation[y]![x + 1] !== e) {
+          ctx.moveTo((x + 1) * s, y * s);
+          ctx.lineTo((x + 1) * s, (y + 1) * s);
+        }
+        if (y + 1 < m.rows && m.elevation[y + 1]![x] !== e) {
+          ctx.moveTo(x * s, (y + 1) * s);
+          ctx.lineTo((x + 1) * s, (y + 1) * s);
+        }
+      }
+    }
+    ctx.stroke();
+    ctx.strokeStyle = "rgba(0,0,0,0.05)";
+    ctx.beginPath();
+    for (let i = 0; i <= m.cols; i += 5) {
+      ctx.moveTo(i * s, 0);
+      ctx.lineTo(i * s, m.rows * s);
+      ctx.moveTo(0, i * s);
+      ctx.lineTo(m.cols * s, i * s);
+    }
+    ctx.stroke();
+    const zoneUnit = this.model.units.find((u) => u.id === (this.hovered ?? this.selected));
+    if (zoneUnit) {
+      const z = fireZones(zoneUnit);
+      ctx.fillStyle = "rgba(255,140,0,0.25)";
+      for (const c of z.fire) ctx.fillRect(c.x * s, c.y * s, s, s);
+      ctx.fillStyle = "rgba(220,0,0,0.35)";
+      for (const c of z.canister) ctx.fillRect(c.x * s, c.y * s, s, s);
+    }
+    this.drawPreview(ctx);
+    const k = Math.min(1, (performance.now() - this.animStart) / ANIM_MS);
+    for (const u of m.units) this.drawUnit(ctx, u, k);
+  }
+
+  private drawPreview(ctx: CanvasRenderingContext2D): void {
+    const sel = this.model.units.find((u) => u.id === this.selected);
+    if (!sel || !this.target) return;
+    const s = this.scale;
+    const path = straightPath(this.model, sel, this.target);
+    const left = sel.movementLeft ?? Infinity;
+    ctx.strokeStyle = path.cost > left ? "#c00" : "#ffd400";
+    ctx.lineWidth = 3;
+    ctx.beginPath();
+    path.cells.forEach((c, i) => (i ? ctx.lineTo : ctx.moveTo).call(ctx, (c.x + 0.5) * s, (c.y + 0.5) * s));
+    ctx.stroke();
+  }
+
+  private drawUnit(ctx: CanvasRenderingContext2D, u: BattleUnit, k: number): void {
+    const s = this.scale;
+    const from = this.from.get(u.id);
+    const dx = from ? (from.x - u.anchor.x) * (1 - k) * s : 0;
+    const dy = from ? (from.y - u.anchor.y) * (1 - k) * s : 0;
+    const col = teamColour(u.side);
+    const routed = u.status === "routed" || u.status === "dispersed";
+    ctx.globalAlpha = u.status === "destroyed" || u.status === "surrendered" ? 0.3 : routed ? 0.6 : 1;
+    ctx.fillStyle = col.fill;
+    for (const c of u.cells) ctx.fillRect(c.x * s + dx + 0.5, c.y * s + dy + 0.5, s - 1, s - 1);
+    // front rank and facing
+    const front = frontRank(u.anchor, u.facing, Math.min(u.width, u.cells.length));
+    const ang = (facingIndex(u.facing) * Math.PI) / 4 - Math.PI / 2;
+    ctx.strokeStyle = "#fff";
+    ctx.lineWidth = Math.max(1.5, s * 0.18);
+    ctx.beginPath();
+    for (const c of front) {
+      const cx = (c.x + 0.5) * s + dx + Math.cos(ang) * s * 0.38;
+      const cy = (c.y + 0.5) * s + dy + Math.sin(ang) * s * 0.38;
+      ctx.moveTo(cx - Math.sin(ang) * s * 0.45, cy + Math.cos(ang) * s * 0.45);
+      ctx.lineTo(cx + Math.sin(ang) * s * 0.45, cy - Math.cos(ang) * s * 0.45);
+    }
+    ctx.stroke();
+    // type mark at the centre
+    const cx = u.cells.reduce((a, c) => a + c.x + 0.5, 0) / u.cells.length * s + dx;
+    const cy = u.cells.reduce((a, c) => a + c.y + 0.5, 0) / u.cells.length * s + dy;
+    ctx.fillStyle = col.ink;
+    ctx.strokeStyle = col.ink;
+    ctx.lineWidth = 1.5;
+    const r = s * 0.35;
+    ctx.beginPath();
+    if (isArtillery(u)) {
+      ctx.arc(cx, cy, r * 0.6, 0, Math.PI * 2);
+      ctx.fill();
+    } else if (isCavalry(u)) {
+      ctx.moveTo(cx - r, cy + r);
+      ctx.lineTo(cx + r, cy - r);
+      if (u.type.includes("heavy")) {
+        ctx.moveTo(cx - r, cy);
+        ctx.lineTo(cx, cy - r);
+      }
+      ctx.stroke();
+    } else {
+      ctx.moveTo(cx - r, cy - r);
+      ctx.lineTo(cx + r, cy + r);
+      ctx.moveTo(cx - r, cy + r);
+      ctx.lineTo(cx + r, cy - r);
+      ctx.stroke();
+    }
+    if (u.id === this.selected || u.id === this.hovered) {
+      ctx.strokeStyle = u.id === this.selected ? "#ffd400" : "#000";
+      ctx.lineWidth = 2;
+      for (const c of u.cells) ctx.strokeRect(c.x * s + dx, c.y * s + dy, s, s);
+    }
+    ctx.globalAlpha = 1;
+  }
+
+  private renderPanel(): void {
+    clear(this.panel);
+    const m = this.model;
+    const sel = m.units.find((u) => u.id === this.selected);
+    const head = [m.turn !== null ? t("game.turn", { n: m.turn }) : "", m.phase !== "" ? `${t("battle.phase")} ${m.phase}` : "",
+      m.active.length ? t("game.to_move", { team: m.active.join(", ") }) : ""].filter(Boolean).join(" · ");
+    this.panel.append(h("p", { class: "muted", "data-testid": "battle-turn" }, head));
+    if (m.result) this.panel.append(h("p", { class: "result", "data-testid": "battle-result" }, `${t("battle.result")}: ${String(m.result.winner ?? "")} ${String(m.result.reason ?? "")}`.trim()));
+    if (m.spectators !== null) this.panel.append(h("p", { class: "muted", "data-testid": "spectator-count" }, t("battle.spectators", { n: m.spectators })));
+    if (sel) {
+      const rows: [string, string][] = [
+        [t("unit.formation"), sel.formation], [t("unit.facing"), String(sel.facing)],
+        [t("unit.morale"), sel.morale === null ? "—" : String(sel.morale)],
+        [t("unit.losses"), sel.lossTolerance === null ? "—" : `${sel.lossTolerance}${sel.losses !== null ? ` (−${sel.losses})` : ""}`],
+        [t("unit.movement"), sel.movementLeft === null ? "—" : String(sel.movementLeft)],
+        [t("unit.status"), sel.status],
+      ];
+      if (sel.guns !== null) rows.push(["guns", String(sel.guns)]);
+      this.panel.append(
+        h("h3", {}, h("span", { class: "swatch", style: `background:${teamColour(sel.side).fill}` }), ` ${sel.name}`),
+        h("div", { class: "muted" }, sel.type),
+        h("table", { class: "kv" }, ...rows.map(([k, v]) => h("tr", {}, h("th", {}, k), h("td", {}, v)))),
+      );
+      if (this.target) {
+        const p = straightPath(m, sel, this.target);
+        const left = sel.movementLeft;
+        this.panel.append(h("p", { class: "path", "data-testid": "battle-path" },
+          `${p.cells.length - 1} → ${p.cost}${left !== null ? ` / ${t("battle.points", { left: left - p.cost })}` : ""}`));
+      }
+      if (this.own(sel)) {
+        const b = (label: string, order: Record<string, unknown>) => h("button", { onclick: () => void this.send(order) }, label);
+        this.panel.append(h("h4", {}, t("battle.orders")), h("div", { class: "buttons" },
+          this.target ? h("button", { "data-testid": "battle-move", onclick: () => void this.send(this.moveOrder(sel, this.target!)) }, t("map.move")) : null,
+          this.target && isCavalry(sel) ? h("button", { onclick: () => void this.send(this.chargeOrder(sel, this.target!)) }, t("battle.charge")) : null,
+          b(t("battle.wheel_left"), { type: "wheel", unit: sel.id, degrees: -45 }),
+          b(t("battle.wheel_right"), { type: "wheel", unit: sel.id, degrees: 45 }),
+          b(t("battle.about_face"), { type: "about_face", unit: sel.id }),
+          isArtillery(sel) ? b(t("battle.limber"), { type: sel.formation === "limbered" ? "unlimber" : "limber", unit: sel.id })
+            : b(t("battle.square"), { type: "formation", unit: sel.id, formation: "square" }),
+          isArtillery(sel) ? h("button", { onclick: () => { this.pickingFire = true; this.renderPanel(); } }, t("battle.fire")) : null,
+        ));
+        if (!isArtillery(sel)) {
+          const forms = isCavalry(sel) ? ["attack_column", "march_column"] : ["line", "attack_column", "march_column"];
+          this.panel.append(h("div", { class: "buttons" }, ...forms.filter((f) => f !== sel.formation).map((f) =>
+            h("button", { onclick: () => void this.send({ type: "formation", unit: sel.id, formation: f }) }, `${t("battle.reform")}: ${f}`))));
+        }
+      }
+    } else {
+      this.panel.append(h("p", { class: "hint" }, t("battle.hover")));
+    }
+    const rows = m.units.map((u) => h("tr", { class: u.id === this.selected ? "sel" : "" },
+      h("td", {}, h("span", { class: "swatch", style: `background:${teamColour(u.side).fill}` })), h("td", {}, u.name),
+      h("td", {}, u.morale ?? "—"), h("td", {}, isArtillery(u) ? `${u.guns ?? "—"} ⊙` : u.lossTolerance ?? "—"), h("td", {}, u.formation)));
+    this.panel.append(h("table", { class: "units", "data-testid": "unit-table" },
+      h("tr", {}, h("th", {}), h("th", {}), h("th", {}, t("unit.morale")), h("th", {}, t("unit.losses")), h("th", {}, t("unit.formation"))), ...rows));
+    if (m.fallen.length) {
+      this.panel.append(h("h4", {}, t("battle.fallen")), h("ul", {}, ...m.fallen.map((f) =>
+        h("li", {}, h("span", { class: "swatch", style: `background:${teamColour(f.side).fill}` }), ` ${f.id} (${f.type}): ${f.status}`))));
+    }
+    if (this.canOrder && this.mySide && !m.result) {
+      this.panel.append(h("div", { class: "buttons" }, h("button", { class: "danger", onclick: () => {
+        if (confirm(t("battle.retreat"))) void this.send({ type: "retreat" });
+      } }, t("battle.retreat"))));
+    }
+    if (m.reinforcements.length) {
+      this.panel.append(h("h4", {}, t("battle.reinforcements")), h("ul", {}, ...m.reinforcements.map((r) =>
+        h("li", {}, h("span", { class: "swatch", style: `background:${teamColour(r.side).fill}` }), ` ${r.name} (${r.type}) ${r.eta}`))));
+    }
+  }
+}

@@ -1,0 +1,78 @@
+/** The server's HTTP API (shared/protocol/http.py): the lobby and campaign creation. */
+export interface LobbyRoom {
+  id: string;
+  room: string;
+  name: string;
+  scenario: string;
+  level: number;
+  teams: Record<string, unknown>[];
+  players_online: number;
+  spectators_online: number;
+  created_ms: number;
+  /** present when the server publishes a spectator link for the room */
+  spectator_link?: string;
+  spectator_token?: string;
+}
+
+export interface Lobby {
+  campaigns: LobbyRoom[];
+  battles: LobbyRoom[];
+}
+
+export interface CreateCampaign {
+  name: string;
+  scenario: string;
+  level: 1 | 2 | 3;
+  teams: { colour: string; seats: number }[];
+  clock: { mode: "per_turn" | "fischer" | "per_turn_reserve"; turn_ms?: number; initial_ms?: number; increment_ms?: number; reserve_ms?: number } | null;
+  house_rules: string[];
+  public: boolean;
+}
+
+export interface CampaignCreated {
+  campaign: string;
+  room: string;
+  moderator_token: string;
+  moderator_link: string;
+  spectator_token: string;
+  spectator_link: string;
+  seats: { team: string; seat: number; player: string; token: string; link: string }[];
+}
+
+export class ApiError extends Error {
+  constructor(readonly status: number, message: string) {
+    super(message);
+  }
+}
+
+async function json<T>(res: Response): Promise<T> {
+  const body = (await res.json().catch(() => ({}))) as Record<string, unknown>;
+  if (!res.ok) {
+    const detail = Array.isArray(body.details) ? body.details.map((d) => (d as { msg?: string }).msg).join("; ") : "";
+    throw new ApiError(res.status, String(body.message ?? body.error ?? res.statusText) + (detail ? `: ${detail}` : ""));
+  }
+  return body as T;
+}
+
+export async function fetchLobby(): Promise<Lobby> {
+  return json<Lobby>(await fetch("/api/lobby", { headers: { Accept: "application/json" } }));
+}
+
+export async function fetchEngines(): Promise<string[]> {
+  const body = await json<{ engines?: string[] }>(await fetch("/api/engines"));
+  return body.engines ?? [];
+}
+
+export async function createCampaign(spec: CreateCampaign): Promise<CampaignCreated> {
+  return json<CampaignCreated>(await fetch("/api/campaigns", {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(spec),
+  }));
+}
+
+/** The token carried in a join link's fragment (`…/#token=…`); null when there is none. */
+export function tokenFromLink(link: string): string | null {
+  const hash = link.includes("#") ? link.slice(link.indexOf("#") + 1) : link;
+  const params = new URLSearchParams(hash);
+  const token = params.get("token");
+  return token && token.length >= 8 ? token : null;
+}

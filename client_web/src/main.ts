@@ -1,0 +1,42 @@
+/** Routes (all under `/`, which the server serves): `#token=…` joins with a link's token, which is then kept in
+ * sessionStorage and taken out of the address bar; `#play` resumes that session; `#preview=…` draws sample data;
+ * anything else is the lobby. */
+import { GamePage } from "./game";
+import { onLangChange, lang } from "./i18n";
+import { lobbyPage } from "./lobby/lobby";
+import { previewPage } from "./preview/preview";
+import "./style.css";
+
+const app = document.querySelector<HTMLDivElement>("#app")!;
+let game: GamePage | null = null;
+document.documentElement.lang = lang();
+
+function route(): void {
+  const hash = new URLSearchParams(location.hash.slice(1));
+  const token = hash.get("token");
+  if (token) {
+    sessionStorage.setItem("token", token);
+    history.replaceState(null, "", "#play");
+  }
+  game?.destroy();
+  game = null;
+  app.replaceChildren();
+  const saved = sessionStorage.getItem("token");
+  if ((token || location.hash === "#play") && saved) {
+    game = new GamePage(saved, () => {
+      sessionStorage.removeItem("token");
+      location.hash = "";
+    });
+    app.append(game.root);
+  } else if (hash.get("preview")) {
+    app.append(previewPage(hash.get("preview")!));
+  } else {
+    app.append(lobbyPage((tok) => (location.hash = `token=${tok}`)));
+  }
+}
+
+window.addEventListener("hashchange", route);
+onLangChange(() => {
+  if (!game) route();
+});
+route();

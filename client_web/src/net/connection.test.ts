@@ -1,0 +1,252 @@
+import { decode as unpack, encode as pack } from "@msgpack/msgpack";
+import { beforeEach, describe, expect, it } from "vitest";
+import { backoffDelay, DEFAULT_BACKOFF } from "./backoff";
+import { CommandError, Connection, type ConnectionState, type SocketLike, type Timers } from "./connection";
+import type { ServerMessage } from "./protocol";
+
+/** A scripted server end of one socket: records what the client sent, lets the test answer. */
+class FakeSocket implements SocketLike {
+  binaryType = "blob";
+  readyState = 0;
+  onopen: ((ev: unknown) => void) | null = null;
+  onclose: ((ev: { code: number; reason: string }) => void) | null = null;
+  onerror: ((ev: unknown) => void) | null = null;
+  onmessage: ((ev: { data: unknown }) => void) | null = null;
+  sent: Record<string, unknown>[] = [];
+  closed = false;
+  constructor(readonly url: string) {}
+  send(data: Uint8Array | string): void {
+    this.sent.push((typeof data === "string" ? JSON.parse(data) : unpack(data)) as Record<string, unknown>);
+  }
+  close(): void {
+    this.closed = true;
+  }
+  open(): void {
+    this.readyState = 1;
+    this.onopen?.({});
+  }
+  deliver(msg: ServerMessage): void {
+    const buf = pack(msg);
+    this.onmessage?.({ data: buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) });
+  }
+  drop(reason = "network"): void {
+    this.readyState = 3;
+    this.onclose?.({ code: 1006, reason });
+  }
+  last(): Record<string, unknown> {
+    return this.sent[this.sent.length - 1]!;
+  }
+}
+
+class FakeTimers implements Timers {
+  t = 1_000;
+  private queue: { at: number; fn: () => void; id: number }[] = [];
+  private ids = 0;
+  setTimeout(fn: () => void, ms: number): unknown {
+    const id = ++this.ids;
+    this.queue.push({ at: this.t + ms, fn, id });
+    return id;
+  }
+  clearTimeout(h: unknown): void {
+    this.queue = this.queue.filter((q) => q.id !== h);
+  }
+  now(): number {
+    return this.t;
+  }
+  advance(ms: number): void {
+    this.t += ms;
+    const due = this.queue.filter((q) => q.at <= this.t);
+    this.queue = this.queue.filter((q) => q.at > this.t);
+    for (const q of due) q.fn();
+  }
+  get waiting(): number[] {
+    return this.queue.map((q) => q.at - this.t);
+  }
+}
+
+const TOKEN = "seat-token-0123456789";
+
+function welcome(cid: number): ServerMessage {
+  return {
+    t: "welcome", cid, session: "s1", player: "p1", role: "player", team: "red", seat: 0,
+    campaign: "c1", rooms: ["campaign:c1"], server_ms: 50_000, locked_until_ms: null,
+  };
+}
+
+describe("Connection", () => {
+  let sockets: FakeSocket[];
+  let timers: FakeTimers;
+  let states: ConnectionState[];
+  let conn: Connection;
+
+  beforeEach(() => {
+    sockets = [];
+    timers = new FakeTimers();
+    states = [];
+    conn = new Connection({
+      url: "ws://127.0.0.1:1/ws", token: TOKEN, name: "Kutuzov", timers, random: () => 0,
+      socket: (url) => {
+        const s = new FakeSocket(url);
+        sockets.push(s);
+        return s;
+      },
+    });
+    conn.on("state", (s) => states.push(s));
+  });
+
+  function openSession(): FakeSocket {
+    conn.connect();
+    const s = sockets[sockets.length - 1]!;
+    s.open();
+    s.deliver(welcome(s.sent[0]!.cid as number));
+    return s;
+  }
+
+  it("sends the token in the first hello message, never in the URL", () => {
+    conn.connect();
+    const s = sockets[0]!;
+    expect(s.url).not.toContain(TOKEN);
+    s.open();
+    expect(s.sent[0]).toMatchObject({ t: "hello", token: TOKEN, name: "Kutuzov" });
+    expect(s.binaryType).toBe("arraybuffer");
+  });
+
+  it("learns the server clock offset from the welcome", () => {
+    openSession();
+    expect(conn.state).toBe("open");
+    expect(conn.serverNow()).toBe(50_000);
+    timers.advance(250);
+    expect(conn.serverNow()).toBe(50_250);
+  });
+
+  it("resolves a command on its ack and rejects it with the server's typed error", async () => {
+    const s = openSession();
+    const ok = conn.send({ t: "end_turn", room: "campaign:c1" });
+    const okCid = s.last().cid as number;
+    const bad = conn.send({ t: "order", room: "campaign:c1", order: { kind: "move" } });
+    const badCid = s.last().cid as number;
+    expect(okCid).not.toBe(badCid);
+    s.deliver({ t: "ack", cid: okCid, seq: 9 });
+    s.deliver({
+      t: "error", cid: badCid, code: "illegal_order", message: "no road", rule: "C-4.3", details: {},
+    });
+    await expect(ok).resolves.toEqual({ seq: 9 });
+    const err = await bad.catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CommandError);
+    expect(err).toMatchObject({ code: "illegal_order", rule: "C-4.3" });
+  });
+
+  it("answers the server's ping with its nonce", () => {
+    const s = openSession();
+    s.deliver({ t: "ping", nonce: 77, server_ms: 60_000 });
+    expect(s.last()).toMatchObject({ t: "pong", nonce: 77 });
+    expect(conn.serverNow()).toBe(60_000);
+  });
+
+  it("drops events already seen and remembers the last sequence per room", async () => {
+    const s = openSession();
+    const seen: number[] = [];
+    conn.on("event", (e) => seen.push(e.seq));
+    const joined = conn.join("campaign:c1");
+    const joinCid = s.last().cid as number;
+    expect(s.last()).toEqual({ t: "join", room: "campaign:c1", cid: joinCid });
+    s.deliver({ t: "snapshot", chat: [], away: [], active: [], room: "campaign:c1", seq: 10, kind: "campaign", state: {}, clocks: {}, server_ms: 50_100 });
+    for (const seq of [11, 12, 12, 11, 14]) {
+      s.deliver({ t: "ev", room: "campaign:c1", seq, at_ms: 0, kind: "moved", data: {} });
+    }
+    s.deliver({ t: "joined", cid: joinCid, room: "campaign:c1", seq: 14, channels: ["team", "players"] });
+    await expect(joined).resolves.toEqual({ seq: 14 });
+    expect(seen).toEqual([11, 12, 14]);
+    expect(conn.rooms.get("campaign:c1")).toBe(14);
+  });
+
+  it("ignores events of rooms it does not follow", () => {
+    const s = openSession();
+    const seen: number[] = [];
+    conn.on("event", (e) => seen.push(e.seq));
+    s.deliver({ t: "ev", room: "battle:b9", seq: 1, at_ms: 0, kind: "fired", data: {} });
+    expect(seen).toEqual([]);
+  });
+
+  it("reconnects with growing back-off and resumes every room from the last sequence seen", () => {
+    const s1 = openSession();
+    void conn.join("campaign:c1");
+    s1.deliver({ t: "snapshot", chat: [], away: [], active: [], room: "campaign:c1", seq: 20, kind: "campaign", state: {}, clocks: {}, server_ms: 1 });
+    s1.deliver({ t: "ev", room: "campaign:c1", seq: 21, at_ms: 0, kind: "moved", data: {} });
+
+    s1.drop();
+    expect(conn.state).toBe("reconnecting");
+    expect(timers.waiting).toEqual([DEFAULT_BACKOFF.baseMs]);
+    timers.advance(DEFAULT_BACKOFF.baseMs);
+    expect(sockets.length).toBe(2);
+    sockets[1]!.drop(); // the server is still down
+    expect(timers.waiting).toEqual([DEFAULT_BACKOFF.baseMs * 2]);
+    timers.advance(DEFAULT_BACKOFF.baseMs * 2);
+    const s3 = sockets[2]!;
+    s3.open();
+    expect(s3.sent[0]).toMatchObject({ t: "hello", token: TOKEN });
+    s3.deliver(welcome(s3.sent[0]!.cid as number));
+    expect(conn.state).toBe("open");
+    expect(s3.sent[1]).toMatchObject({ t: "join", room: "campaign:c1", since: 21 });
+    expect(states).toEqual(["connecting", "open", "reconnecting", "reconnecting", "reconnecting", "reconnecting", "open"]);
+
+    // Back-off starts afresh after a good session.
+    s3.drop();
+    expect(timers.waiting).toEqual([DEFAULT_BACKOFF.baseMs]);
+  });
+
+  it("holds commands given while disconnected and sends them after re-joining", async () => {
+    const s1 = openSession();
+    void conn.join("campaign:c1");
+    s1.deliver({ t: "snapshot", chat: [], away: [], active: [], room: "campaign:c1", seq: 5, kind: "campaign", state: {}, clocks: {}, server_ms: 1 });
+    s1.drop();
+    const chat = conn.send({ t: "chat", room: "campaign:c1", channel: "team", text: "hold the bridge" });
+    timers.advance(DEFAULT_BACKOFF.baseMs);
+    const s2 = sockets[1]!;
+    s2.open();
+    s2.deliver(welcome(s2.sent[0]!.cid as number));
+    expect(s2.sent.map((m) => m.t)).toEqual(["hello", "join", "chat"]);
+    expect(s2.sent[1]).toMatchObject({ since: 5 });
+    s2.deliver({ t: "ack", cid: s2.sent[2]!.cid as number, seq: 6 });
+    await expect(chat).resolves.toEqual({ seq: 6 });
+  });
+
+  it("fails a command in flight when the socket drops (its outcome shows in the resumed events)", async () => {
+    const s1 = openSession();
+    const order = conn.send({ t: "end_turn", room: "campaign:c1" });
+    s1.drop();
+    await expect(order).rejects.toMatchObject({ code: "disconnected" });
+  });
+
+  it("gives up on a bad token instead of retrying forever", () => {
+    conn.connect();
+    const s = sockets[0]!;
+    s.open();
+    s.deliver({ t: "error", cid: s.sent[0]!.cid as number, code: "bad_token", message: "unknown token", rule: null, details: {} });
+    expect(conn.state).toBe("failed");
+    s.drop();
+    expect(timers.waiting).toEqual([]);
+    expect(sockets.length).toBe(1);
+  });
+
+  it("stops reconnecting once closed by the client", () => {
+    const s = openSession();
+    conn.close();
+    s.drop();
+    timers.advance(60_000);
+    expect(sockets.length).toBe(1);
+    expect(conn.state).toBe("closed");
+  });
+});
+
+describe("backoffDelay", () => {
+  it("doubles from the base up to the cap", () => {
+    const delays = [0, 1, 2, 3, 4, 5, 6, 10].map((a) => backoffDelay(a, () => 0));
+    expect(delays).toEqual([500, 1000, 2000, 4000, 8000, 15000, 15000, 15000]);
+  });
+
+  it("jitters down by at most the jitter fraction", () => {
+    expect(backoffDelay(3, () => 1)).toBe(2000);
+    expect(backoffDelay(3, () => 0.5)).toBe(3000);
+  });
+});

@@ -1,0 +1,86 @@
+import { describe, expect, it } from "vitest";
+import type { Event } from "./protocol";
+import { Session } from "./session";
+
+const ev = (seq: number, kind: string, data: Record<string, unknown>): Event => ({ t: "ev", room: "c-1", seq, at_ms: 1000 + seq, kind, data });
+
+describe("Session", () => {
+  it("counts unread lines on channels not being read, and clears them when read", () => {
+    const s = new Session();
+    s.onJoined({ t: "joined", cid: 1, room: "c-1", seq: 0, channels: ["team", "players"] });
+    s.read("c-1", "team");
+    s.onEvent(ev(1, "chat", { channel: "team", from: "Bagration", text: "hold" }));
+    s.onEvent(ev(2, "chat", { channel: "players", from: "Ney", text: "peace?" }));
+    s.onEvent(ev(3, "chat", { channel: "players", from: "Ney", text: "well?" }));
+    const r = s.room("c-1");
+    expect(r.unread.get("team")).toBe(0);
+    expect(r.unread.get("players")).toBe(2);
+    expect(r.chat.get("players")?.map((l) => l.text)).toEqual(["peace?", "well?"]);
+    s.read("c-1", "players");
+    expect(r.unread.get("players")).toBe(0);
+  });
+
+  it("takes clocks and a new projection from events that carry them", () => {
+    const s = new Session();
+    s.onSnapshot({ t: "snapshot", chat: [], away: [], active: [], room: "c-1", seq: 4, kind: "campaign", state: { turn: 1 }, clocks: { paused: false }, server_ms: 10 });
+    s.onEvent(ev(5, "turn_ended", { clocks: { paused: true }, state: { turn: 2 } }));
+    const r = s.room("c-1");
+    expect(r.state).toEqual({ turn: 2 });
+    expect(r.clocks).toEqual({ paused: true });
+    expect(r.clocksAt).toBe(1005);
+    expect(r.log.map((e) => e.seq)).toEqual([5]);
+  });
+
+  it("tracks secret-module lockouts until they expire or the player is released", () => {
+    const s = new Session();
+    s.onEvent(ev(1, "secret_module", { player: "p2", until_ms: 5000, reason: "general killed" }));
+    s.onEvent(ev(2, "secret_module", { player: "p3", until_ms: 9000 }));
+    expect(s.activeLockouts(4000).map((l) => l.player)).toEqual(["p2", "p3"]);
+    expect(s.activeLockouts(6000).map((l) => l.player)).toEqual(["p3"]);
+    s.onEvent(ev(3, "player_released", { player: "p3" }));
+    expect(s.activeLockouts(6000)).toEqual([]);
+  });
+});
+
+describe("Session and the foundation's room", () => {
+  it("reads chat history, who is away and who is to act from the snapshot", () => {
+    const s = new Session();
+    s.onSnapshot({
+      t: "snapshot", room: "c-1", seq: 9, kind: "campaign", state: {}, clocks: {}, server_ms: 100,
+      chat: [{ channel: "team:red", from: "p1", role: "player", team: "red", name: "Kutuzov", text: "hi", at_ms: 50 }],
+      away: [{ player: "p2", team: "red", since_ms: 0, until_ms: 5000, reason: "general killed" }],
+      active: ["red"],
+    });
+    const r = s.room("c-1");
+    expect(r.chat.get("team:red")?.[0]).toMatchObject({ from: "Kutuzov", text: "hi" });
+    expect(r.active).toEqual(["red"]);
+    expect(s.activeLockouts(100).map((l) => l.player)).toEqual(["p2"]);
+  });
+
+  it("moves a unit the viewer may see when an event carries it, and adds one newly spotted", () => {
+    const s = new Session();
+    s.onSnapshot({ t: "snapshot", chat: [], away: [], active: [], room: "c-1", seq: 1, kind: "campaign", server_ms: 0, clocks: {},
+      state: { counters: [{ id: "r1", team: "red", x: 1, y: 0 }] } });
+    s.onEvent(ev(2, "counter_moved", { id: "r1", team: "red", x: 2, y: 1 }));
+    s.onEvent(ev(3, "counter_spotted", { id: "b1", team: "blue", x: 3, y: 2 }));
+    expect(s.room("c-1").state.counters).toEqual([{ id: "r1", team: "red", x: 2, y: 1 }, { id: "b1", team: "blue", x: 3, y: 2 }]);
+  });
+
+  it("follows secret-module events sent and returned", () => {
+    const s = new Session();
+    s.onEvent(ev(1, "secret_module", { action: "sent", player: "p2", team: "red", since_ms: 0, until_ms: 9000, reason: "" }));
+    expect(s.activeLockouts(10).map((l) => l.player)).toEqual(["p2"]);
+    s.onEvent(ev(2, "secret_module", { action: "returned", player: "p2", early: true }));
+    expect(s.activeLockouts(10)).toEqual([]);
+  });
+});
+
+describe("Session asks for a new projection", () => {
+  it("after engine events that carry no state, not after chat or clocks", () => {
+    const s = new Session();
+    expect(s.onEvent(ev(1, "moved", { unit: "b7", to: [64, 23] }))).toBe(true);
+    expect(s.onEvent(ev(2, "chat", { channel: "players", from: "x", text: "y" }))).toBe(false);
+    expect(s.onEvent(ev(3, "clock_paused", { at_ms: 1 }))).toBe(false);
+    expect(s.onEvent(ev(4, "turn_ended", { state: { turn: 2 } }))).toBe(false);
+  });
+});

@@ -1,0 +1,188 @@
+/**
+ * What this client knows of each room it follows, built from the server's snapshots and events: the projected
+ * state, the clocks, the turn log, chat per channel with unread counts, and who is in the secret module. The
+ * client never infers hidden information: it shows exactly what the server sent.
+ */
+import type { Event, Joined, Snapshot, Welcome } from "./protocol";
+
+export interface ChatLine {
+  seq: number;
+  at: number;
+  channel: string;
+  from: string;
+  text: string;
+}
+
+export interface Lockout {
+  player: string;
+  untilMs: number;
+  reason: string;
+}
+
+export interface RoomView {
+  id: string;
+  kind: Snapshot["kind"] | "unknown";
+  seq: number;
+  state: Record<string, unknown>;
+  clocks: Record<string, unknown>;
+  /** server_ms when `clocks` was current */
+  clocksAt: number;
+  log: Event[];
+  channels: string[];
+  chat: Map<string, ChatLine[]>;
+  unread: Map<string, number>;
+  /** teams whose turn it is */
+  active: string[];
+}
+
+const LOG_LIMIT = 500;
+/** Events that carry all they change (chat, clocks, lockouts, the room's own bookkeeping). */
+const SELF_CONTAINED = new Set(["chat", "message", "announcement", "secret_module", "player_released", "room_opened", "downtime"]);
+const CHAT_KINDS = new Set(["chat", "message", "announcement"]);
+const LOCK_KINDS = new Set(["secret_module", "player_locked", "secret_module_entered", "locked_out"]);
+const RELEASE_KINDS = new Set(["player_released", "secret_module_left", "released"]);
+
+function str(v: unknown, fallback = ""): string {
+  return typeof v === "string" ? v : typeof v === "number" ? String(v) : fallback;
+}
+
+/** The channel a chat event belongs to; events without one are announcements. */
+export function chatChannel(ev: Event): string {
+  return str(ev.data.channel, ev.kind === "announcement" ? "announce" : "players");
+}
+
+export class Session {
+  welcome: Welcome | null = null;
+  readonly rooms = new Map<string, RoomView>();
+  readonly lockouts = new Map<string, Lockout>();
+  /** The channel each room's chat panel shows; reading it clears its unread marker. */
+  readonly reading = new Map<string, string>();
+  private readonly listeners = new Set<(room: string | null) => void>();
+
+  subscribe(fn: (room: string | null) => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  private changed(room: string | null): void {
+    for (const fn of this.listeners) fn(room);
+  }
+
+  room(id: string): RoomView {
+    let r = this.rooms.get(id);
+    if (!r) {
+      r = {
+        id, kind: "unknown", seq: 0, state: {}, clocks: {}, clocksAt: 0, log: [], channels: [],
+        chat: new Map(), unread: new Map(), active: [],
+      };
+      this.rooms.set(id, r);
+    }
+    return r;
+  }
+
+  onWelcome(w: Welcome): void {
+    this.welcome = w;
+    if (w.player && w.locked_until_ms) this.lockouts.set(w.player, { player: w.player, untilMs: w.locked_until_ms, reason: "" });
+    this.changed(null);
+  }
+
+  onSnapshot(s: Snapshot): void {
+    const r = this.room(s.room);
+    r.kind = s.kind;
+    r.seq = s.seq;
+    r.state = s.state;
+    r.clocks = s.clocks;
+    r.clocksAt = s.server_ms;
+    r.active = s.active.length ? [...s.active] : Array.isArray(s.state.active) ? s.state.active.map(String) : [];
+    for (const l of s.away) this.applyLock({ ...l });
+    r.chat.clear();
+    for (const line of s.chat) this.addChat(r, this.chatLine({ ...line }, 0, 0), false);
+    this.changed(s.room);
+  }
+
+  onJoined(j: Joined): void {
+    const r = this.room(j.room);
+    r.channels = j.channels;
+    for (const c of j.channels) if (!r.unread.has(c)) r.unread.set(c, 0);
+    this.changed(j.room);
+  }
+
+  /** Apply an event; true when it changed the game in a way only a new projection shows (the event carries no
+   * state), so that the caller fetches a fresh snapshot. */
+  onEvent(ev: Event): boolean {
+    const r = this.room(ev.room);
+    r.seq = ev.seq;
+    r.log.push(ev);
+    if (r.log.length > LOG_LIMIT) r.log.splice(0, r.log.length - LOG_LIMIT);
+    const d = ev.data;
+    if (CHAT_KINDS.has(ev.kind)) {
+      this.addChat(r, this.chatLine({ ...d, channel: chatChannel(ev) }, ev.seq, ev.at_ms), true);
+    }
+    if (d.clocks && typeof d.clocks === "object") {
+      r.clocks = d.clocks as Record<string, unknown>;
+      r.clocksAt = typeof d.server_ms === "number" ? d.server_ms : ev.at_ms;
+    }
+    // An event may carry this viewer's new projection of the room (after a turn resolves).
+    const next = d.state ?? d.view;
+    if (next && typeof next === "object") r.state = next as Record<string, unknown>;
+    if (Array.isArray(d.active)) r.active = d.active.map(String);
+    if (LOCK_KINDS.has(ev.kind) && d.action !== "returned") this.applyLock(d);
+    if (RELEASE_KINDS.has(ev.kind) || (ev.kind === "secret_module" && d.action === "returned")) this.lockouts.delete(str(d.player));
+    const applied = this.applyUnitEvent(r, ev);
+    this.changed(ev.room);
+    return !(next && typeof next === "object") && !applied && !SELF_CONTAINED.has(ev.kind) && !ev.kind.startsWith("clock_");
+  }
+
+  /** Keep the projection current between snapshots: an event that carries a unit the viewer may see (`id` and a
+   * position) replaces that unit in the state's unit list. The server filtered it for this viewer already. */
+  private applyUnitEvent(r: RoomView, ev: Event): boolean {
+    const d = ev.data;
+    if (typeof d.id !== "string" || !("x" in d || "cell" in d || "anchor" in d)) return false;
+    for (const key of ["counters", "forces", "units"]) {
+      const list = r.state[key];
+      if (!Array.isArray(list)) continue;
+      const i = list.findIndex((u) => (u as Record<string, unknown>).id === d.id);
+      const next = [...list];
+      if (i >= 0) next[i] = { ...(list[i] as Record<string, unknown>), ...d };
+      else next.push({ ...d });
+      r.state = { ...r.state, [key]: next };
+      return true;
+    }
+    return false;
+  }
+
+  private applyLock(d: Record<string, unknown>): void {
+    const player = str(d.player);
+    const until = Number(d.until_ms ?? d.locked_until_ms ?? 0);
+    if (player && until) this.lockouts.set(player, { player, untilMs: until, reason: str(d.reason) });
+  }
+
+  private chatLine(d: Record<string, unknown>, seq: number, at: number): ChatLine {
+    return {
+      seq, at: Number(d.at_ms ?? at),
+      channel: str(d.channel, "players"),
+      from: str(d.name ?? d.from ?? d.sender ?? d.player, "?"),
+      text: str(d.text),
+    };
+  }
+
+  private addChat(r: RoomView, line: ChatLine, live: boolean): void {
+    const list = r.chat.get(line.channel) ?? [];
+    list.push(line);
+    r.chat.set(line.channel, list);
+    if (!r.channels.includes(line.channel)) r.channels.push(line.channel);
+    if (live && this.reading.get(r.id) !== line.channel) r.unread.set(line.channel, (r.unread.get(line.channel) ?? 0) + 1);
+  }
+
+  read(room: string, channel: string): void {
+    this.reading.set(room, channel);
+    this.room(room).unread.set(channel, 0);
+    this.changed(room);
+  }
+
+  /** Active lockouts at server time `now` (expired ones are dropped: the server returns the player by itself). */
+  activeLockouts(now: number): Lockout[] {
+    for (const [p, l] of this.lockouts) if (l.untilMs <= now) this.lockouts.delete(p);
+    return [...this.lockouts.values()];
+  }
+}

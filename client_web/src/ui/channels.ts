@@ -1,0 +1,77 @@
+/** Chat channels as tabs with unread markers. Only the channels the server sends (its `joined.channels` and the
+ * lines it delivered) appear: nobody sees a channel they do not belong to. */
+import { t, type MessageKey } from "../i18n";
+import type { Session } from "../net/session";
+import { clear, h } from "./dom";
+
+export function channelLabel(channel: string): string {
+  const [kind, team] = channel.split(":");
+  const keys: Record<string, MessageKey> = { team: "chan.team", players: "chan.players", spectators: "chan.spectators", announce: "chan.announce", secret: "chan.secret" };
+  if (kind === "mod") return `⚑ ${team ?? ""}`;
+  const k = keys[kind!];
+  return k ? `${t(k)}${team ? ` (${team})` : ""}` : channel;
+}
+
+/** Which channel a role may write to from this tab ("team:red" is written as "team" by its players). */
+export function writable(channel: string, role: string, team: string | null): boolean {
+  if (role === "moderator") return true;
+  if (role === "spectator") return channel === "spectators";
+  if (channel === "announce" || channel === "spectators") return false;
+  if (channel.startsWith("team:") || channel.startsWith("mod:")) return channel.endsWith(`:${team}`);
+  return true;
+}
+
+export class ChannelsPanel {
+  readonly root = h("div", { class: "channels", "data-testid": "channels" });
+  private readonly tabs = h("div", { class: "tabs" });
+  private readonly lines = h("div", { class: "lines", "data-testid": "chat-lines" });
+  private readonly input = h("input", { type: "text", maxlength: 2000, "data-testid": "chat-input" });
+  private readonly form: HTMLFormElement;
+  private current: string | null = null;
+
+  constructor(
+    private readonly session: Session,
+    private readonly room: string,
+    private readonly say: (channel: string, text: string) => Promise<unknown>,
+    private readonly readOnly: () => boolean,
+  ) {
+    this.form = h("form", { class: "say" }, this.input, h("button", { type: "submit", "data-testid": "chat-send" }, t("chan.send")));
+    this.form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      const text = this.input.value.trim();
+      if (!text || !this.current) return;
+      this.input.value = "";
+      void this.say(this.current, text).catch(() => {});
+    });
+    this.root.append(this.tabs, this.lines, this.form);
+  }
+
+  render(): void {
+    const r = this.session.room(this.room);
+    const w = this.session.welcome;
+    const channels = r.channels.length ? r.channels : [...r.chat.keys()];
+    if (!this.current || !channels.includes(this.current)) {
+      this.current = channels.find((c) => c.startsWith("team:")) ?? channels.find((c) => w && writable(c, w.role, w.team ?? null)) ?? channels[0] ?? null;
+      if (this.current) this.session.reading.set(this.room, this.current);
+    }
+    clear(this.tabs);
+    for (const c of channels) {
+      const unread = r.unread.get(c) ?? 0;
+      this.tabs.append(h("button", {
+        class: `tab${c === this.current ? " active" : ""}`, "data-channel": c, "data-testid": `chan-${c}`,
+        onclick: () => {
+          this.current = c;
+          this.session.read(this.room, c);
+        },
+      }, channelLabel(c), unread ? h("span", { class: "unread", "data-testid": `unread-${c}` }, String(unread)) : null));
+    }
+    clear(this.lines);
+    for (const line of this.current ? r.chat.get(this.current) ?? [] : []) {
+      this.lines.append(h("div", { class: "line" }, h("b", {}, line.from), " ", line.text));
+    }
+    this.lines.scrollTop = this.lines.scrollHeight;
+    const canWrite = !!(w && this.current && writable(this.current, w.role, w.team ?? null)) && !this.readOnly();
+    this.input.disabled = !canWrite;
+    this.input.placeholder = canWrite ? t("chan.placeholder") : t("chan.readonly");
+  }
+}

@@ -1,0 +1,628 @@
+"""The battle AI: commands either side with the orders a player would send (issue 3; rules N-INF, N-CAV, N-ART,
+N-CHARGE, N-MORALE, N-VICTORY; decisions D-N-1, D-N-2, D-N-6, D-N-9, D-N-10).
+
+`BattleAI.plan(state, side)` returns the orders of one order phase. Each order is tried on the engine
+(`BattleEngine.apply`, which works on a copy) and kept only when the engine accepts it, so replaying the plan from
+the same state through the engine — as a room does when the moderator hands an absent player's side to the AI —
+never meets a rule error. The AI needs no dice: it is a deterministic function of the state (units are taken in
+order of their numbers, ties broken by unit number). In a hidden-information battle it looks only at the enemy
+units its side can see (D-N-7).
+
+What it does, unit by unit (the thresholds are the `Doctrine`):
+- army: gives the retreat order when broken — half its units gone and its strength under 60% of the enemy's
+  (N-VICTORY-2); after the order its units break off melee and march for their own edge (D-N-2);
+- any unit whose effective morale is down to 2 (a dispersal roll away, N-MORALE-5) falls back towards its own edge,
+  leaving melee when the rules let it (N-MELEE-3);
+- infantry forms square when enemy cavalry could reach it next turn (N-INF-4, D-N-9), and leaves the square when
+  the threat is gone; the attacker advances in attack column, deploys into line within 10 cells, halts at close
+  musket range (N-FIRE-2) and fires; it assaults (moves into contact) a wavering or worn-down enemy, or guns, when
+  its melee value is no lower (N-MELEE-1, N-ART-1); the defender holds its ground, facing the nearest enemy, until
+  turn 12 or until the enemy comes within 12 cells;
+- cavalry charges (N-CHARGE-1) when its melee value with the charge bonus beats the target's by 1 (never a square,
+  always guns), wheeling first to face the target; otherwise it waits 8–9 cells off the enemy, ready to charge;
+- artillery designates round shot at the nearest enemy it can see in its zone, all guns on one target
+  (N-ART-7, D-N-7), wheels towards enemies it cannot bear on, and (horse artillery, or any gun with no enemy in
+  reach) limbers, comes closer and unlimbers.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from server.core.engine import Actor, Event
+from server.core.errors import RuleError
+
+from .engine import BattleEngine
+from .fire import in_melee, reach, round_shot_distance
+from .footprint import (
+    DIRECTIONS,
+    NEIGHBOURS,
+    Cell,
+    anchor_for_centre,
+    centre_of,
+    distance,
+    footprint_offsets,
+    front_centre,
+    sector,
+    step_cost,
+)
+from .formation import effective_morale, melee_value
+from .movement import terrain_factors, wheel_target
+from .state import DESTROYED, DISPERSED, RESERVE, SURRENDERED, BattleState, Unit
+from .units import ARTILLERY, CAVALRY, INFANTRY, formation_of
+from .view import sees
+
+AI_PLAYER = "ai"
+Order = dict[str, Any]
+Point = tuple[float, float]
+EDGE_AHEAD = {"south": (0.0, 1.0), "north": (0.0, -1.0), "east": (1.0, 0.0), "west": (-1.0, 0.0)}
+"""The direction of a side's own map edge (where it falls back to)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Doctrine:
+    """The AI's judgement as numbers (our choices; docs/battle-maps-and-ai.md)."""
+
+    deploy_distance: int = 10
+    """Infantry forms line (from attack column) when the nearest enemy is this close (cells)."""
+    fire_distance: int = 3
+    """Infantry halts this far from the enemy: the close range of N-FIRE-2 (half firepower)."""
+    square_margin: int = 1
+    """Enemy cavalry threatens infantry within its speed plus this margin (it could charge next turn); cavalry
+    keeps two cells more than that away from squares, so that they have to unform."""
+    charge_edge: int = 1
+    """Cavalry charges when its melee value plus charge bonus beats the target's by this much (N-MELEE-1)."""
+    wavering_morale: int = 2
+    """At or below this effective morale a unit falls back (N-MORALE-5: the first dispersal roll is at 2)."""
+    weak_tolerance: int = 3
+    """An enemy down to this loss tolerance is worn down: infantry assaults it."""
+    broken_share: float = 0.5
+    broken_ratio: float = 0.6
+    """The army retreats when this share of its units is gone and its strength is below this share of the
+    enemy's (N-VICTORY-2)."""
+    hold_until_turn: int = 12
+    hold_distance: int = 12
+    """The defender holds its ground until this turn, or until an enemy comes this close."""
+    cavalry_standoff: int = 8
+    """Cavalry that does not charge waits this far from the enemy (outside musket range, inside charge reach)."""
+
+
+@dataclass(slots=True)
+class Plan:
+    """One order phase: the orders (as sent on the wire), the state after them, their events, and how many
+    candidate orders the engine refused while planning (they are not in `orders`)."""
+
+    orders: list[Order] = field(default_factory=list)
+    state: BattleState | None = None
+    events: list[Event] = field(default_factory=list)
+    rejected: int = 0
+
+
+class _Planner:
+    """Tries candidate orders on the engine, keeping the ones it accepts."""
+
+    def __init__(self, engine: BattleEngine, state: BattleState, side: str) -> None:
+        self.engine = engine
+        self.state = state
+        self.side = side
+        self.actor = Actor(AI_PLAYER, side)
+        self.plan = Plan(state=state)
+
+    def order(self, order: Order) -> bool:
+        if not _fits(self.state, order):
+            return False
+        try:
+            state, events = self.engine.apply(self.state, self.actor, order)
+        except RuleError:
+            self.plan.rejected += 1
+            return False
+        self.state = state
+        self.plan.orders.append(order)
+        self.plan.events.extend(events)
+        return True
+
+    def order_then(self, first: Order, then: Callable[[BattleState], Order | None]) -> bool:
+        """Two orders that stand or fall together; the second is built from the state after the first."""
+        try:
+            mid, first_events = self.engine.apply(self.state, self.actor, first)
+            second = then(mid)
+            if second is None:
+                return False
+            state, events = self.engine.apply(mid, self.actor, second)
+        except RuleError:
+            self.plan.rejected += 1
+            return False
+        self.state = state
+        self.plan.orders += [first, second]
+        self.plan.events += [*first_events, *events]
+        return True
+
+    def unit(self, uid: str) -> Unit:
+        return self.state.units[uid]
+
+
+class BattleAI:
+    """A general for either side. Stateless: everything it decides comes from the state it is shown."""
+
+    def __init__(self, engine: BattleEngine | None = None, doctrine: Doctrine | None = None) -> None:
+        self.engine = engine or BattleEngine()
+        self.doctrine = doctrine or Doctrine()
+
+    # --- the phase -----------------------------------------------------------------------------------------------
+    def plan(self, state: BattleState, side: str) -> Plan:
+        """The orders for `side`'s order phase (D-N-1); the state is not changed."""
+        p = _Planner(self.engine, state, side)
+        if state.active_side != side:
+            return p.plan
+        visible = self._visible_enemies(state, side)
+        s = state.sides[side]
+        if s.retreat_turn is None and self._broken(state, side):
+            p.order({"type": "retreat"})
+        retreating = p.state.sides[side].retreat_turn is not None
+        for uid in [u.id for u in sorted(state.field_units(side), key=lambda u: u.num)]:
+            unit = p.unit(uid)
+            if not unit.on_field or unit.busy is not None:
+                continue
+            enemies = [e for e in (p.state.units[i] for i in visible) if e.on_field]
+            if retreating or self._wavering(unit):
+                self._fall_back(p, unit)
+            elif unit.arm == INFANTRY:
+                self._infantry(p, unit, enemies)
+            elif unit.arm == CAVALRY:
+                self._cavalry(p, unit, enemies)
+            else:
+                self._artillery(p, unit, enemies)
+        p.plan.state = p.state
+        return p.plan
+
+    def play_phase(self, state: BattleState, side: str) -> tuple[BattleState, list[Event], list[Order]]:
+        """Plan and carry out `side`'s phase, then end it (the engine resolves the turn after the second phase)."""
+        plan = self.plan(state, side)
+        assert plan.state is not None
+        after, events = self.engine.end_turn(plan.state, side, flagged=False)
+        return after, [*plan.events, *events], plan.orders
+
+    # --- judgement -----------------------------------------------------------------------------------------------
+    def _visible_enemies(self, state: BattleState, side: str) -> list[str]:
+        enemies = [u for u in state.field_units() if u.side != side]
+        if state.hidden:
+            eyes = list(state.field_units(side))
+            enemies = [e for e in enemies if sees(state, eyes, e)]
+        return [e.id for e in sorted(enemies, key=lambda u: u.num)]
+
+    def _broken(self, state: BattleState, side: str) -> bool:
+        """N-VICTORY-2: the army is beaten when half its units are gone and it is much the weaker."""
+        d = self.doctrine
+        mine = [u for u in state.units.values() if u.side == side and u.status != RESERVE]
+        gone = sum(u.status in (DISPERSED, SURRENDERED, DESTROYED) for u in mine)
+        if not mine or gone < d.broken_share * len(mine):
+            return False
+        return _strength(state, side) < d.broken_ratio * _strength(state, state.enemy_of(side))
+
+    def _wavering(self, unit: Unit) -> bool:
+        return unit.arm != ARTILLERY and effective_morale(unit) <= self.doctrine.wavering_morale
+
+    # --- the arms ------------------------------------------------------------------------------------------------
+    def _infantry(self, p: _Planner, unit: Unit, enemies: list[Unit]) -> None:
+        d = self.doctrine
+        if in_melee(p.state, unit) or not enemies:
+            return
+        uid = unit.id
+        threat = any(self._threatens(p.state, e, unit) for e in enemies)
+        if threat:
+            if unit.formation != "square":
+                p.order({"type": "formation", "unit": uid, "formation": "square"})
+            return
+        target = _nearest(unit, enemies)
+        gap = _gap(unit, target)
+        advancing = self._advancing(p.state, unit, enemies)
+        if unit.formation == "square":
+            form = "attack_column" if advancing and gap > d.deploy_distance else "line"
+            if not p.order({"type": "formation", "unit": uid, "formation": form}):
+                p.order({"type": "formation", "unit": uid, "formation": "attack_column"})
+            unit = p.unit(uid)
+        if (self._assault_favoured(unit, target) and gap <= unit.points + 1
+                and _walk(p, unit, _centre(target), 0.0, contact=True)):
+            return
+        if not advancing:
+            self._face(p, unit, _centre(target))
+            return
+        if gap > d.deploy_distance and unit.formation in ("line", "march_column"):
+            p.order({"type": "formation", "unit": uid, "formation": "attack_column"})
+        elif gap <= d.deploy_distance and unit.formation in ("attack_column", "march_column"):
+            p.order({"type": "formation", "unit": uid, "formation": "line"})
+        unit = p.unit(uid)
+        self._face(p, unit, _centre(target))
+        unit = p.unit(uid)
+        if gap > d.fire_distance:
+            stop = d.fire_distance + target.form.depth / 2 + 0.5
+            _walk(p, unit, _centre(target), stop, contact=False)
+
+    def _threatens(self, state: BattleState, cavalry: Unit, unit: Unit) -> bool:
+        """Enemy cavalry that could charge `unit` in its next phase: able to charge (N-CAV-5), not held in melee,
+        not wavering, and within its speed plus the margin."""
+        if cavalry.arm != CAVALRY or cavalry.form.no_charge or self._wavering(cavalry) or in_melee(state, cavalry):
+            return False
+        return _gap(unit, cavalry) <= cavalry.type.speed + self.doctrine.square_margin
+
+    def _advancing(self, state: BattleState, unit: Unit, enemies: list[Unit]) -> bool:
+        d = self.doctrine
+        if state.sides[unit.side].attacker or state.turn > d.hold_until_turn:
+            return True
+        return any(_gap(unit, e) <= d.hold_distance for e in enemies)
+
+    def _assault_favoured(self, unit: Unit, target: Unit) -> bool:
+        """N-ART-1: guns in contact are taken; N-MELEE-1: otherwise only a worn-down or wavering enemy whose melee
+        value is no higher."""
+        if target.arm == ARTILLERY:
+            return True
+        if target.form.all_round or melee_value(unit) < melee_value(target):
+            return False
+        return target.loss_tolerance <= self.doctrine.weak_tolerance or self._wavering(target)
+
+    def _cavalry(self, p: _Planner, unit: Unit, enemies: list[Unit]) -> None:
+        d = self.doctrine
+        uid = unit.id
+        if in_melee(p.state, unit) or not enemies:
+            return
+        if unit.formation == "march_column":
+            p.order({"type": "formation", "unit": uid, "formation": "attack_column"})
+            unit = p.unit(uid)
+        reach_cells = unit.points + 2
+        for target in sorted(enemies, key=lambda e: (_gap(unit, e), e.num)):
+            if _gap(unit, target) > reach_cells:
+                break
+            if self._charge_favoured(p.state, unit, target) and self._charge(p, unit, target):
+                return
+        if any(e.form.all_round and _gap(unit, e) <= unit.type.speed + d.square_margin + 2 for e in enemies):
+            self._withdraw(p, unit)  # squares cannot be broken: stand off so that they must unform (N-INF-4)
+            return
+        if not self._advancing(p.state, unit, enemies):
+            return
+        prey = [e for e in enemies if not e.form.all_round] or enemies
+        target = _nearest(unit, prey)
+        if _gap(unit, target) > d.cavalry_standoff:
+            self._face(p, unit, _centre(target))
+            _walk(p, p.unit(uid), _centre(target), d.cavalry_standoff + target.form.depth / 2 + 1, contact=False)
+
+    def _charge_favoured(self, state: BattleState, unit: Unit, target: Unit) -> bool:
+        """N-CHARGE-1, N-MELEE-1: own melee value with the charge bonus against the target's; guns are always worth
+        it (N-ART-1), a square never (N-INF-4)."""
+        if target.arm == ARTILLERY:
+            return True
+        if target.form.all_round:
+            return False
+        bonus = 0 if any(state.map.kind(x, y).no_charge for x, y in target.cells) else unit.type.charge
+        return melee_value(unit) + bonus - melee_value(target) >= self.doctrine.charge_edge
+
+    def _charge(self, p: _Planner, unit: Unit, target: Unit) -> bool:
+        """Wheel to face the target if needed, then ride straight at it (N-CHARGE-1: ≥4 cells in a line); the
+        wheel is kept only if the charge can follow."""
+        uid = unit.id
+        want = _facing_to(front_centre(unit.anchor, unit.form.width, unit.facing), _centre(target))
+        turn = (want - unit.facing) % 8
+        if turn in (3, 4, 5):
+            return False
+        if turn:
+            wheel = {"type": "wheel", "unit": uid, "degrees": 45 * (turn if turn <= 2 else turn - 8)}
+            return p.order_then(wheel, lambda s: _charge_order(s, s.units[uid], s.units[target.id]))
+        order = _charge_order(p.state, unit, target)
+        return order is not None and p.order(order)
+
+    def _artillery(self, p: _Planner, unit: Unit, enemies: list[Unit]) -> None:
+        uid = unit.id
+        if not enemies:
+            return
+        target = _nearest(unit, enemies)
+        gap = _gap(unit, target)
+        rng = reach(p.state, unit)
+        if unit.formation == "limbered":
+            if gap <= rng - 4:
+                self._face(p, unit, _centre(target))
+                p.order({"type": "unlimber", "unit": uid})
+            else:
+                _walk(p, unit, _centre(target), rng - 6 + target.form.depth / 2, contact=False)
+                unit = p.unit(uid)
+                if _gap(unit, target) <= rng - 4 and unit.points > 0:
+                    p.order({"type": "unlimber", "unit": uid})
+            return
+        seen = sorted(((dist, e.num, e) for e in enemies
+                       if (dist := round_shot_distance(p.state, unit, e)) is not None), key=lambda t: t[:2])
+        close = any(_gap(unit, e) <= 5 for e in enemies)
+        if seen:
+            best = seen[0][2]
+            want = ((best.id, unit.guns),)
+            if unit.targets != want and unit.guns > 0:
+                p.order({"type": "targets", "unit": uid, "targets": [{"unit": best.id, "guns": unit.guns}]})
+            return
+        if close:
+            return  # canister (N-ART-6) needs no orders
+        if gap <= rng:
+            self._face(p, unit, _centre(target))
+        elif unit.kind == "horse_artillery" or self._advancing(p.state, unit, enemies):
+            p.order({"type": "limber", "unit": uid})
+
+    def _face(self, p: _Planner, unit: Unit, point: Point) -> None:
+        """Turn towards `point` when it is outside the front sector (D-N-5): a wheel of 45° or 90°, or an
+        about-face when it is behind (N-INF-10)."""
+        form = unit.form
+        if form.all_round or form.wheel is None:
+            return
+        if sector(_centre(unit), unit.facing, point) == "front":
+            return
+        want = _facing_to(_centre(unit), point)
+        turn = (want - unit.facing) % 8
+        if turn in (3, 4, 5):
+            if form.about_face:
+                p.order({"type": "about_face", "unit": unit.id})
+            return
+        degrees = 45 * (turn if turn <= 2 else turn - 8)
+        if not p.order({"type": "wheel", "unit": unit.id, "degrees": degrees}) and abs(degrees) == 90:
+            p.order({"type": "wheel", "unit": unit.id, "degrees": degrees // 2})
+
+    def _withdraw(self, p: _Planner, unit: Unit) -> None:
+        _walk(p, unit, _rear(p.state, unit), 0.0, contact=False)
+
+    def _fall_back(self, p: _Planner, unit: Unit) -> None:
+        """A wavering unit, or the army under a retreat order, makes for its own edge (N-VICTORY-2, D-N-2)."""
+        goal = _rear(p.state, unit)
+        if in_melee(p.state, unit):
+            if any(m.since >= p.state.turn for k, m in p.state.melees.items() if unit.id in k):
+                return  # N-MELEE-3: not on the turn the melee began
+            for length in (1, 2, 3):
+                path = _path_towards(p.state, unit, goal, length)
+                if path and p.order({"type": "leave_melee", "unit": unit.id, "path": _cells(path)}):
+                    return
+            return
+        if unit.formation == "square":
+            p.order({"type": "formation", "unit": unit.id, "formation": "attack_column"})
+            unit = p.unit(unit.id)
+        if unit.arm == ARTILLERY and unit.formation == "deployed":
+            if not p.order({"type": "limber", "unit": unit.id}):
+                return
+            unit = p.unit(unit.id)
+        self._withdraw(p, unit)
+
+
+# --- geometry and paths ------------------------------------------------------------------------------------------
+def _centre(unit: Unit) -> Point:
+    return centre_of(unit.cells)
+
+
+def _rear(state: BattleState, unit: Unit) -> Point:
+    """A point far behind the unit, towards its own edge."""
+    back = EDGE_AHEAD[state.sides[unit.side].edge]
+    cx, cy = _centre(unit)
+    return cx + back[0] * 80, cy + back[1] * 80
+
+
+@cache
+def _box_offsets(width: int, depth: int, facing: int) -> tuple[int, int, int, int]:
+    cells = footprint_offsets(width, depth, facing)
+    xs = [c[0] for c in cells]
+    ys = [c[1] for c in cells]
+    return min(xs), max(xs), min(ys), max(ys)
+
+
+def _box(u: Unit) -> tuple[int, int, int, int]:
+    form = u.form
+    x0, x1, y0, y1 = _box_offsets(form.width, form.depth, u.facing)
+    return u.x + x0, u.x + x1, u.y + y0, u.y + y1
+
+
+def _gap(a: Unit, b: Unit) -> int:
+    """Distance (D-GEN-2) between the nearest cells of two footprints, from their bounding boxes (fast)."""
+    ax0, ax1, ay0, ay1 = _box(a)
+    bx0, bx1, by0, by1 = _box(b)
+    return distance((0, 0), (max(0, bx0 - ax1, ax0 - bx1), max(0, by0 - ay1, ay0 - by1)))
+
+
+def _nearest(unit: Unit, enemies: list[Unit]) -> Unit:
+    return min(enemies, key=lambda e: (_gap(unit, e), e.num))
+
+
+def _facing_to(src: Point, dst: Point) -> int:
+    angle = math.degrees(math.atan2(dst[0] - src[0], -(dst[1] - src[1]))) % 360
+    return int((angle + 22.5) // 45) % 8
+
+
+def _cells(path: list[Cell]) -> list[list[int]]:
+    return [[x, y] for x, y in path]
+
+
+def _touches_enemy(state: BattleState, unit: Unit, cells: tuple[Cell, ...]) -> bool:
+    m, occ, w = state.map, state.occ, state.map.width
+    for x, y in cells:
+        for dx, dy in NEIGHBOURS:
+            nx, ny = x + dx, y + dy
+            if 0 <= nx < m.width and 0 <= ny < m.height:
+                n = occ[ny * w + nx]
+                if n and n != unit.num and state.units[state.by_num[n]].side != unit.side:
+                    return True
+    return False
+
+
+def _step_ok(state: BattleState, unit: Unit, x: int, y: int) -> tuple[Cell, ...] | None:
+    try:
+        return state.place_check(unit, x, y, unit.facing, unit.formation)
+    except RuleError:
+        return None
+
+
+def _fits(state: BattleState, order: Order) -> bool:
+    """A cheap look before asking the engine: does the unit's new footprint after a wheel or a formation change
+    fit (D-N-4, N-TERRAIN-1/5)? The engine pivots wheels and formation changes on the front-rank centre."""
+    kind = order["type"]
+    if kind not in ("wheel", "formation", "limber", "unlimber"):
+        return True
+    unit = state.units[order["unit"]]
+    if kind == "wheel":
+        x, y, facing = wheel_target(unit, int(order["degrees"]) // 45)
+        formation = unit.formation
+    else:
+        formation = {"limber": "limbered", "unlimber": "deployed"}.get(kind) or str(order["formation"])
+        if formation not in unit.type.formations or formation == unit.formation:
+            return False
+        facing = unit.facing
+        x, y = anchor_for_centre(front_centre(unit.anchor, unit.form.width, facing),
+                                 formation_of(unit.arm, formation).width, facing)
+    try:
+        state.place_check(unit, x, y, facing, formation)
+    except RuleError:
+        return False
+    return True
+
+
+def _budget(state: BattleState, unit: Unit) -> Callable[[int, int, tuple[Cell, ...]], float]:
+    """Cost of a step onto `cells` (D-GEN-2, N-TERRAIN-2/3/5); climbing is charged its 1 point (N-TERRAIN-4)
+    once, and descending is not credited, so the estimate never falls short of what the engine charges."""
+    factors = terrain_factors(state, unit)
+    cover, elev, w = state.map.cover, state.map.elevation, state.map.width
+    width = unit.form.width
+    top0 = max(elev[y * w + x] for x, y in unit.cells[:width])
+    climbed: list[bool] = []
+
+    def cost(dx: int, dy: int, cells: tuple[Cell, ...]) -> float:
+        c = step_cost(dx, dy) * max(factors[cover[y * w + x]] for x, y in cells)
+        if not climbed and max(elev[y * w + x] for x, y in cells[:width]) > top0:
+            climbed.append(True)
+            c += 1
+        return c
+
+    return cost
+
+
+def _walk(p: _Planner, unit: Unit, goal: Point, stop: float, *, contact: bool) -> bool:
+    """Move the unit (facing unchanged) towards `goal` until its front centre is within `stop` of it, as far as
+    its points go; with `contact` the move may end touching an enemy (an assault). Shortens the path if the
+    engine refuses it."""
+    path = _plan_path(p.state, unit, goal, stop, contact)
+    while path:
+        if p.order({"type": "move", "unit": unit.id, "path": _cells(path)}):
+            return True
+        path = path[: len(path) // 2] if len(path) > 1 else []
+    return False
+
+
+def _plan_path(state: BattleState, unit: Unit, goal: Point, stop: float, contact: bool) -> list[Cell]:
+    """A greedy path: each step the neighbour that brings the front centre nearest the goal among those the unit
+    can stand on (D-N-4, N-TERRAIN-1/2/3) and pay for; up to two sidesteps to get round an obstacle."""
+    form = unit.form
+    fc = front_centre(unit.anchor, form.width, unit.facing)
+    off = (fc[0] - unit.x, fc[1] - unit.y)
+    cost_of = _budget(state, unit)
+    x, y = unit.x, unit.y
+    spent = 0.0
+    path: list[Cell] = []
+    seen = {(x, y)}
+    sidesteps = 0
+
+    def dist(ax: int, ay: int) -> float:
+        return math.hypot(ax + off[0] - goal[0], ay + off[1] - goal[1])
+
+    while True:
+        here = dist(x, y)
+        if here <= stop:
+            break
+        options = sorted(NEIGHBOURS, key=lambda d: (dist(x + d[0], y + d[1]), d))
+        moved = False
+        for dx, dy in options:
+            nx, ny = x + dx, y + dy
+            there = dist(nx, ny)
+            if (nx, ny) in seen or there > here + 0.5 or (there >= here - 0.01 and sidesteps >= 2):
+                continue
+            cells = _step_ok(state, unit, nx, ny)
+            if cells is None:
+                continue
+            cost = cost_of(dx, dy, cells)
+            if spent + cost > unit.points + 1e-9:
+                continue
+            touching = _touches_enemy(state, unit, cells)
+            if touching and not contact:
+                continue
+            spent += cost
+            if there >= here - 0.01:
+                sidesteps += 1
+            x, y = nx, ny
+            seen.add((x, y))
+            path.append((x, y))
+            moved = True
+            if touching:
+                return path
+            break
+        if not moved:
+            break
+    return path
+
+
+def _charge_order(state: BattleState, unit: Unit, target: Unit) -> Order | None:
+    """A charge straight ahead until the footprint touches `target`, within the unit's points; None when the
+    line misses it, is blocked, or is too long."""
+    if not target.on_field:
+        return None
+    fx, fy = DIRECTIONS[unit.facing]
+    x, y = unit.x, unit.y
+    cost_of = _budget(state, unit)
+    spent = 0.0
+    path: list[Cell] = []
+    w = state.map.width
+    for _ in range(40):
+        x, y = x + fx, y + fy
+        cells = _step_ok(state, unit, x, y)
+        if cells is None:
+            return None
+        spent += cost_of(fx, fy, cells)
+        if spent > unit.points + 1e-9:
+            return None
+        path.append((x, y))
+        if _touches_enemy(state, unit, cells):
+            touched = {state.occ[(cy + dy) * w + cx + dx] for cx, cy in cells for dx, dy in NEIGHBOURS
+                       if state.map.on_map(cx + dx, cy + dy)}
+            return {"type": "charge", "unit": unit.id, "path": _cells(path)} if target.num in touched else None
+    return None
+
+
+def _path_towards(state: BattleState, unit: Unit, goal: Point, length: int) -> list[Cell]:
+    """Up to `length` steps towards `goal`, touching enemies allowed on the way (leaving a melee)."""
+    x, y = unit.x, unit.y
+    path: list[Cell] = []
+    for _ in range(length):
+        best: Cell | None = None
+        for dx, dy in sorted(NEIGHBOURS, key=lambda d: (math.hypot(x + d[0] - goal[0], y + d[1] - goal[1]), d)):
+            if (x + dx, y + dy) not in path and _step_ok(state, unit, x + dx, y + dy) is not None:
+                best = (x + dx, y + dy)
+                break
+        if best is None:
+            break
+        x, y = best
+        path.append(best)
+    return path
+
+
+def _strength(state: BattleState, side: str) -> int:
+    """Loss tolerance of the side's infantry and cavalry on the field plus its guns (N-LOSSES-1, N-ART-8)."""
+    return sum(u.guns if u.arm == ARTILLERY else u.loss_tolerance for u in state.field_units(side))
+
+
+def run_battle(state: BattleState, generals: Mapping[str, BattleAI] | BattleAI | None = None,
+               max_phases: int = 1000) -> tuple[BattleState, list[Event], list[tuple[str, Order]]]:
+    """Play a battle to its end with an AI on each side (tests, benchmarks): the final state, every event and
+    every order with its side. The engine's turn limit (D-N-2) ends it; `max_phases` is a guard."""
+    if generals is None or isinstance(generals, BattleAI):
+        one = generals or BattleAI()
+        generals = {side: one for side in state.sides}
+    events: list[Event] = []
+    orders: list[tuple[str, Order]] = []
+    for _ in range(max_phases):
+        side = state.active_side
+        if side is None:
+            break
+        state, ev, given = generals[side].play_phase(state, side)
+        events.extend(ev)
+        orders.extend((side, o) for o in given)
+    return state, events, orders
+

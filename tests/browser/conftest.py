@@ -1,0 +1,86 @@
+"""Browser fixtures: the built web client served by a real server process, and real headless Chromium (Debian's
+`chromium`) driven by Playwright. Screenshots go to tests/artifacts/ (git-ignored)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import ROOT, ServerProcess
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+CLIENT = ROOT / "client_web"
+ARTIFACTS = ROOT / "tests" / "artifacts"
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright (its driver ships in the wheel)")
+
+
+def _sources_newer_than(target: Path) -> bool:
+    stamp = target.stat().st_mtime
+    for path in [*(CLIENT / "src").rglob("*"), CLIENT / "index.html", CLIENT / "package.json"]:
+        if path.is_file() and path.stat().st_mtime > stamp:
+            return True
+    return False
+
+
+@pytest.fixture(scope="session")
+def client_dist() -> Path:
+    """client_web/dist, built with Vite when missing or older than the sources."""
+    index = CLIENT / "dist" / "index.html"
+    if not index.exists() or _sources_newer_than(index):
+        npx = shutil.which("npx")
+        if npx is None:
+            pytest.fail("the web client is not built and npx is missing (install Node.js and npm)")
+        if not (CLIENT / "node_modules").is_dir():
+            subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=CLIENT, check=True)
+        subprocess.run([npx, "vite", "build"], cwd=CLIENT, check=True, capture_output=True)
+    return CLIENT / "dist"
+
+
+@pytest.fixture
+def web_server(tmp_path: Path, client_dist: Path) -> Iterator[ServerProcess]:
+    proc = ServerProcess(tmp_path / "data", "--client-dir", str(client_dist)).start()
+    yield proc
+    proc.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"no Chromium at {CHROMIUM} (Debian: apt-get install -y chromium)")
+    with sync_api.sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def new_page(browser: Any) -> Iterator[Any]:
+    """Pages in separate browser contexts (separate storage: separate people)."""
+    contexts: list[Any] = []
+
+    def make(lang: str = "en") -> Any:
+        ctx = browser.new_context(viewport={"width": 1400, "height": 860}, locale="en-GB")
+        ctx.add_init_script(f"try {{ localStorage.setItem('lang', '{lang}') }} catch (e) {{}}")
+        contexts.append(ctx)
+        page = ctx.new_page()
+        page.set_default_timeout(10_000)
+        return page
+
+    yield make
+    for ctx in contexts:
+        ctx.close()
+
+
+def shot(page: Any, name: str) -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path))
+    return path

@@ -1,0 +1,192 @@
+"""The web client in real headless Chromium against a real server process (issue 7). The campaign here is the
+foundation's drill engine: the campaign and battle engines are not in the server yet."""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+import pytest
+
+from tests.browser.conftest import shot, sync_api
+from tests.conftest import ServerProcess
+
+expect = sync_api.expect
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+COLOURS_DRAWN = """(id) => {
+    const c = document.querySelector(`[data-testid=${id}]`);
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    const seen = new Set();
+    for (let i = 0; i < d.length; i += 4 * 97) seen.add(d[i] << 16 | d[i + 1] << 8 | d[i + 2]);
+    return seen.size;
+}"""
+
+
+def create_from_lobby(page: Any, url: str, name: str) -> dict[str, str]:
+    page.goto(url + "/")
+    expect(page.get_by_test_id("lobby")).to_be_visible()
+    page.get_by_test_id("create-name").fill(name)
+    page.get_by_test_id("create-clock").select_option("per_turn")
+    page.get_by_test_id("create-minutes").fill("5")
+    page.get_by_test_id("create-submit").click()
+    expect(page.get_by_test_id("link-moderator")).to_be_visible()
+    links = {key: page.get_by_test_id(f"link-{key}").locator("input").input_value()
+             for key in ("red-1", "blue-1", "moderator", "spectators")}
+    expect(page.get_by_test_id("lobby-campaigns")).to_contain_text(name)
+    return links
+
+
+def open_link(page: Any, link: str, who: str) -> None:
+    page.goto(link)
+    expect(page.get_by_test_id("who")).to_contain_text(who)
+    expect(page.get_by_test_id("conn-banner")).to_have_count(0)
+    assert "token=" not in page.url, "the token leaves the address bar once read"
+
+
+def say(page: Any, channel: str, text: str) -> None:
+    page.get_by_test_id(f"chan-{channel}").click()
+    page.get_by_test_id("chat-input").fill(text)
+    page.get_by_test_id("chat-send").click()
+    expect(page.get_by_test_id("chat-lines")).to_contain_text(text)
+
+
+def test_two_teams_a_spectator_and_the_moderator_play_from_the_lobby(web_server: ServerProcess, new_page: Any) -> None:
+    creator = new_page()
+    links = create_from_lobby(creator, web_server.url, "Browser campaign")
+    assert all("/#token=" in link for link in links.values()), "tokens ride in the fragment, never the URL path"
+    shot(creator, "lobby-created")
+
+    red, blue, spectator, moderator = new_page(), new_page(), new_page(), new_page()
+    open_link(red, links["red-1"], "red")
+    open_link(blue, links["blue-1"], "blue")
+    open_link(spectator, links["spectators"], "Spectator")
+    open_link(moderator, links["moderator"], "Moderator")
+
+    # The clocks tick from the server's figures; red is to move first (C-1.8).
+    red_clock = red.get_by_test_id("clock-red").locator(".time")
+    first = red_clock.inner_text()
+    time.sleep(1.3)
+    assert red_clock.inner_text() != first
+    expect(red.get_by_test_id("clock-red")).to_have_class(re.compile(r"\bto-move\b"))
+    expect(blue.get_by_test_id("end-turn")).to_have_count(0)
+
+    # An order by keyboard: Tab selects the first own counter, an arrow plans one step, Enter orders it.
+    canvas = red.get_by_test_id("campaign-map")
+    canvas.focus()
+    red.keyboard.press("Tab")
+    red.keyboard.press("ArrowDown")
+    expect(red.get_by_test_id("path-cost")).to_contain_text("1")
+    red.keyboard.press("Enter")
+    moved = '[data-kind="counter_moved"]'
+    expect(red.get_by_test_id("turn-log").locator(moved)).to_have_count(1)
+    expect(spectator.get_by_test_id("turn-log").locator(moved)).to_have_count(1)
+    shot(red, "campaign-red-after-move")
+    # Blue was not told where red's counter went (it is not next to one of blue's).
+    expect(blue.get_by_test_id("turn-log").locator(moved)).to_have_count(0)
+
+    red.get_by_test_id("end-turn").click()
+    expect(blue.get_by_test_id("end-turn")).to_be_visible()
+    expect(red.get_by_test_id("end-turn")).to_have_count(0)
+
+    # Team chat stays in the team; the all-players channel reaches the other team with an unread marker.
+    say(red, "team:red", "hold the bridge")
+    expect(blue.get_by_test_id("chan-team:red")).to_have_count(0)
+    expect(spectator.get_by_test_id("chan-team:red")).to_have_count(0)
+    say(red, "players", "peace talks?")
+    expect(blue.get_by_test_id("unread-players")).to_have_text("1")
+    blue.get_by_test_id("chan-players").click()
+    expect(blue.get_by_test_id("chat-lines")).to_contain_text("peace talks?")
+    expect(blue.get_by_test_id("unread-players")).to_have_count(0)
+    expect(spectator.get_by_test_id("chan-players")).to_have_count(0)
+    say(spectator, "spectators", "what a move")
+    expect(red.get_by_test_id("chan-spectators")).to_have_count(0)
+
+    # The moderator pauses the clocks, then sends red's general to the secret module (D-N-14).
+    moderator.get_by_test_id("mod-pause").click()
+    expect(red.get_by_test_id("clocks")).to_contain_text("paused")
+    moderator.get_by_test_id("mod-resume").click()
+    expect(red.get_by_test_id("clocks")).not_to_contain_text("paused")
+    moderator.get_by_test_id("mod-player").fill("red-1")
+    moderator.get_by_test_id("mod-reason").fill("general killed")
+    moderator.get_by_test_id("mod-lock").click()
+    expect(red.get_by_test_id("secret-banner")).to_contain_text("You are in the secret module")
+    expect(blue.get_by_test_id("secret-banner")).to_contain_text("red-1")
+    expect(moderator.get_by_test_id("secret-banner")).to_contain_text("red-1")
+    # Locked out, red can still read but not write on the campaign's channels.
+    expect(red.get_by_test_id("chat-input")).to_be_disabled()
+    shot(red, "campaign-red-secret-module")
+    shot(moderator, "campaign-moderator")
+    shot(spectator, "campaign-spectator")
+
+
+def test_a_dropped_connection_shows_a_banner_and_resumes(web_server: ServerProcess, new_page: Any) -> None:
+    made = web_server.http("POST", "/api/campaigns", {
+        "name": "Resume", "teams": [{"colour": "red", "seats": 1}, {"colour": "blue", "seats": 1}]})
+    red, blue = new_page(), new_page()
+    open_link(red, made["seats"][0]["link"], "red")
+    open_link(blue, made["seats"][1]["link"], "blue")
+    say(red, "players", "before the outage")
+
+    web_server.kill()
+    expect(red.get_by_test_id("conn-banner")).to_contain_text("reconnecting")
+    shot(red, "reconnecting")
+    web_server.start()
+    expect(red.get_by_test_id("conn-banner")).to_have_count(0, timeout=30_000)
+    expect(blue.get_by_test_id("conn-banner")).to_have_count(0, timeout=30_000)
+
+    say(blue, "players", "after the outage")
+    expect(red.get_by_test_id("unread-players")).to_have_count(0)  # red is reading that channel
+    lines = red.get_by_test_id("chat-lines")
+    expect(lines).to_contain_text("after the outage")
+    # Resumed from the last sequence number: the earlier line is there exactly once.
+    assert lines.inner_text().count("before the outage") == 1
+
+
+def test_the_language_switches_between_english_and_russian(web_server: ServerProcess, new_page: Any) -> None:
+    page = new_page("en")
+    page.goto(web_server.url + "/")
+    expect(page.get_by_test_id("create-form")).to_contain_text("Create a campaign")
+    made = web_server.http("POST", "/api/campaigns", {"teams": [{"colour": "red"}, {"colour": "blue"}]})
+    open_link(page, made["seats"][0]["link"], "Player")
+    page.get_by_test_id("lang").click()
+    expect(page.get_by_test_id("who")).to_contain_text("Игрок")
+    expect(page.get_by_test_id("channels")).to_contain_text("Команда")
+    page.get_by_test_id("lang").click()
+    expect(page.get_by_test_id("who")).to_contain_text("Player")
+
+
+def test_a_bad_link_is_refused_without_retrying(web_server: ServerProcess, new_page: Any) -> None:
+    page = new_page()
+    page.goto(web_server.url + "/#token=not-a-real-token-at-all")
+    expect(page.get_by_test_id("conn-banner")).to_contain_text("Cannot join")
+
+
+@pytest.mark.parametrize("which", ["campaign", "battle"])
+def test_the_canvases_draw_the_sample_data(web_server: ServerProcess, new_page: Any, which: str) -> None:
+    page = new_page()
+    page.goto(f"{web_server.url}/#preview={which}")
+    canvas = page.get_by_test_id("campaign-map" if which == "campaign" else "battle-field")
+    expect(canvas).to_be_visible()
+    page.wait_for_timeout(300)
+    if which == "campaign":
+        box = canvas.bounding_box()
+        canvas.focus()
+        page.keyboard.press("Tab")
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("ArrowRight")
+        expect(page.get_by_test_id("path-cost")).to_contain_text("km")
+        assert box and box["width"] > 300
+    else:
+        page.get_by_test_id("unit-table").wait_for()
+        expect(page.get_by_test_id("unit-table")).to_contain_text("r0")
+        box = canvas.bounding_box()
+        assert box
+        scale = box["width"] / 70
+        page.mouse.move(box["x"] + 36.5 * scale, box["y"] + 50.5 * scale)  # red's foot battery: its fire zones show
+        expect(page.get_by_test_id("battle-status")).to_contain_text("foot_artillery")
+    # something other than the background was drawn
+    drawn = page.evaluate(COLOURS_DRAWN, "campaign-map" if which == "campaign" else "battle-field")
+    assert drawn > 10
+    shot(page, f"preview-{which}")
