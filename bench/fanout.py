@@ -77,7 +77,7 @@ async def step(
     probes = [c for c in clients if c.probe]
     loadgen.take_latencies(probes)
     gaps0 = sum(c.gaps for c in probes)
-    base = loadgen.snapshot(clients).frames
+    base = loadgen.frames(clients)
     for c in clients:
         c.lazy(True)
     core0 = core_ticks(targets.SERVER_CORE)
