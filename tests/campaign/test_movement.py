@@ -329,3 +329,17 @@ def test_divisions_form_a_corps_free_in_planning_and_in_3_turns_at_level_2_C_5_3
         order(s2, RED, type="corps", name="9RC", units=[a, far])
     s2, _ = order(s2, RED, type="corps", name="9RC", units=[a, b])
     assert s2.units[a].corps == "9RC" and s2.units[a].debt == pytest.approx(2.0)
+
+
+def test_level_3_moves_are_simultaneous_step_by_step_C_1_7() -> None:
+    """Red's division three cells away and Blue's one cell away both make for 44-20: Blue gets there in the first
+    round, Red stops next to it — Red moving first in turn order does not give it the whole road."""
+    s = start(3)
+    r = place(s, "red", "MD", (41, 20), facing="E")
+    b = place(s, "blue", "RD", (45, 20), facing="W")
+    s, _ = order(s, RED, type="move", unit=r, path=[[42, 20], [43, 20], [44, 20]])
+    s, _ = order(s, BLUE, type="move", unit=b, path=[[44, 20]])
+    s, _ = end(s, "red")
+    s, events = end(s, "blue")
+    assert s.units[b].cell == (44, 20) and s.units[r].cell == (43, 20)
+    assert any(e.kind == "order_adjusted" for e in events)
