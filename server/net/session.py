@@ -237,6 +237,9 @@ class Session:
             elif isinstance(msg, c.EndTurn):
                 await self._command(msg.cid, msg.room, "end_turn", {"lag_ms": self.rtt_ms}, member)
             elif isinstance(msg, c.Chat):
+                if msg.room.startswith("s-") and member.role == "player" and not await self.node.hub.lockout_of(
+                        member):
+                    raise RoomError("forbidden", "you are back from the secret module", rule="D-N-14")
                 await self._command(msg.cid, msg.room, "chat", {"channel": msg.channel, "text": msg.text,
                                                                   "name": self.name}, member)
             elif isinstance(msg, c.ModClock):

@@ -214,6 +214,8 @@ async def test_secret_module_lockout_return_and_reconnect_D_N_14_N_VICTORY_3(ser
         assert snap["away"] == []
         assert not [m for m in again.events(t.room) if m["kind"] == "chat" and m["data"]["text"] == "without you"]
         assert (await again.request(move(t.room, "r1", 1, 1)))["t"] == "ack"
+        back_in = await t.red1.request({"t": "chat", "room": secret, "channel": "secret", "text": "one more thing"})
+        assert back_in["code"] == "forbidden"
         await again.close()
 
 
