@@ -211,7 +211,7 @@ async def test_secret_module_lockout_return_and_reconnect_D_N_14_N_VICTORY_3(ser
         # automatic return; the team view comes back
         back = await again.event("secret_module", action="returned", player="red-1", within=5)
         assert back["data"]["early"] is False
-        snap = await again.wait(lambda m: m["t"] == "snapshot" and m["state"]["counters"] != [])
+        snap = await again.wait(lambda m: m["t"] == "snapshot" and m["room"] == t.room and m["state"]["counters"] != [])
         assert snap["away"] == []
         assert not [m for m in again.events(t.room) if m["kind"] == "chat" and m["data"]["text"] == "without you"]
         assert (await again.request(move(t.room, "r1", 1, 1)))["t"] == "ack"
