@@ -5,7 +5,8 @@ waits. A transport whose buffer stays past `send_buffer_bytes` for `stall_s` (th
 past four times that, is cut off with close code 4008 rather than slowing the room.
 
 Close codes the server uses: 1008 flooding past the rate limit, 1009 oversized frame (aiohttp), 4001 no `hello` in
-time, 4008 slow consumer, 4009 the same seat signed in again elsewhere, 1001 server shutting down.
+time, 4008 slow consumer, 4009 the same seat signed in again elsewhere, 4010 the token was re-issued, 1001 server
+shutting down.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ CLOSE_POLICY = 1008
 CLOSE_NO_HELLO = 4001
 CLOSE_SLOW_CONSUMER = 4008
 CLOSE_REPLACED = 4009
+CLOSE_REVOKED = 4010
 _COMMANDS = (c.Order, c.EndTurn, c.Chat, c.ModClock, c.ModRuling, c.ModSecretModule, c.ModRelease)
 MAX_BAD_TOKENS = 5  # a connection guessing tokens is closed (1008) after this many
 _KNOWN_CODES = {
