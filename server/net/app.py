@@ -156,8 +156,7 @@ async def metrics(request: web.Request) -> web.Response:
     text = node.metrics.render(rooms_owned=len(node.hub.rooms), rooms_followed=len(node.hub.feeds),
                                sessions_by_role=roles,
                                fanout_frames=sum(feed.frames_out for feed in node.hub.feeds.values()))
-    return web.Response(text=text, content_type="text/plain", charset="utf-8",
-                        headers={"X-Prometheus-Format": "0.0.4"})
+    return web.Response(body=text.encode(), headers={"Content-Type": "text/plain; version=0.0.4; charset=utf-8"})
 
 
 async def create_campaign(request: web.Request) -> web.Response:
