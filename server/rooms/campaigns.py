@@ -12,7 +12,7 @@ from typing import Any
 from server.bus import names
 from server.clock import ClockSettings
 from server.core.turns import in_turn_order
-from server.rooms.engines import engine_config, find_engine
+from server.rooms.engines import engine_config, engine_names, find_engine
 from server.rooms.errors import RoomError
 from server.rooms.members import Member
 from server.rooms.room import LOCKOUT_MS
@@ -39,6 +39,8 @@ def plan_campaign(spec: Mapping[str, Any], now_ms: int) -> CampaignPlan:
     defaults under the request's settings, house rules (C-0.3) for the engine. The engine vets the setup here, so
     a config it refuses is refused before anything is stored."""
     engine_name = str(spec.get("scenario") or "drill")
+    if engine_name not in engine_names():
+        raise KeyError(f"no campaign engine or scenario {engine_name!r}; known: {', '.join(engine_names())}")
     engine = find_engine(engine_name)
     level = int(spec.get("level", 1))
     campaign_id = secrets.token_hex(5)

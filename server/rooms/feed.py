@@ -8,11 +8,13 @@ catch-up's sequence number is released, so a (re)joining client gets no gap and 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import asyncio
+import time
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from server.bus.base import LoggedEvent
-from server.core.engine import MODERATOR, PUBLIC
+from server.core.engine import MODERATOR, PUBLIC, SPECTATOR
 from shared.protocol.codec import encode, encode_json
 
 
@@ -49,10 +51,17 @@ class Subscription:
         self.pending: list[LoggedEvent] | None = []
 
 
+def _wall_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
 class Feed:
-    def __init__(self, room: str):
+    def __init__(self, room: str, now: Callable[[], int] = _wall_ms):
         self.room = room
         self.subs: dict[Outlet, Subscription] = {}
+        self.now = now
+        self.spectator_delay_ms = 0
+        """Spectators get each event this long after it happened (the moderator's `spectator_delay` ruling)."""
         self.seen: int | None = None  # the last sequence number the bus brought (or a catch-up reached)
         self.joining = 0  # joins in progress (the hub keeps the feed while > 0)
         self.frames_out = 0
@@ -82,6 +91,8 @@ class Feed:
         for ev in events:
             if ev.kind == "secret_module":
                 self._lockout(ev, subs)
+            if ev.kind == "spectator_delay":
+                self.spectator_delay_ms = int(ev.data.get("ms", 0))
             msg: dict[str, Any] | None = None
             binary: bytes | None = None  # the event's websocket frames, built once for every socket
             text: bytes | None = None
@@ -103,12 +114,23 @@ class Feed:
                 if outlet.json:
                     if text is None:
                         text = outlet.frame(encode_json(msg))
-                    outlet.write(text)
+                    frame = text
                 else:
                     if binary is None:
                         binary = outlet.frame(encode(msg))
-                    outlet.write(binary)
+                    frame = binary
+                if viewer == SPECTATOR and self.spectator_delay_ms:
+                    due = ev.at_ms + self.spectator_delay_ms - self.now()
+                    if due > 0:
+                        asyncio.get_running_loop().call_later(due / 1000, self._send_late, sub, frame)
+                        continue
+                outlet.write(frame)
                 self.frames_out += 1
+
+    def _send_late(self, sub: Subscription, frame: bytes) -> None:
+        if self.subs.get(sub.outlet) is sub:
+            sub.outlet.write(frame)
+            self.frames_out += 1
 
     def _gap(self) -> None:
         """A batch went missing: every live subscription catches up from the log (held events wait meanwhile)."""

@@ -15,6 +15,7 @@ from typing import Any
 
 from server.bus import names
 from server.bus.base import EventBus, Store
+from server.core.engine import SPECTATOR
 from server.core.errors import RuleError
 from server.rooms.campaigns import new_token, plan_campaign, reissued_grant, token_hash
 from server.rooms.errors import RoomError
@@ -40,6 +41,9 @@ class Hub:
         self.feeds: dict[str, Feed] = {}
         self._opening: dict[str, asyncio.Lock] = {}
         self._tasks: list[asyncio.Task[None]] = []
+        from server.rooms.battles import BattleRooms
+
+        self.battles = BattleRooms(self)
 
     # --- life --------------------------------------------------------------------------------------------------
 
@@ -93,6 +97,7 @@ class Hub:
             await room.close()
 
     async def close(self) -> None:
+        await self.battles.close()
         for task in self._tasks:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -114,8 +119,7 @@ class Hub:
         room = self.rooms.get(room_id)
         if room is not None and not room.closed:
             return room
-        lock = self._opening.setdefault(room_id, asyncio.Lock())
-        async with lock:
+        async with self.opening(room_id):
             room = self.rooms.get(room_id)
             if room is not None and not room.closed:
                 return room
@@ -129,13 +133,19 @@ class Hub:
                 await self.store.release_lease(room_id, self.node)
                 return None
             self.rooms[room_id] = room
+            self.battles.attach(room)
             return room
+
+    def opening(self, room_id: str) -> asyncio.Lock:
+        """Held while a room is being opened or created on this node, so that no second copy of it is opened
+        meanwhile (a join racing a battle room's creation would otherwise open its half-written log)."""
+        return self._opening.setdefault(room_id, asyncio.Lock())
 
     async def _join_feed(self, room_id: str) -> Feed:
         """The room's local feed, subscribed to the bus; marked as being joined so it is not dropped meanwhile."""
         feed = self.feeds.get(room_id)
         if feed is None:
-            feed = self.feeds[room_id] = Feed(room_id)
+            feed = self.feeds[room_id] = Feed(room_id, self.now)
             feed.joining += 1
             await self.bus.subscribe(room_id, feed.on_events)
         else:
@@ -162,6 +172,7 @@ class Hub:
                     viewer = view_as or room.viewer_of(member)
                     sub = feed.add(outlet, viewer)
                     messages, seq = room.catch_up(viewer, since), room.seq
+                holder = room
             else:
                 sub = feed.add(outlet, member.viewer)
                 copy = await Room.open(room_id, self.store, self.bus, self.now, owner=False)
@@ -170,12 +181,28 @@ class Hub:
                     raise RoomError("no_such_room", f"no room {room_id}")
                 viewer = sub.viewer = view_as or copy.viewer_of(member)
                 messages, seq = copy.catch_up(viewer, since), copy.seq
+                holder = copy
+            feed.spectator_delay_ms = holder.spectator_delay_ms
+            if viewer == SPECTATOR and holder.spectator_delay_ms:
+                messages, seq = await self._delayed_catch_up(holder, sub)
             for message in messages:
                 send(message)
             feed.activate(sub, seq)
             return sub, seq, viewer
         finally:
             feed.joining -= 1
+
+    async def _delayed_catch_up(self, room: Room, sub: Subscription) -> tuple[list[dict[str, Any]], int]:
+        """A spectator of a delayed room starts from the room as it was `delay` ago; what happened since is
+        released to it as each event's delay runs out."""
+        past = await Room.open(room.id, self.store, self.bus, self.now, owner=False,
+                               until_ms=self.now() - room.spectator_delay_ms)
+        if past is None:
+            return [], room.seq
+        tail = [e for e in room.history if e.seq > past.seq]
+        last = tail[-1].seq if tail else past.seq
+        sub.pending = [*tail, *(e for e in sub.pending or [] if e.seq > last)]
+        return [past.snapshot_for(SPECTATOR)], past.seq
 
     async def leave(self, outlet: Outlet, room_id: str) -> None:
         feed = self.feeds.get(room_id)
@@ -240,10 +267,12 @@ class Hub:
     async def create_room(self, room_id: str, setup: Mapping[str, Any]) -> Room:
         """Open a new room owned by this node: its first record is `setup` (engine name, config, seed, teams,
         players, clock settings). Battle rooms (`b-<id>`) are created the same way."""
-        if not await self.store.acquire_lease(room_id, self.node, self.lease_ms):
-            raise RoomError("internal", f"room {room_id} is already owned")
-        room = self.rooms[room_id] = await Room.create(room_id, setup, self.store, self.bus, self.now,
-                                                       snapshot_every=self.snapshot_every)
+        async with self.opening(room_id):
+            if not await self.store.acquire_lease(room_id, self.node, self.lease_ms):
+                raise RoomError("internal", f"room {room_id} is already owned")
+            room = self.rooms[room_id] = await Room.create(room_id, setup, self.store, self.bus, self.now,
+                                                           snapshot_every=self.snapshot_every)
+        self.battles.attach(room)
         return room
 
     async def reissue_token(self, moderator_token: str, campaign_id: str, player: str) -> tuple[Member, str]:
