@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -52,6 +53,7 @@ class Session:
     def __init__(self, ws: web.WebSocketResponse, node: Node, transport: asyncio.Transport | None = None):
         self.ws = ws
         self.transport = transport
+        self.id = secrets.token_hex(4)
         self.node = node
         self.settings = node.settings
         self.member: Member | None = None
@@ -271,7 +273,7 @@ class Session:
         if member.role == "moderator" or away is not None:
             rooms.append(names.secret_room(member.campaign))
         self.send({
-            "t": "welcome", "cid": msg.cid, "session": self.node.hub.node, "player": member.player,
+            "t": "welcome", "cid": msg.cid, "session": f"{self.node.hub.node}/{self.id}", "player": member.player,
             "role": member.role, "team": member.team, "seat": member.seat, "campaign": member.campaign,
             "rooms": rooms, "server_ms": self.node.hub.now(), "locked_until_ms": away.until_ms if away else None,
         })
