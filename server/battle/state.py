@@ -68,6 +68,7 @@ class Unit:
     fractions: dict[str, float] = field(default_factory=dict)
     crossed: frozenset[str] = frozenset()
     road_used: bool = False
+    halted: str = ""  # the rule that ended its move this turn (N-SIEGE-12, N-SIEGE-13); no more moves until next turn
     losses: int = 0
     group: str = ""
 

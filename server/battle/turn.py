@@ -54,6 +54,7 @@ def _refresh(state: BattleState, u: Unit) -> None:
     u.points = float(speed(state, u))
     u.crossed = frozenset()
     u.road_used = False
+    u.halted = ""
     u.lost_this_turn = False
     u.inflicted_this_turn = False
 

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from server.battle.engine import BattleEngine
 from server.battle.log import Log
+from server.battle.movement import end_move
 from server.battle.state import DISPERSED, BattleState
 from server.battle.terrain import TERRAIN
 from server.core.engine import MODERATOR, SPECTATOR, Actor, Engine, Event, team_viewer
@@ -165,20 +166,22 @@ class SiegeEngine:
     def _ladders(self, state: StormState, uid: str, role: str, *, moved: bool,
                  audience: frozenset[str] | None) -> tuple[StormState, list[Event]]:
         """N-SIEGE-13: a besieging infantry unit that has reached the wall sets up its ladders there (again, when
-        it moved along the wall); a unit that leaves the wall's foot loses them."""
+        it moved along the wall) and ends its move for the turn; a unit that leaves the wall's foot loses them."""
         unit = state.battle.units[uid]
         if role != BESIEGER or unit.arm != "infantry":
             return state, []
         ladders = dict(state.ladders)
-        events: list[Event] = []
+        log = Log(state.battle, audience)
         if unit.on_field and walls.at_wall(state.field, unit):
             if uid not in ladders or moved:
                 ladders[uid] = state.battle.turn
-                events.append(Event("ladders", {"unit": uid, "turn": state.battle.turn,
-                                                "climb_from": state.battle.turn + 1, "rule": "N-SIEGE-13"}, audience))
+                log.emit("ladders", unit=uid, turn=state.battle.turn, climb_from=state.battle.turn + 1,
+                         rule="N-SIEGE-13")
+                if not unit.halted:
+                    end_move(log, unit, "N-SIEGE-13", reason="reached the wall")
         else:
             ladders.pop(uid, None)
-        return replace(state, ladders=ladders), events
+        return replace(state, ladders=ladders), log.events
 
     # --- turn and moderator ------------------------------------------------------------------------------------
     def end_turn(self, state: StormState, team: str, *, flagged: bool) -> tuple[StormState, Sequence[Event]]:

@@ -51,7 +51,7 @@ _ALL = frozenset({"infantry", "cavalry", "artillery"})
 _ON_WALL = frozenset({INFANTRY, ARTILLERY})
 WALL = _terrain("wall", "#", _ON_WALL, blocks_sight=True, range_bonus={INFANTRY: WALL_RANGE_BONUS})
 FORT = _terrain("fort", "X", _ON_WALL, blocks_sight=True, range_bonus={INFANTRY: WALL_RANGE_BONUS})
-DITCH = _terrain("ditch", "_", _ALL, ends_move=True)
+DITCH = _terrain("ditch", "_", _ALL, ends_move=True, rule="N-SIEGE-12")
 BREACH = _terrain("breach", "b", _ALL)
 PARALLEL = _terrain("parallel", "P", _ALL, accuracy_penalty=PARALLEL_COVER)
 
