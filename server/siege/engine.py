@@ -25,7 +25,7 @@ from server.core.engine import MODERATOR, SPECTATOR, Actor, Engine, Event, team_
 from server.core.errors import BadOrder, IllegalOrder, NotYourTurn, NotYourUnit
 
 from . import walls
-from .deployment import TOWN, add_fortress_guns, add_town_reserve, parse_fortress, storm_battle_config, town_arrivals
+from .deployment import TOWN, add_fortress_guns, parse_fortress, storm_battle_config
 from .fortress import Fortress
 from .sequence import BESIEGER, GARRISON
 from .siege_map import SiegeField, generate
@@ -38,7 +38,7 @@ SHAPING_ORDERS = ("wheel", "about_face", "formation", "limber", "unlimber")
 class StormState:
     """The battle state plus what the siege adds. `ladders`: unit → turn its ladders were set up (N-SIEGE-13);
     `climbed`: unit → turn it climbed; `guns`: fortress gun → wall section; `howitzers`: unit → original type;
-    `in_town`: the garrison's units that began the storm waiting in the town."""
+    `in_town`: the garrison's units that began the storm waiting in the town (the battle's reserve group `town`)."""
 
     battle: BattleState
     field: SiegeField
@@ -47,10 +47,13 @@ class StormState:
     garrison: str
     guns: Mapping[str, str]
     howitzers: Mapping[str, str] = _field(default_factory=dict)
-    in_town: tuple[str, ...] = ()
     ladders: Mapping[str, int] = _field(default_factory=dict)
     climbed: Mapping[str, int] = _field(default_factory=dict)
     capitulated: bool = False
+
+    @property
+    def in_town(self) -> tuple[str, ...]:
+        return tuple(u.id for u in self.battle.units.values() if u.side == self.garrison and u.group == TOWN)
 
     def role_of(self, side: str) -> str:
         return BESIEGER if side == self.besieger else GARRISON
@@ -69,18 +72,17 @@ class SiegeEngine:
         fortress = parse_fortress(config.get("fortress"))
         try:
             fld = generate(fortress, int(config.get("map_seed", seed)))
-            battle_cfg, howitzers, in_town = storm_battle_config(config, fld, seed)
+            battle_cfg, howitzers = storm_battle_config(config, fld, seed)
         except (TypeError, ValueError, KeyError) as exc:
             raise BadOrder(f"bad storm setup: {exc}", rule="N-SIEGE-5") from None
         state, events = self.battle.setup(battle_cfg, seed)
         garrison, besieger = battle_cfg["sides"][0]["name"], battle_cfg["sides"][1]["name"]
         guns = add_fortress_guns(state, fld, garrison)
-        town = add_town_reserve(state, garrison, in_town)
+        storm = StormState(state, fld, fortress, besieger, garrison, guns, howitzers)
         log = Log(state)
         log.emit("storm_begun", fortress=fortress.dump(), besieger=besieger, garrison=garrison,
-                 field=fld.dump(), howitzers=sorted(howitzers), in_town=list(town), rule="N-SIEGE-5")
+                 field=fld.dump(), howitzers=sorted(howitzers), in_town=list(storm.in_town), rule="N-SIEGE-5")
         walls.man_the_guns(state, fld, guns, log)
-        storm = StormState(state, fld, fortress, besieger, garrison, guns, howitzers, town)
         return storm, [*events, *log.events]
 
     def teams(self, state: StormState) -> Sequence[str]:
@@ -191,12 +193,7 @@ class SiegeEngine:
         log = Log(work)
         walls.man_the_guns(work, state.field, state.guns, log)
         new, events = self.battle.end_turn(work, team, flagged=flagged)
-        more: list[Event] = []
-        if new.turn > state.battle.turn and not new.over:
-            later = Log(new)
-            town_arrivals(new, state.field, state.garrison, state.guns, later)
-            more = later.events
-        return self._finish(replace(state, battle=new), [*log.events, *events, *more])
+        return self._finish(replace(state, battle=new), [*log.events, *events])
 
     def moderate(self, state: StormState, ruling: Mapping[str, Any]) -> tuple[StormState, Sequence[Event]]:
         """Battle rulings, and {"type": "capitulation"}: the moderator imposes the garrison's capitulation."""
@@ -252,7 +249,7 @@ class SiegeEngine:
     def dump(self, state: StormState) -> dict[str, Any]:
         return {"battle": state.battle.dump(), "fortress": state.fortress.dump(), "map_seed": state.field.seed,
                 "besieger": state.besieger, "garrison": state.garrison, "guns": dict(state.guns),
-                "howitzers": dict(state.howitzers), "in_town": list(state.in_town), "ladders": dict(state.ladders),
+                "howitzers": dict(state.howitzers), "ladders": dict(state.ladders),
                 "climbed": dict(state.climbed), "capitulated": state.capitulated}
 
     def load(self, data: Mapping[str, Any]) -> StormState:
@@ -260,7 +257,7 @@ class SiegeEngine:
         return StormState(
             BattleState.load(data["battle"]), generate(fortress, int(data["map_seed"])), fortress,
             str(data["besieger"]), str(data["garrison"]), dict(data["guns"]), dict(data.get("howitzers", {})),
-            tuple(data.get("in_town", ())), {str(k): int(v) for k, v in dict(data.get("ladders", {})).items()},
+            {str(k): int(v) for k, v in dict(data.get("ladders", {})).items()},
             {str(k): int(v) for k, v in dict(data.get("climbed", {})).items()}, bool(data.get("capitulated", False)))
 
 

@@ -72,7 +72,7 @@ HORSE_HOWITZER = _unit_type(UnitType(
 FORTRESS_ARTILLERY = _unit_type(UnitType(
     "fortress_artillery", ARTILLERY, range=FORTRESS_GUN_RANGE, speed=0, guns=4, accuracy=FORTRESS_GUN_ACCURACY,
     hit_table="foot", formations=("deployed", "silent"), default_formation="deployed", fires_over=True,
-    can_move=False))
+    can_move=False, in_field_limit=False))
 
 _deployed = FORMATIONS[(ARTILLERY, "deployed")]
 SILENT = FORMATIONS.setdefault((ARTILLERY, "silent"), Formation(

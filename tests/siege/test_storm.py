@@ -33,6 +33,20 @@ def test_storm_limits_30_besieger_25_garrison_N_SIEGE_5() -> None:
     assert len(guns) == 6, "fortress guns are the fortress's, outside the 25 (D-N-15)"
 
 
+def test_the_storm_limits_are_the_battle_engines_per_side_limits_N_SIEGE_5_N_START_6() -> None:
+    """No siege code of its own: the battle holds 30/25 per side, the town is the garrison's reserve group coming up
+    in the rows behind the wall, and the fortress guns count against no limit."""
+    garrison = [u(f"r{i}", "infantry", formation="attack_column") for i in range(26)]
+    s, _ = storm([u("bi", "infantry", 30, 50)], garrison)
+    assert s.battle.field_limit == {"blue": 30, "red": 25}
+    (town,) = [g for g in s.battle.reinforcements if g.side == "red"]
+    assert (town.group, town.units, town.rows, town.status) == ("town", ("r25",), (28, 12), "coming")
+    assert s.battle.counted("red") == 25 < sum(1 for _ in s.battle.field_units("red"))
+    with pytest.raises(RuleError) as e:
+        storm([u("bi", "infantry", 30, 50)], [*garrison, u("fortress-gun-1", "infantry")])
+    assert rule_of(e) == "N-START-1"
+
+
 def test_garrison_comes_up_from_the_town_as_places_free_N_SIEGE_5_N_START_6() -> None:
     garrison = [u(f"r{i}", "infantry") for i in range(27)]
     s, _ = storm([u("bi", "infantry", 30, 50)], garrison)
