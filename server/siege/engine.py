@@ -16,13 +16,13 @@ from dataclasses import dataclass, replace
 from dataclasses import field as _field
 from typing import TYPE_CHECKING, Any
 
-from server.battle.engine import BattleEngine
+from server.battle.engine import BattleEngine, acting_side, own_unit
 from server.battle.log import Log
 from server.battle.movement import end_move
 from server.battle.state import DISPERSED, BattleState
 from server.battle.terrain import TERRAIN
 from server.core.engine import MODERATOR, SPECTATOR, Actor, Engine, Event, team_viewer
-from server.core.errors import BadOrder, IllegalOrder, NotYourTurn, NotYourUnit
+from server.core.errors import BadOrder, IllegalOrder
 
 from . import walls
 from .deployment import TOWN, add_fortress_guns, parse_fortress, storm_battle_config
@@ -93,11 +93,7 @@ class SiegeEngine:
 
     # --- orders ------------------------------------------------------------------------------------------------
     def apply(self, state: StormState, actor: Actor, order: Mapping[str, Any]) -> tuple[StormState, Sequence[Event]]:
-        side = state.battle.active_side
-        if side is None:
-            raise NotYourTurn("the storm is over", rule="D-N-2")
-        if not actor.moderator and actor.team != side:
-            raise NotYourTurn(f"it is {side}'s order phase", rule="D-N-1", details={"active": side})
+        side = acting_side(state.battle, actor)
         if not isinstance(order, Mapping):
             raise BadOrder("an order is an object", rule="D-N-1")
         kind = order.get("type")
@@ -112,10 +108,10 @@ class SiegeEngine:
         log = Log(work, frozenset({team_viewer(side), SPECTATOR, MODERATOR}) if work.hidden else None)
         walls.man_the_guns(work, state.field, state.guns, log)
         if kind == "climb":
-            unit = self._own_unit(work, side, order)
-            walls.climb(work, state.field, log, unit, besieger=role == BESIEGER, ladders=state.ladders)
-            climbed = {**state.climbed, unit.id: work.turn}
-            ladders = {k: v for k, v in state.ladders.items() if k != unit.id}
+            climber = own_unit(work, side, order.get("unit"))
+            walls.climb(work, state.field, log, climber, besieger=role == BESIEGER, ladders=state.ladders)
+            climbed = {**state.climbed, climber.id: work.turn}
+            ladders = {k: v for k, v in state.ladders.items() if k != climber.id}
             return replace(state, battle=work, climbed=climbed, ladders=ladders), log.events
         uid = order.get("unit")
         unit = work.units.get(uid) if isinstance(uid, str) else None
@@ -130,20 +126,6 @@ class SiegeEngine:
                                                audience=log.audience)
             events = [*events, *ladder_events]
         return self._finish(out, [*log.events, *events])
-
-    def _own_unit(self, work: BattleState, side: str, order: Mapping[str, Any]) -> Any:
-        uid = order.get("unit")
-        unit = work.units.get(uid) if isinstance(uid, str) else None
-        if unit is None:
-            raise BadOrder(f"no unit {uid!r}", rule="D-N-1", details={"unit": uid})
-        if unit.side != side:
-            raise NotYourUnit(f"{unit.id} belongs to {unit.side}", rule="D-N-1", details={"unit": unit.id})
-        if not unit.on_field:
-            raise IllegalOrder(f"{unit.id} is not on the field", rule="N-MORALE-5", details={"unit": unit.id})
-        if unit.busy is not None:
-            raise IllegalOrder("the unit is still carrying out an order from last turn", rule="D-N-10",
-                               details={"unit": unit.id})
-        return unit
 
     def _wall_rules(self, state: StormState, work: BattleState, unit: Any, order: Mapping[str, Any],
                     role: str) -> Mapping[str, Any]:
@@ -187,9 +169,7 @@ class SiegeEngine:
 
     # --- turn and moderator ------------------------------------------------------------------------------------
     def end_turn(self, state: StormState, team: str, *, flagged: bool) -> tuple[StormState, Sequence[Event]]:
-        if state.battle.active_side != team:
-            raise NotYourTurn(f"{team} is not in its order phase", rule="D-N-1")
-        work = state.battle.copy()
+        work = state.battle.copy()  # the battle refuses a team out of its phase; this copy then goes unused
         log = Log(work)
         walls.man_the_guns(work, state.field, state.guns, log)
         new, events = self.battle.end_turn(work, team, flagged=flagged)
@@ -207,17 +187,19 @@ class SiegeEngine:
     def _capitulate(self, state: StormState, reason: str) -> tuple[StormState, Sequence[Event]]:
         """N-SIEGE-8: the capitulation order ends the storm at once; the besieger takes the fortress."""
         events = [Event("capitulation", {"side": state.garrison, "turn": state.battle.turn, "rule": "N-SIEGE-8"})]
-        new, more = self.battle.moderate(state.battle, {"type": "end_battle", "winner": state.besieger,
-                                                         "reason": reason})
-        return self._finish(replace(state, battle=new, capitulated=True), [*events, *more])
+        state, more = self._besieger_wins(replace(state, capitulated=True), reason)
+        return self._finish(state, [*events, *more])
+
+    def _besieger_wins(self, state: StormState, reason: str) -> tuple[StormState, list[Event]]:
+        new, events = self.battle.moderate(state.battle, {"type": "end_battle", "winner": state.besieger,
+                                                           "reason": reason})
+        return replace(state, battle=new), list(events)
 
     def _finish(self, state: StormState, events: list[Event]) -> tuple[StormState, Sequence[Event]]:
         """When the battle has just ended, turn its result into the storm's (N-SIEGE-7, N-SIEGE-8). Fortress guns
         alone do not hold a fortress: a garrison with no troops left on the field has lost (N-SIEGE-7, D-N-2)."""
-        if not state.battle.over and not any(u.id not in state.guns for u in state.battle.field_units(state.garrison)):
-            new, more = self.battle.moderate(state.battle, {"type": "end_battle", "winner": state.besieger,
-                                                             "reason": "no garrison troops left in the fortress"})
-            state = replace(state, battle=new)
+        if not state.battle.over and state.battle.counted(state.garrison) == 0:
+            state, more = self._besieger_wins(state, "no garrison troops left in the fortress")
             events = [*events, *more]
         result = state.battle.result
         if result is None or "siege" in result:
