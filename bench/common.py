@@ -48,6 +48,7 @@ def machine() -> dict[str, Any]:
         "python": platform.python_version(),
         "loadavg_1m": os.getloadavg()[0],
         "shared": True,
+        "bench_nice": nice(),
     }
 
 
@@ -127,8 +128,16 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def nice() -> int:
+    """BENCH_NICE (e.g. -5, needs root): the scheduling priority of the load and the servers under test, so that
+    other work on a shared machine disturbs the figures less. 0 (default) leaves priorities alone."""
+    return int(os.environ.get("BENCH_NICE", "0"))
+
+
 def pin_self(core: int) -> int | None:
-    """Pin this process to `core` when the machine has it; returns the core or None."""
+    """Pin this process to `core` when the machine has it (and apply BENCH_NICE); returns the core or None."""
+    if nice():
+        os.setpriority(os.PRIO_PROCESS, 0, nice())
     if (os.cpu_count() or 1) > core and hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {core})
         return core
@@ -136,10 +145,11 @@ def pin_self(core: int) -> int | None:
 
 
 def taskset_prefix(core: int) -> list[str]:
-    """`taskset -c <core>` for a child process, when taskset exists and the core does."""
+    """`[nice -n N] taskset -c <core>` for a child process, when taskset exists and the core does."""
+    prefix = ["nice", "-n", str(nice())] if nice() else []
     if (os.cpu_count() or 1) > core and Path("/usr/bin/taskset").exists():
-        return ["taskset", "-c", str(core)]
-    return []
+        return [*prefix, "taskset", "-c", str(core)]
+    return prefix
 
 
 def ratio(ours: float, baseline: float) -> float | None:

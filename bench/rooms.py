@@ -15,7 +15,7 @@ from typing import Any
 
 from bench import loadgen, targets
 from bench.common import pin_self, ratio, rss_bytes, run, write_result
-from bench.fanout import ceiling
+from bench.fanout import ceiling, cpu_per_frame
 from bench.payloads import frame_size, payload
 
 PLAYERS, SPECTATORS = 2, 10
@@ -64,8 +64,7 @@ async def amain(args: argparse.Namespace) -> dict[str, Any]:
     if "ours" in by and "bare" in by:
         ratios = {
             "throughput": ratio(by["ours"]["max_sustainable_fps"], by["bare"]["max_sustainable_fps"]),
-            "cpu_per_frame": ratio((by["ours"]["at"] or {}).get("cpu_us_per_frame", 0),
-                                   (by["bare"]["at"] or {}).get("cpu_us_per_frame", 0)),
+            "cpu_per_frame": ratio(cpu_per_frame(by["ours"]), cpu_per_frame(by["bare"])),
         }
     return {
         "settings": {k: v for k, v in vars(args).items() if k != "out"},

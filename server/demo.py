@@ -1,6 +1,7 @@
 """The demo campaign of `python -m server --demo`: created once per data directory, its join links printed at
-every start. Its tokens are kept in clear in `<data-dir>/demo-links.json` (the operator's own machine) so the links
-can be printed again; real campaigns keep only token hashes."""
+every start. Its tokens are kept in clear in `<data-dir>/demo-links-<scenario>.json` (the operator's own machine)
+so the links can be printed again; real campaigns keep only token hashes. `--demo-scenario` picks the engine
+(drill by default; e.g. `continental` for the campaign engine)."""
 
 from __future__ import annotations
 
@@ -21,14 +22,18 @@ DEMO_SPEC: dict[str, Any] = {
 
 
 async def ensure_demo(node: Node) -> dict[str, Any]:
-    path = Path(node.settings.data_dir) / "demo-links.json"
+    path = Path(node.settings.data_dir) / f"demo-links-{node.settings.demo_scenario}.json"
     made: dict[str, Any] | None = None
     if path.exists():
         made = json.loads(path.read_text())
         if await node.hub.store.get_campaign(made["campaign"]) is None:
             made = None
     if made is None:
-        made = await node.hub.create_campaign(DEMO_SPEC)
+        scenario = node.settings.demo_scenario
+        spec = {**DEMO_SPEC, "scenario": scenario}
+        if scenario != "drill":
+            spec["name"] = f"Demo: {scenario}"
+        made = await node.hub.create_campaign(spec)
         made.pop("meta", None)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(made, indent=2))

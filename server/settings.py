@@ -16,6 +16,7 @@ class Settings:
     redis_url: str | None = None
     redis_prefix: str = "ks"
     demo: bool = False
+    demo_scenario: str = "drill"  # the engine/scenario of the demo campaign (GET /api/engines lists them)
     node: str | None = None
     public_url: str | None = None  # base of the join links (default http://host:port)
     create_token: str | None = None  # when set, POST /api/campaigns needs "Authorization: Bearer <it>"
@@ -50,6 +51,8 @@ def parse(argv: Sequence[str] | None = None) -> Settings:
                    help="use Redis for bus and store (default: $REDIS_URL; unset = embedded)")
     p.add_argument("--redis-prefix", default=env.get("KS_REDIS_PREFIX", "ks"))
     p.add_argument("--demo", action="store_true", help="create (once) a demo campaign and print its join links")
+    p.add_argument("--demo-scenario", default=env.get("KS_DEMO_SCENARIO", "drill"),
+                   help="engine or scenario of the demo campaign (drill, campaign, continental, ...)")
     p.add_argument("--node", default=env.get("KS_NODE") or None)
     p.add_argument("--public-url", default=env.get("KS_PUBLIC_URL") or None)
     p.add_argument("--no-fsync", action="store_true", default=not _env_bool("KS_FSYNC", True))
@@ -64,7 +67,8 @@ def parse(argv: Sequence[str] | None = None) -> Settings:
     a = p.parse_args(argv)
     return Settings(
         host=a.host, port=a.port, data_dir=a.data_dir, redis_url=a.redis_url, redis_prefix=a.redis_prefix,
-        demo=a.demo, node=a.node, public_url=a.public_url, create_token=env.get("KS_CREATE_TOKEN") or None,
+        demo=a.demo, demo_scenario=a.demo_scenario, node=a.node, public_url=a.public_url,
+        create_token=env.get("KS_CREATE_TOKEN") or None,
         fsync=not a.no_fsync, client_dir=a.client_dir, max_frame_bytes=a.max_frame_bytes, heartbeat_s=a.heartbeat,
         ping_interval_s=a.ping_interval, rate_per_s=a.rate, rate_burst=a.rate_burst,
         send_buffer_bytes=a.send_buffer_bytes, lease_ms=a.lease_ms,

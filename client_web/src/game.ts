@@ -2,15 +2,20 @@
  * field the clocks, channels, turn log, reconnaissance, banners and — for the umpire — the moderator's desk. */
 import { BattleView } from "./battle/view";
 import { CampaignView } from "./campaign/view";
+import { formatCoord } from "./campaign/geometry";
 import { readCampaign } from "./campaign/model";
 import { lang, onLangChange, setLang, t } from "./i18n";
+import { fetchLobby } from "./lobby/api";
 import { CommandError, Connection, websocketUrl, type Command, type ConnectionState } from "./net/connection";
-import { Session } from "./net/session";
+import { Session, type RoomView } from "./net/session";
 import { ChannelsPanel } from "./ui/channels";
 import { ClocksPanel } from "./ui/clocks";
 import { append, clear, formatMs, h } from "./ui/dom";
 import { BATTLE_LOG_KINDS, describeEvent } from "./ui/log";
 import { moderatorDesk } from "./ui/moderator";
+
+/** Question kinds of the campaign engine (C-8.3). */
+const RECON_KINDS = ["presence", "count", "arm", "locate", "feature", "mobilization"] as const;
 
 export class GamePage {
   readonly root: HTMLElement;
@@ -31,8 +36,18 @@ export class GamePage {
   private current: string | null = null;
   private views = new Map<string, CampaignView | BattleView>();
   private channels = new Map<string, ChannelsPanel>();
-  private desk: (HTMLElement & { refresh?: () => void }) | null = null;
+  /** the moderator's desk of each room (clocks, rulings and lockouts act on that room) */
+  private readonly desks = new Map<string, HTMLElement & { refresh?: () => void }>();
+  /** Stepping through the turns this client saw of the current room (null: live). */
+  private replayAt: number | null = null;
   private timer = 0;
+  private presenceTimer = 0;
+  /** players and spectators online per room, from the lobby (public campaigns and battles) */
+  private presence = new Map<string, { players: number; spectators: number }>();
+  private readonly resyncTimers = new Map<string, number>();
+  /** battle rooms announced but perhaps not open yet */
+  private readonly spawning = new Set<string>();
+  private readonly unsubscribe: (() => void)[] = [];
 
   constructor(token: string, private readonly back: () => void) {
     this.conn = new Connection({ url: websocketUrl(location), token });
@@ -47,28 +62,39 @@ export class GamePage {
     });
     this.conn.on("welcome", (w) => {
       this.session.onWelcome(w);
-      for (const room of w.rooms) void this.conn.join(room).catch(() => {});
+      for (const room of w.rooms) void this.conn.join(room).then(() => this.pollPresence()).catch(() => {});
       this.current ??= w.rooms.find((r) => !r.startsWith("s-")) ?? w.rooms[0] ?? null;
       this.renderAll();
     });
-    this.conn.on("snapshot", (s) => this.session.onSnapshot(s));
+    this.conn.on("snapshot", (s) => {
+      this.session.onSnapshot(s);
+      // Battles already running when this client came in (or came back).
+      if (s.kind === "campaign") for (const b of readCampaign(s.state).battles) {
+        if (!["over", "ended", "done"].includes(b.status)) this.followBattle({ battle: b.id }, "battle_started");
+      }
+    });
     this.conn.on("event", (e) => {
       if (this.session.onEvent(e)) this.scheduleResync(e.room);
+      const view = this.views.get(e.room);
+      if (view instanceof BattleView) view.play(e.kind, e.data);
+      this.followBattle(e.data, e.kind);
     });
     this.conn.on("joined", (j) => this.session.onJoined(j));
-    this.conn.on("error", (e) => this.showError(e.code, e.message, e.rule));
+    this.conn.on("error", (e) => {
+      if (e.code === "no_such_room" && [...this.spawning].some((r) => e.message.includes(r))) return;
+      this.showError(e.code, e.message, e.rule);
+    });
     this.session.subscribe((room) => {
       this.followSecretModule();
       if (room === null || room === this.current) this.renderAll();
       else this.renderRoomTabs();
     });
-    onLangChange(() => this.rebuild());
+    this.unsubscribe.push(onLangChange(() => this.rebuild()));
     this.timer = window.setInterval(() => this.tick(), 250);
+    this.presenceTimer = window.setInterval(() => void this.pollPresence(), 15_000);
     this.renderAll();
     this.conn.connect();
   }
-
-  private resyncTimers = new Map<string, number>();
 
   /** The engines' events say what happened, not what each viewer now sees: after a burst of them, fetch this
    * viewer's new projection once. */
@@ -80,21 +106,57 @@ export class GamePage {
     }, 120));
   }
 
+  private async pollPresence(): Promise<void> {
+    try {
+      const lobby = await fetchLobby();
+      this.presence = new Map([...lobby.campaigns, ...lobby.battles].map((r) => [r.room, { players: r.players_online, spectators: r.spectators_online }]));
+      this.renderHeader();
+    } catch {
+      // the lobby is a nicety here; the game goes on without it
+    }
+  }
+
   destroy(): void {
+    for (const off of this.unsubscribe) off();
+    for (const timer of this.resyncTimers.values()) window.clearTimeout(timer);
     window.clearInterval(this.timer);
+    window.clearInterval(this.presenceTimer);
     this.conn.close();
   }
 
   private send(cmd: Command): Promise<unknown> {
     this.errorLine.textContent = "";
-    return this.conn.send(cmd).catch((exc: unknown) => {
-      if (exc instanceof CommandError) this.showError(exc.code, exc.message, exc.rule);
-      throw exc;
-    });
+    return this.conn.send(cmd);
   }
 
   private showError(code: string, message: string, rule: string | null): void {
     this.errorLine.textContent = rule ? t("game.error.rule", { code, rule, message }) : t("game.error", { code, message });
+  }
+
+  /** A battle room announced in the campaign (armies met) becomes a tab; the server decides whether we may join. */
+  private followBattle(data: Record<string, unknown>, kind = ""): void {
+    const w = this.session.welcome;
+    if (!w) return;
+    // The Napoleonic campaign announces `battle_started {battle}`; its room is b-<campaign>-<battle>.
+    const room = data.battle_room ?? data.room ?? (kind === "battle_started" && typeof data.battle === "string" ? `b-${w.campaign}-${data.battle}` : null);
+    if (typeof room !== "string" || !room.startsWith("b-") || w.rooms.includes(room)) return;
+    w.rooms.push(room);
+    this.spawning.add(room);
+    this.renderRoomTabs();
+    // The server opens the battle room right after it commits `battle_started`: retry a moment until it exists.
+    const attempt = (n: number): void => {
+      this.conn.join(room).then(() => this.spawning.delete(room)).catch((exc: unknown) => {
+        if (exc instanceof CommandError && exc.code === "no_such_room" && n < 40) {
+          window.setTimeout(() => attempt(n + 1), 250);
+          return;
+        }
+        this.spawning.delete(room);
+        this.conn.rooms.delete(room);
+        w.rooms.splice(w.rooms.indexOf(room), 1);
+        this.renderRoomTabs();
+      });
+    };
+    attempt(0);
   }
 
   /** A player sent to the secret module mid-session enters its room (D-N-14); the server lets them in. */
@@ -117,7 +179,8 @@ export class GamePage {
   private rebuild(): void {
     this.views.clear();
     this.channels.clear();
-    this.desk = null;
+    this.desks.clear();
+    this.reconShown = "";
     this.renderAll();
   }
 
@@ -144,6 +207,8 @@ export class GamePage {
       w ? h("span", { class: "who", "data-testid": "who" },
         `${t(`role.${w.role}`)}${w.team ? ` · ${w.team}` : ""}${w.player ? ` · ${w.player}` : ""}`) : null,
       turn !== null ? h("span", { class: "turn" }, t("game.turn", { n: turn })) : null,
+      room && this.presence.has(room.id) ? h("span", { class: "presence", "data-testid": "presence" },
+        `${this.presence.get(room.id)!.players} ${t("lobby.players")} · ${this.presence.get(room.id)!.spectators} ${t("lobby.spectators")}`) : null,
       this.clocks.root,
       w?.role === "player" && room?.active.includes(w.team ?? "") && !this.locked
         ? h("button", { class: "end-turn", "data-testid": "end-turn", onclick: () => void this.send({ t: "end_turn", room: room.id }).catch(() => {}) }, t("game.end_turn"))
@@ -188,7 +253,7 @@ export class GamePage {
       const r = this.session.room(id);
       const unread = [...r.unread.values()].reduce((a, b) => a + b, 0);
       this.roomTabs.append(h("button", { class: `tab${id === this.current ? " active" : ""}`, "data-testid": `room-${id}`,
-        onclick: () => { this.current = id; this.renderAll(); } }, id, unread ? h("span", { class: "unread" }, String(unread)) : null));
+        onclick: () => { this.current = id; this.replayAt = null; this.renderAll(); } }, id, unread ? h("span", { class: "unread" }, String(unread)) : null));
     }
   }
 
@@ -218,13 +283,88 @@ export class GamePage {
       this.stage.append(h("div", { class: "secret-room" }, h("h2", {}, t("chan.secret"))));
       return;
     }
-    view.setState(room.state, w?.role === "player" ? w.team ?? null : null);
+    const frame = this.replayAt !== null ? room.frames[this.replayAt] : undefined;
+    view.setState(frame ? frame.state : room.state, w?.role === "player" ? w.team ?? null : null);
+  }
+
+  /** C-8.3: questions by kind (yes/no ½, numeric 1, arm of service 2 from the quota), the answers so far. */
+  private reconPanel(id: string, model: ReturnType<typeof readCampaign>): HTMLElement {
+    const w = this.session.welcome;
+    const kind = h("select", { "data-testid": "recon-kind" }, ...RECON_KINDS.map((k) => h("option", { value: k }, k)));
+    const cell = h("input", { type: "text", placeholder: "45-22", size: 6, "data-testid": "recon-cell" });
+    const what = h("input", { type: "text", placeholder: t("recon.placeholder"), size: 10 });
+    const ask = (e: globalThis.Event) => {
+      e.preventDefault();
+      const order: Record<string, unknown> = { type: "question", kind: kind.value };
+      const c = cell.value.trim().split(/[-,\s]+/).map(Number);
+      if (c.length === 2 && c.every(Number.isFinite)) order.cell = c;
+      if (kind.value === "locate") order.unit = what.value.trim();
+      if (kind.value === "feature") order.feature = what.value.trim();
+      void this.send({ t: "order", room: id, order }).catch(() => {});
+    };
+    return h("section", { class: "recon", "data-testid": "recon" }, h("h3", {}, t("recon.title")),
+      h("p", {}, t("recon.budget", { n: model.recon.left ?? "—" })),
+      h("ul", {}, ...model.recon.answers.map((a) => h("li", { class: a.falseAnswer ? "false-answer" : "" },
+        `${w?.role === "moderator" && a.team ? `${a.team}: ` : ""}${a.question} → ${a.answer}${a.falseAnswer && a.truth !== null ? ` (${a.truth})` : ""}`))),
+      w?.role === "player" ? h("form", { onsubmit: ask }, kind, " ", cell, " ", what, " ", h("button", { type: "submit" }, t("recon.ask"))) : null);
+  }
+
+  /** Battles of the campaign (N-START, D-L-1/2): open a battle's room; the sides answer a challenge (accept,
+   * withdraw, retreat with battle, N-START-3, D-N-13) or offer a quick resolution. */
+  private battlesPanel(id: string, model: ReturnType<typeof readCampaign>): HTMLElement {
+    const w = this.session.welcome;
+    const order = (o: Record<string, unknown>) => () => void this.send({ t: "order", room: id, order: o }).catch(() => {});
+    return h("section", { class: "battles", "data-testid": "battles" }, h("h3", {}, t("battle.list")),
+      h("ul", {}, ...model.battles.map((b) => {
+        const room = `b-${w?.campaign ?? ""}-${b.id}`;
+        const mine = w?.role === "player" && (w.team === b.attacker || w.team === b.defender);
+        return h("li", {},
+          `${formatCoord(model.metric, b.cell)} · ${b.attacker} × ${b.defender} · ${b.kind} · ${b.status} `,
+          w?.rooms.includes(room) ? h("button", { onclick: () => { this.current = room; this.replayAt = null; this.renderAll(); } }, t("lobby.open")) : null,
+          mine && w?.team === b.defender ? h("span", { class: "buttons" },
+            ...(["accept", "withdraw", "retreat_with_battle"] as const).map((choice) =>
+              h("button", { onclick: order({ type: "answer", battle: b.id, choice }) }, t(`battle.answer.${choice}`)))) : null,
+          mine ? h("button", { onclick: order({ type: "offer_quick", battle: b.id }) }, t("battle.quick")) : null);
+      })));
+  }
+
+  private replayPanel(room: RoomView): HTMLElement | null {
+    const n = room.frames.length;
+    if (n < 2 && this.replayAt === null) return null;
+    const at = this.replayAt;
+    const go = (i: number | null) => {
+      this.replayAt = i === null ? null : Math.max(0, Math.min(n - 1, i));
+      this.renderStage();
+      this.renderSide();
+    };
+    return h("section", { class: "replay", "data-testid": "replay" }, h("h3", {}, t("replay.title")),
+      h("div", { class: "buttons" },
+        h("button", { "data-testid": "replay-prev", onclick: () => go((at ?? n - 1) - 1) }, t("replay.prev")),
+        h("span", { "data-testid": "replay-turn" }, at === null ? t("replay.live") : t("replay.turn", { n: room.frames[at]!.turn, of: room.frames[n - 1]!.turn })),
+        h("button", { "data-testid": "replay-next", onclick: () => go(at === null || at + 1 >= n - 1 ? null : at + 1) }, t("replay.next")),
+        at !== null ? h("button", { onclick: () => go(null) }, t("replay.live")) : null));
+  }
+
+  /** The sidebar keeps its panels in fixed slots: a panel with an input is re-inserted only when it changes, so
+   * that events arriving while someone types do not take the focus away. */
+  private readonly slots = {
+    chan: h("div", { class: "slot" }), recon: h("div", { class: "slot" }), rules: h("div", { class: "slot" }),
+    desk: h("div", { class: "slot" }), battles: h("div", { class: "slot" }), log: h("div", { class: "slot" }), replay: h("div", { class: "slot" }),
+  };
+  private reconShown = "";
+
+  private place(slot: HTMLElement, node: HTMLElement | null): void {
+    if (slot.firstChild === node && slot.childNodes.length === (node ? 1 : 0)) return;
+    slot.replaceChildren(...(node ? [node] : []));
   }
 
   private renderSide(): void {
-    clear(this.side);
+    if (this.side.firstChild !== this.slots.chan) this.side.replaceChildren(...Object.values(this.slots));
     const id = this.current;
-    if (!id) return;
+    if (!id) {
+      for (const slot of Object.values(this.slots)) this.place(slot, null);
+      return;
+    }
     const room = this.session.room(id);
     const w = this.session.welcome;
     let chan = this.channels.get(id);
@@ -234,24 +374,21 @@ export class GamePage {
       this.channels.set(id, chan);
     }
     chan.render();
-    this.side.append(chan.root);
-    if (room.kind === "campaign") {
-      const model = readCampaign(room.state);
-      if (model.recon.left !== null || model.recon.answers.length) {
-        const q = h("input", { type: "text", placeholder: t("recon.placeholder") });
-        this.side.append(h("section", { class: "recon", "data-testid": "recon" }, h("h3", {}, t("recon.title")),
-          h("p", {}, t("recon.budget", { n: model.recon.left ?? "—" })),
-          h("ul", {}, ...model.recon.answers.map((a) => h("li", { class: a.falseAnswer ? "false-answer" : "" }, `${a.question} → ${a.answer}`))),
-          w?.role === "player" ? h("form", { onsubmit: (e: globalThis.Event) => {
-            e.preventDefault();
-            if (q.value.trim()) void this.send({ t: "order", room: id, order: { type: "question", text: q.value.trim() } }).catch(() => {});
-          } }, q, h("button", { type: "submit" }, t("recon.ask"))) : null));
-      }
-      if (model.houseRules.length) this.side.append(h("section", {}, h("h3", {}, "C-0.3"), h("ul", {}, ...model.houseRules.map((r) => h("li", {}, r)))));
+    this.place(this.slots.chan, chan.root);
+    const model = room.kind === "campaign" ? readCampaign(room.state) : null;
+    const recon = model && (model.recon.left !== null || model.recon.answers.length) ? model.recon : null;
+    const reconKey = recon ? `${id} ${lang()} ${JSON.stringify(recon)}` : "";
+    if (reconKey !== this.reconShown) {
+      this.reconShown = reconKey;
+      this.place(this.slots.recon, model && recon ? this.reconPanel(id, model) : null);
     }
+    this.place(this.slots.battles, model?.battles.length ? this.battlesPanel(id, model) : null);
+    this.place(this.slots.rules, model?.houseRules.length
+      ? h("section", {}, h("h3", {}, "C-0.3"), h("ul", {}, ...model.houseRules.map((r) => h("li", {}, r)))) : null);
     if (w?.role === "moderator") {
-      if (!this.desk) {
-        this.desk = moderatorDesk({
+      let desk = this.desks.get(id);
+      if (!desk) {
+        desk = moderatorDesk({
           room: id,
           teams: () => Object.keys((this.session.room(id).clocks.teams as Record<string, unknown> | undefined) ?? {}).concat(
             Array.isArray(this.session.room(id).state.teams) ? (this.session.room(id).state.teams as string[]) : []).filter((x, i, a) => a.indexOf(x) === i),
@@ -260,12 +397,14 @@ export class GamePage {
           send: (cmd) => this.send(cmd),
         });
       }
-      this.desk.refresh?.();
-      this.side.append(this.desk);
+      this.desks.set(id, desk);
+      desk.refresh?.();
+      this.place(this.slots.desk, desk);
     }
     clear(this.logList);
     const shown = room.log.filter((e) => e.kind !== "chat" && (room.kind !== "battle" || BATTLE_LOG_KINDS.has(e.kind)));
     for (const ev of shown.slice(-80).reverse()) this.logList.append(h("li", { "data-kind": ev.kind }, describeEvent(ev)));
-    this.side.append(h("section", {}, h("h3", {}, room.kind === "battle" ? t("battle.dice") : t("game.log")), this.logList));
+    this.place(this.slots.log, h("section", {}, h("h3", {}, room.kind === "battle" ? t("battle.dice") : t("game.log")), this.logList));
+    this.place(this.slots.replay, this.replayPanel(room));
   }
 }

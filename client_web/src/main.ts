@@ -2,7 +2,8 @@
  * sessionStorage and taken out of the address bar; `#play` resumes that session; `#preview=…` draws sample data;
  * anything else is the lobby. */
 import { GamePage } from "./game";
-import { onLangChange, lang } from "./i18n";
+import { lang, onLangChange, setLang, t } from "./i18n";
+import { h } from "./ui/dom";
 import { lobbyPage } from "./lobby/lobby";
 import { previewPage } from "./preview/preview";
 import "./style.css";
@@ -31,7 +32,11 @@ function route(): void {
   } else if (hash.get("preview")) {
     app.append(previewPage(hash.get("preview")!));
   } else {
-    app.append(lobbyPage((tok) => (location.hash = `token=${tok}`)));
+    app.append(
+      h("header", { class: "game-header" }, h("span", { class: "brand" }, t("app.title")), h("span", { class: "muted" }, t("lobby.tagline")),
+        h("button", { class: "lang", "data-testid": "lang", onclick: () => setLang(lang() === "en" ? "ru" : "en") }, t("lang.switch"))),
+      lobbyPage((tok) => (location.hash = `token=${tok}`)),
+    );
   }
 }
 

@@ -6,7 +6,7 @@ Layout of the data directory:
     campaigns/<id>.msgpack       campaign record with its token grants (hashes only)
     rooms/<room>/journal         frames: u32 length, u32 crc32, msgpack Record
     rooms/<room>/snapshot        latest RoomSnapshot (written to a temp file, then renamed)
-    rooms/<room>/alive           last time (ms) the room's owner was alive
+    alive                        last time (ms) the process was seen alive (every half second)
 
 A frame torn by a crash (short or bad checksum) is cut off when the journal is opened: it was never acknowledged.
 """
@@ -160,13 +160,13 @@ class FileStore:
         path = self._room_dir(room) / "snapshot"
         return RoomSnapshot.unpack(path.read_bytes()) if path.exists() else None
 
-    async def mark_alive(self, room: str, now_ms: int) -> None:
-        _write_atomic(self._room_dir(room) / "alive", str(now_ms).encode(), False)
+    async def mark_alive(self, rooms: Sequence[str], now_ms: int) -> None:
+        """One process owns every room of the directory: one mark for all of them."""
+        _write_atomic(self.root / "alive", str(now_ms).encode(), False)
 
     async def last_alive(self, room: str) -> int | None:
-        path = self._room_dir(room) / "alive"
         try:
-            return int(path.read_text())
+            return int((self.root / "alive").read_text())
         except (FileNotFoundError, ValueError):
             return None
 

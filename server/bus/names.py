@@ -71,7 +71,9 @@ def battle_room(battle: str) -> str:
 
 
 def campaign_of(room: str) -> str | None:
-    """The campaign a campaign or secret-module room belongs to."""
+    """The campaign a campaign, secret-module or battle room (`b-<campaign>-<battle>`) belongs to."""
     if room.startswith(("c-", "s-")):
         return room[2:]
+    if room.startswith("b-") and "-" in room[2:]:
+        return room[2:].split("-", 1)[0]
     return None

@@ -46,11 +46,9 @@ return top + 1
 """
 
 _ACQUIRE = """
-local holder = redis.call('GET', KEYS[1])
-if holder == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 end
-if holder then return 0 end
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-return 1
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 1 end
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 end
+return 0
 """
 
 _RELEASE = """
@@ -101,8 +99,13 @@ class RedisStore:
         raw = await self.r.get(names.room_snapshot(self.prefix, room))
         return RoomSnapshot.unpack(raw) if raw else None
 
-    async def mark_alive(self, room: str, now_ms: int) -> None:
-        await self.r.set(names.room_alive(self.prefix, room), now_ms)
+    async def mark_alive(self, rooms: Sequence[str], now_ms: int) -> None:
+        if not rooms:
+            return
+        async with self.r.pipeline(transaction=False) as pipe:
+            for room in rooms:
+                pipe.set(names.room_alive(self.prefix, room), now_ms)
+            await pipe.execute()
 
     async def last_alive(self, room: str) -> int | None:
         raw = await self.r.get(names.room_alive(self.prefix, room))
@@ -170,6 +173,12 @@ class RedisBus:
         self._node: str | None = None
         self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._serving: set[asyncio.Task[None]] = set()
+        self._outbox: dict[str, list[LoggedEvent]] = {}
+        self._outbox_ready = asyncio.Event()
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self._flusher: asyncio.Task[None] | None = None
+        self.published = 0
 
     def channel(self, room: str) -> str:
         return names.room_events(self.prefix, room)
@@ -181,7 +190,40 @@ class RedisBus:
             self._listener = asyncio.create_task(self._listen())
 
     async def publish(self, room: str, events: Sequence[LoggedEvent]) -> None:
-        await self.r.publish(self.channel(room), pack_events(room, events))
+        """Queue the events; one flusher sends, per loop tick, one message per room in one pipeline (in order).
+        The events are already durable, so a lost publish is a gap the followers catch up from the log."""
+        pending = self._outbox.get(room)
+        if pending is None:
+            self._outbox[room] = list(events)
+        else:
+            pending.extend(events)
+        self._outbox_ready.set()
+        self._idle.clear()
+        if self._flusher is None:
+            self._flusher = asyncio.create_task(self._flush_loop())
+
+    async def _flush_loop(self) -> None:
+        while True:
+            await self._outbox_ready.wait()
+            await asyncio.sleep(0)  # let this tick's other publishes join the batch
+            self._outbox_ready.clear()
+            outbox, self._outbox = self._outbox, {}
+            try:
+                async with self.r.pipeline(transaction=False) as pipe:
+                    for room, events in outbox.items():
+                        pipe.publish(self.channel(room), pack_events(room, events))
+                    await pipe.execute()
+                self.published += len(outbox)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("publishing %d rooms' events failed", len(outbox))
+            if not self._outbox:
+                self._idle.set()
+
+    async def flush(self) -> None:
+        """Wait until everything queued so far has been handed to Redis."""
+        await self._idle.wait()
 
     async def subscribe(self, room: str, handler: EventHandler) -> None:
         first = room not in self._handlers
@@ -268,7 +310,10 @@ class RedisBus:
             self._waiting.pop(rid, None)
 
     async def close(self) -> None:
-        for task in [self._listener, *self._serving]:
+        if self._outbox:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.flush(), 2)
+        for task in [self._listener, self._flusher, *self._serving]:
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):

@@ -9,6 +9,7 @@ from server.campaign.forces import MARCH, REGROUPING, TRANSFER, Unit, remove_los
 from server.campaign.grid import Cell, distance_km, label, round_half_up
 from server.campaign.orders import Strike
 from server.campaign.state import CampaignState
+from server.core.engine import Event
 from server.core.errors import IllegalOrder
 
 EPS = 1e-9
@@ -68,7 +69,8 @@ def strike(ctx: Ctx, team: str, cmd: Strike) -> None:
         turns = int(art["bridge_closed_turns"])
         _close(state, cmd.target, movement=turns, transfer=turns)
     elif cmd.mode == "cutoff":
-        state.interdictions.append({"cell": list(cmd.target), "team": team, "fraction": fraction, "by": unit.id})
+        state.interdictions.append({"cell": list(cmd.target), "team": team, "fraction": fraction, "by": unit.id,
+                                    "turn": state.turn})
     else:
         targets = state.units_at(cmd.target)
         if any(t.fought for t in targets):
@@ -84,8 +86,15 @@ def strike(ctx: Ctx, team: str, cmd: Strike) -> None:
                 act_of_war(ctx, team, t.team)
         _hit(ctx, targets, fraction, cause="artillery", cell=cmd.target)
     unit.struck, unit.used = True, 1.0
-    ctx.emit(public("artillery_strike", team=team, target=list(cmd.target), mode=cmd.mode,
-                    fraction=fraction, rule="C-9.7"))
+    strike_event = for_team if cmd.mode == "cutoff" else _public_strike
+    ctx.emit(strike_event(team, "artillery_strike", team=team, target=list(cmd.target), mode=cmd.mode,
+                          fraction=fraction, rule="C-9.7"))
+
+
+def _public_strike(team: str, kind: str, /, **data: object) -> Event:
+    """A destructive strike or a closure is seen by all; cut-off fire waits unseen for the enemy (C-9.7d)."""
+    del team
+    return public(kind, **data)
 
 
 def _close(state: CampaignState, cell: Cell, *, movement: int, transfer: int) -> None:
@@ -123,5 +132,6 @@ def trigger_interdiction(ctx: Ctx, unit: Unit, cell: Cell) -> None:
 
 
 def expire_interdictions(state: CampaignState, team: str) -> None:
-    """Cut-off fire waits only for the enemy's next move: it lapses when its own side moves again."""
-    state.interdictions = [m for m in state.interdictions if m["team"] != team]
+    """Cut-off fire waits only for the enemy's next move: it lapses when its own side's next turn begins (at
+    level 3, after the next resolution)."""
+    state.interdictions = [m for m in state.interdictions if m["team"] != team or m["turn"] >= state.turn]

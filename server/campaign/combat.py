@@ -26,10 +26,21 @@ from server.campaign.forces import (
     sector_factor,
     support_rating,
 )
-from server.campaign.grid import Cell, direction, is_adjacent, label, neighbours, opposite, round_half_up, turn_angle
+from server.campaign.grid import (
+    FACINGS,
+    Cell,
+    direction,
+    is_adjacent,
+    label,
+    neighbours,
+    opposite,
+    round_half_up,
+    shift,
+    turn_angle,
+)
 from server.campaign.orders import Attack
 from server.campaign.state import CampaignState
-from server.core.errors import IllegalOrder
+from server.core.errors import BadOrder, IllegalOrder
 
 EPS = 1e-9
 
@@ -142,8 +153,6 @@ def _retreat_cell(state: CampaignState, unit: Unit, attack_dir: str) -> Cell | N
     back = opposite(attack_dir)
     options = [back, *(f for f in _around(back))]
     for facing in options:
-        from server.campaign.grid import shift
-
         cell = shift(unit.cell, facing)
         if not state.map.is_land(cell) or blocking(state, unit, cell):
             continue
@@ -157,8 +166,6 @@ def _retreat_cell(state: CampaignState, unit: Unit, attack_dir: str) -> Cell | N
 
 
 def _around(facing: str) -> list[str]:
-    from server.campaign.grid import FACINGS
-
     i = FACINGS.index(facing)
     return [FACINGS[(i + 1) % 8], FACINGS[(i - 1) % 8]]
 
@@ -193,11 +200,17 @@ def attack(ctx: Ctx, team: str, cmd: Attack) -> None:
     defenders = [u for u in state.units_at(target) if u.team != team]
     if not defenders:
         ctx.fail(IllegalOrder(f"there are no enemy troops in {label(target)}", rule="C-9.8"))
+    if any(sorted((team, d.team)) in state.peace_pairs for d in defenders):
+        ctx.fail(IllegalOrder("you have made peace with them", rule="C-10.2"))
     echelons: list[list[Unit]] = []
+    named: set[str] = set()
     for n, ids in enumerate(cmd.echelons):
         units: list[Unit] = []
         for uid in ids:
             u = ctx.own_unit(team, uid)
+            if uid in named:
+                raise BadOrder(f"{u.name} is named twice in the grouping", details={"field": "echelons"})
+            named.add(uid)
             problem = _attacker_problem(state, u, target, n, echelons)
             if problem is not None:
                 ctx.adjusted(IllegalOrder(problem[0], rule=problem[1]), unit=u.id)
@@ -209,7 +222,7 @@ def attack(ctx: Ctx, team: str, cmd: Attack) -> None:
         ctx.fail(IllegalOrder("no unit of the order can strike that square", rule="C-9.8"))
     supporters: list[Unit] = []
     if state.level >= 2:
-        for uid in cmd.support:
+        for uid in dict.fromkeys(cmd.support):
             u = ctx.own_unit(team, uid)
             if (u.struck or u.fought or not u.combat_capable or u in echelons[0]
                     or not any(is_adjacent(u.cell, a.cell) for a in echelons[0])):
@@ -362,8 +375,6 @@ def _defender_multiplier(state: CampaignState, d: Unit, attackers: list[Unit]) -
 
 def _defender_echelons(state: CampaignState, first: list[Unit], target: Cell, attack_dir: str) -> list[list[Unit]]:
     """C-9.8c: the defender's second echelon is its troops in the squares right behind the one attacked."""
-    from server.campaign.grid import shift
-
     team = first[0].team
     back = opposite(attack_dir)
     cells = [shift(target, back), *(shift(target, f) for f in _around(back))]

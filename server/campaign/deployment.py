@@ -8,9 +8,10 @@ from typing import Any
 from server.campaign.context import Ctx
 from server.campaign.events import for_team, public
 from server.campaign.forces import Unit, new_division
-from server.campaign.grid import ORTHOGONAL, chebyshev, label
+from server.campaign.grid import ORTHOGONAL, Cell, chebyshev, label
 from server.campaign.movement import blocking, nearest_free, stack_allowed
 from server.campaign.orders import Army, Cover, Deploy, Formation, MobilizationPoints, Posture, Regulation
+from server.campaign.scenario import GameMap
 from server.campaign.state import PLANNING, CampaignState
 from server.core.errors import IllegalOrder
 
@@ -61,7 +62,8 @@ def deploy(ctx: Ctx, team: str, cmd: Deploy) -> None:
 
 
 def army(ctx: Ctx, team: str, cmd: Army) -> None:
-    """C-5.6: an army is 4 to 10 divisions; a division belongs to one army."""
+    """C-5.6: an army is 4 to 10 divisions; a division belongs to one army. Its operational zone (band), if
+    given, is written in the team's plan (a rectangle of two corners), seen by the team and the moderator."""
     state = ctx.state
     dep = state.tables["deployment"]
     units = [_planning_unit(ctx, team, u) for u in dict.fromkeys(cmd.units)]
@@ -77,7 +79,13 @@ def army(ctx: Ctx, team: str, cmd: Army) -> None:
     armies[cmd.name] = [u.id for u in units]
     for u in units:
         u.army = cmd.name
+    zones = state.regulations.setdefault(team, {}).setdefault("zones", {})
+    if cmd.zone is not None:
+        (x0, y0), (x1, y1) = cmd.zone
+        zones[cmd.name] = [[min(x0, x1), min(y0, y1)], [max(x0, x1), max(y0, y1)]]
     ctx.emit(for_team(team, "army_formed", name=cmd.name, units=[u.id for u in units], rule="C-5.6"))
+    if cmd.zone is not None:
+        ctx.emit(for_team(team, "zone", spectators=False, army=cmd.name, zone=zones[cmd.name], rule="C-5.6"))
 
 
 def cover(ctx: Ctx, team: str, cmd: Cover) -> None:
@@ -139,21 +147,25 @@ def formation(ctx: Ctx, team: str, cmd: Formation) -> None:
     ctx.emit(for_team(team, "formation", unit=unit.id, formation=cmd.formation, orientation=cmd.orientation))
 
 
-def border_cells(state: CampaignState, team: str) -> list[tuple[int, int]]:
-    gm = state.map
+def border_cells(state: CampaignState, team: str) -> list[Cell]:
+    """The land cells `team` holds next to land another state holds (its border or front line)."""
+    return border_of(state.map, state.control_grid(), team)
+
+
+def border_of(gm: GameMap, grid: dict[Cell, str | None], team: str, facing: str | None = None) -> list[Cell]:
+    """The border cells of `team`; with `facing`, only those next to cells that side holds."""
+    terrain = gm.terrain
     out = []
-    for cell in gm.cells():
-        if state.controller(cell) != team or not gm.is_land(cell):
+    for cell, holder in sorted(grid.items()):
+        if holder != team or terrain[cell] == "sea":
             continue
-        for dx in (-1, 0, 1):
-            for dy in (-1, 0, 1):
-                other = (cell[0] + dx, cell[1] + dy)
-                if gm.is_land(other) and state.controller(other) not in (None, team):
-                    out.append(cell)
-                    break
-            else:
-                continue
-            break
+        x, y = cell
+        for n in ((x - 1, y - 1), (x - 1, y), (x - 1, y + 1), (x, y - 1), (x, y + 1), (x + 1, y - 1), (x + 1, y),
+                  (x + 1, y + 1)):
+            other = grid.get(n)
+            if other is not None and other != team and terrain[n] != "sea" and facing in (None, other):
+                out.append(cell)
+                break
     return out
 
 
@@ -169,9 +181,11 @@ def first_echelon(state: CampaignState, team: str) -> dict[str, list[str]]:
     return out
 
 
-def standing_information(state: CampaignState, about: str) -> dict[str, Any]:
-    """C-6.2, C-8.1: what every side is told about `about`: covering troops' positions, its first-echelon armies
-    (their zones, the number of corps and of divisions, no arms), the names of the other armies."""
+def standing_information(state: CampaignState, about: str, *, deployment: bool = False) -> dict[str, Any]:
+    """What every side is told about `about`. At deployment (C-6.2): the covering troops' grouping, the zones of
+    the first-echelon armies and the number of corps in each (not their composition), the names of the other
+    armies. Throughout the war (C-8.1): the covering troops' positions, the first-echelon armies' composition
+    without arms (how many divisions), the names of the other armies."""
     first = first_echelon(state, about)
     armies = state.armies.get(about, {})
     info: dict[str, Any] = {"covering_troops": [], "first_echelon": [], "other_armies": []}
@@ -180,11 +194,12 @@ def standing_information(state: CampaignState, about: str) -> dict[str, Any]:
             info["covering_troops"].append(list(u.cell))
     for name, ids in first.items():
         units = [state.units[i] for i in ids]
-        xs, ys = [u.cell[0] for u in units], [u.cell[1] for u in units]
-        info["first_echelon"].append({
-            "army": name, "zone": [[min(xs), min(ys)], [max(xs), max(ys)]],
-            "corps": len({u.corps for u in units if u.corps}), "divisions": len(units),
-        })
+        if deployment:
+            xs, ys = [u.cell[0] for u in units], [u.cell[1] for u in units]
+            info["first_echelon"].append({"army": name, "zone": [[min(xs), min(ys)], [max(xs), max(ys)]],
+                                          "corps": len({u.corps for u in units if u.corps})})
+        else:
+            info["first_echelon"].append({"army": name, "divisions": len(units)})
     info["other_armies"] = sorted(n for n in armies if n not in first and armies[n])
     return info
 
@@ -193,7 +208,7 @@ def finish_planning(ctx: Ctx) -> None:
     """C-6.2: the mediator places both sides' cards and tells each side about the others."""
     state = ctx.state
     for team in state.player_teams:
-        report = {other: standing_information(state, other)
+        report = {other: standing_information(state, other, deployment=True)
                   for other in [*state.player_teams, *state.neutrals] if other != team}
         state.reports[team] = report
         ctx.emit(for_team(team, "deployment_report", spectators=False, report=report, rule="C-6.2"))

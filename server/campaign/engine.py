@@ -21,6 +21,7 @@ from server.campaign.orders import (
     Attack,
     Capitulate,
     Command,
+    Corps,
     Cover,
     Deploy,
     Formation,
@@ -52,11 +53,12 @@ Handler = Callable[[Ctx, str, Any], None]
 PLANNING_ORDERS: dict[type, Handler] = {
     Deploy: deployment.deploy, Army: deployment.army, Cover: deployment.cover,
     MobilizationPoints: deployment.mobilization_points, Regulation: deployment.regulation,
-    Posture: deployment.posture, Formation: deployment.formation,
+    Posture: deployment.posture, Formation: deployment.formation, Corps: movement.corps,
 }
 TURN_ORDERS: dict[type, Handler] = {
     Move: movement.move, Turn: movement.turn, Frontage: movement.frontage, March: movement.march,
     Transfer: movement.transfer, Split: movement.split, Merge: movement.merge, Reassign: movement.reassign,
+    Corps: movement.corps,
     Attack: combat.attack, Strike: artillery.strike, Formation: deployment.formation,
 }
 ANY_TIME_ORDERS: dict[type, Handler] = {
@@ -64,8 +66,8 @@ ANY_TIME_ORDERS: dict[type, Handler] = {
     ProposePeace: peace.propose, AnswerPeace: peace.answer, Capitulate: peace.capitulate,
 }
 #: Level 3 (C-1.7): orders the mediator records and carries out together at the end of the turn, in this order.
-RESOLUTION_ORDER: tuple[type, ...] = (Turn, Frontage, Formation, Split, Merge, Reassign, Transfer, March, Move,
-                                      Strike, Attack)
+RESOLUTION_ORDER: tuple[type, ...] = (Turn, Frontage, Formation, Split, Merge, Corps, Reassign, Transfer, March,
+                                      Move, Strike, Attack)
 
 
 class CampaignEngine:
@@ -80,36 +82,26 @@ class CampaignEngine:
         except KeyError as exc:
             raise BadOrder(f"unknown scenario {name!r}", details={"field": "scenario"}) from exc
         level = config.get("level", 1)
-        if level not in (1, 2, 3):
+        if level not in (1, 2, 3) or isinstance(level, bool):
             raise BadOrder("level is 1, 2 or 3", rule="C-0.2", details={"field": "level"})
-        teams_cfg = config.get("teams") or [{"colour": "red", "seats": 1}, {"colour": "blue", "seats": 1}]
-        colours = [str(t.get("colour")) for t in teams_cfg]
-        if not 2 <= len(colours) <= 4 or len(set(colours)) != len(colours):
-            raise BadOrder("a campaign has 2 to 4 teams of distinct colours", rule="C-1.2")
-        for t in teams_cfg:
-            if not 1 <= int(t.get("seats", 1)) <= 3:
-                raise BadOrder("a team has 1 to 3 players", rule="C-1.2")
-            if t.get("colour") not in scen.raw["states"]:
-                raise BadOrder(f"the scenario has no state for {t.get('colour')!r}", rule="C-1.2")
-        if sum(int(t.get("seats", 1)) for t in teams_cfg) > 10:
-            raise BadOrder("at most 10 players take part", rule="C-1.2")
-        ordered = list(in_turn_order(colours))
+        teams = _teams(config.get("teams") or [{"colour": "red", "seats": 1}, {"colour": "blue", "seats": 1}])
+        for colour in teams:
+            if colour not in scen.raw["states"]:
+                raise BadOrder(f"the scenario has no state for {colour!r}", rule="C-1.2")
+        house_rules = config.get("house_rules", [])
+        if not isinstance(house_rules, list) or len(house_rules) > 50 or not all(
+                isinstance(r, str) and len(r) <= 500 for r in house_rules):
+            raise BadOrder("house rules are a list of texts", rule="C-0.3", details={"field": "house_rules"})
+        ordered = list(in_turn_order(list(teams)))
         neutrals = [s for s, d in scen.raw["states"].items() if s not in ordered and d.get("neutral")]
         state = CampaignState(
-            scenario=scen.name, level=int(level),
-            teams=[{"colour": c, "seats": int(next(t for t in teams_cfg if t["colour"] == c).get("seats", 1))}
-                   for c in ordered],
-            house_rules=list(config.get("house_rules", [])), recon_deception=bool(config.get("recon_deception")),
+            scenario=scen.name, level=int(level), teams=[{"colour": c, "seats": teams[c]} for c in ordered],
+            house_rules=list(house_rules), recon_deception=bool(config.get("recon_deception")),
             phase=PLANNING, order=TurnOrder.start(ordered, simultaneous=True), dice=Dice.from_seed(seed),
-            units={}, neutrals=neutrals,
+            units={}, neutrals=neutrals, penalise_refused=bool(config.get("penalise_refused_orders", True)),
         )
-        forces = scen.raw["forces"]
         for colour in [*ordered, *neutrals]:
-            specs = list(forces.get(colour, []))
-            if not specs and colour == "green":
-                groups = forces.get("green_by_level", {})
-                specs = [s for lv, group in sorted(groups.items()) if int(lv) <= level for s in group]
-            for spec in specs:
+            for spec in scen.forces_for(colour, state.level):
                 state.units[spec["id"]] = new_division(scen, state.level, spec, colour, neutral=colour in neutrals)
             state.recon[colour] = {"quota": 0.0, "spent": 0.0, "answers": 0, "false": 0}
         deployment.setup_fortresses(state)
@@ -144,6 +136,8 @@ class CampaignEngine:
         team = actor.team
         if team is None or team not in state.player_teams:
             raise NotYourTurn("only a team's players give orders", rule="C-1.2")
+        if team in state.defeated:
+            raise NotYourTurn(f"{team} is out of the war", rule="C-10.1")
         if state.phase == OVER:
             raise IllegalOrder("the campaign is over", rule="C-10.1")
         cmd = parse(order)
@@ -238,6 +232,18 @@ class CampaignEngine:
                     ctx.emit(umpire("order_dropped", team=team, rule=err.rule, message=err.message))
         ctx.silent = False
 
+    def refused(self, state: CampaignState, team: str, error: RuleError) -> tuple[CampaignState, Sequence[Event]]:
+        """D-C-6, C-9.3: after the room refused `team`'s order with `error` (levels 1–2), record the 50-point
+        penalty for an incorrect order — unless the campaign was created with "penalise_refused_orders": false.
+        Malformed orders (BadOrder, UnknownOrder) and out-of-turn ones are not the rules' incorrect orders."""
+        if (not state.penalise_refused or state.level >= 3 or team not in state.player_teams
+                or type(error) is not IllegalOrder or state.phase != OPERATIONS):
+            return state, []
+        ctx = Ctx(state.copy())
+        peace.penalise(ctx, team, int(state.tables["scoring"]["error_penalty"]), "C-9.3",
+                       f"incorrect order refused ({error.rule}: {error.message})")
+        return ctx.state, ctx.events
+
     # -- moderator ---------------------------------------------------------------------------------------------
     def moderate(self, state: CampaignState, ruling: Mapping[str, Any]) -> tuple[CampaignState, Sequence[Event]]:
         from server.campaign import moderation
@@ -258,6 +264,25 @@ class CampaignEngine:
         return CampaignState.load(data)
 
 
+def _teams(raw: Any) -> dict[str, int]:
+    """C-1.2: 2–4 teams of distinct colours, 1–3 players each, at most 10 players."""
+    if not isinstance(raw, list) or not all(isinstance(t, Mapping) for t in raw):
+        raise BadOrder("teams are a list of {colour, seats}", rule="C-1.2", details={"field": "teams"})
+    teams: dict[str, int] = {}
+    for t in raw:
+        colour, seats = t.get("colour"), t.get("seats", 1)
+        if not isinstance(colour, str) or colour in teams:
+            raise BadOrder("each team has its own colour", rule="C-1.2", details={"field": "teams"})
+        if not isinstance(seats, int) or isinstance(seats, bool) or not 1 <= seats <= 3:
+            raise BadOrder("a team has 1 to 3 players", rule="C-1.2", details={"field": "teams"})
+        teams[colour] = seats
+    if not 2 <= len(teams) <= 4:
+        raise BadOrder("a campaign has 2 to 4 teams", rule="C-1.2", details={"field": "teams"})
+    if sum(teams.values()) > 10:
+        raise BadOrder("at most 10 players take part", rule="C-1.2", details={"field": "teams"})
+    return teams
+
+
 def _units_named(cmd: Command) -> list[str]:
     names: list[str] = []
     for attr in ("unit", "regiment"):
@@ -271,4 +296,4 @@ def _units_named(cmd: Command) -> list[str]:
     return names
 
 
-__all__ = ["CampaignEngine", "RuleError"]
+__all__ = ["CampaignEngine"]

@@ -12,29 +12,44 @@
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Any
 
 from server.campaign.context import Ctx
-from server.campaign.deployment import border_cells, standing_information
+from server.campaign.deployment import border_of, standing_information
 from server.campaign.events import for_team
 from server.campaign.forces import Unit
 from server.campaign.grid import Cell, chebyshev, label, neighbours
-from server.campaign.state import CampaignState
+from server.campaign.scenario import load_scenario
+from server.campaign.state import CampaignState, cell_of
 from server.core.engine import MODERATOR, PUBLIC, SPECTATOR
 
 FULL = "full"
 POSITION = "position"
 
 
-def open_sectors(state: CampaignState, team: str) -> set[Cell]:
-    """C-8.2: where `team` has no covering troops along its border, a zone 60 km deep and as wide as the open
-    sector plus a quarter of its width on each flank is open to observation. A cover division covers its own
-    border cell and one on each side (1/3 division per 10 km, C-5.8)."""
-    border = border_cells(state, team)
-    cover = [u.cell for u in state.alive_units(team) if u.cover]
+def open_sectors(state: CampaignState, team: str, observer: str) -> frozenset[Cell]:
+    """C-8.2: where `team` has no covering troops along its border with `observer`, a zone 60 km deep and as wide
+    as the open sector plus a quarter of its width on each flank is open to `observer`'s observation. A cover
+    division covers its own border cell and one on each side (1/3 division per 10 km, C-5.8). Only the side
+    across an open sector observes it (our reading: a border with a third state opens nothing to us)."""
+    cover = tuple(sorted(u.cell for u in state.alive_units(team) if u.cover))
+    return _open_sectors(state.scenario, state.level, team, observer, cover, tuple(sorted(state.control.items())))
+
+
+@lru_cache(maxsize=512)
+def _open_sectors(scenario: str, level: int, team: str, observer: str, cover: tuple[Cell, ...],
+                  control: tuple[tuple[str, str], ...]) -> frozenset[Cell]:
+    """Memoized: the zone depends only on the map, the covering troops' cells and who holds which cell."""
+    scen = load_scenario(scenario)
+    gm = scen.map_for(level)
+    grid: dict[Cell, str | None] = dict(gm.states)
+    for key, occupier in control:
+        grid[cell_of(key)] = occupier
+    border = border_of(gm, grid, team, observer)
     open_cells = {b for b in border if not any(chebyshev(b, c) <= 1 for c in cover)}
     if not open_cells:
-        return set()
+        return frozenset()
     border_set = set(border)
     widened: set[Cell] = set()
     seen: set[Cell] = set()
@@ -55,22 +70,37 @@ def open_sectors(state: CampaignState, team: str) -> set[Cell]:
             frontier = {n for c in frontier for n in neighbours(c) if n in border_set and n not in grown}
             grown |= frontier
         widened |= grown
-    depth = int(float(state.tables["recon"]["observed_depth_km"]) / 10)
-    return {c for c in state.map.cells()
-            if state.controller(c) == team and any(chebyshev(c, w) <= depth for w in widened)}
+    depth = int(float(scen.tables["recon"]["observed_depth_km"]) / 10)
+    (ox, oy), (w, h) = gm.origin, gm.size
+    # prefix sums of the widened cells: "is any within `depth` (Chebyshev)" in constant time per cell
+    sums = [[0] * (w + 1) for _ in range(h + 1)]
+    for j in range(h):
+        row = 0
+        for i in range(w):
+            row += (ox + i, oy + j) in widened
+            sums[j + 1][i + 1] = sums[j][i + 1] + row
+    zone: set[Cell] = set()
+    for cell, holder in grid.items():
+        if holder != team:
+            continue
+        i, j = cell[0] - ox, cell[1] - oy
+        i0, i1, j0, j1 = max(0, i - depth), min(w, i + depth + 1), max(0, j - depth), min(h, j + depth + 1)
+        if sums[j1][i1] - sums[j0][i1] - sums[j1][i0] + sums[j0][i0]:
+            zone.add(cell)
+    return frozenset(zone)
 
 
 def visible_units(state: CampaignState, team: str) -> dict[str, str]:
     """Other sides' units `team` sees now, with how much it sees of each."""
     own_cells = {c for u in state.alive_units(team) for c in u.cells()}
     near = {n for c in own_cells for n in neighbours(c)} | own_cells
-    sectors: dict[str, set[Cell]] = {}
+    sectors: dict[str, frozenset[Cell]] = {}
     seen: dict[str, str] = {}
     for u in sorted(state.alive_units(), key=lambda u: u.id):
         if u.team == team:
             continue
         if u.team not in sectors:
-            sectors[u.team] = open_sectors(state, u.team) if state.phase != "planning" else set()
+            sectors[u.team] = open_sectors(state, u.team, team) if state.phase != "planning" else frozenset()
         if any(c in near or c in sectors[u.team] for c in u.cells()):
             seen[u.id] = FULL
         elif u.cover and state.phase != "planning":
@@ -102,6 +132,15 @@ def _map_view(state: CampaignState) -> dict[str, Any]:
     }
 
 
+def clock_settings(state: CampaignState) -> dict[str, Any] | None:
+    """C-1.9, C-5.2: the thinking time the room's clocks give (planning, then per turn), from the tables."""
+    clocks = state.tables.get("clocks", {})
+    per_turn = clocks.get(str(state.level))
+    if state.phase == "planning":
+        return {"per_turn": clocks.get("planning"), "accumulate": False, "rule": "C-5.2"}
+    return None if per_turn is None else {**per_turn, "rule": "C-1.9"}
+
+
 def view(state: CampaignState, viewer: str) -> dict[str, Any]:
     base: dict[str, Any] = {
         "scenario": state.scenario, "title": state.scen.title, "level": state.level, "phase": state.phase,
@@ -111,7 +150,8 @@ def view(state: CampaignState, viewer: str) -> dict[str, Any]:
         "violators": state.violators, "control": dict(sorted(state.control.items())),
         "closures": {k: v for k, v in sorted(state.closures.items()) if max(v.values()) >= state.turn},
         "penalties": state.penalties, "peace_pairs": state.peace_pairs, "result": state.result,
-        "map": _map_view(state), "prisoners": state.prisoners,
+        "map": _map_view(state), "prisoners": state.prisoners, "defeated": state.defeated,
+        "clock": clock_settings(state),
     }
     if viewer in (MODERATOR, SPECTATOR):
         base["units"] = [unit_view(u) for u in sorted(state.units.values(), key=lambda u: u.id)]
@@ -146,7 +186,7 @@ def view(state: CampaignState, viewer: str) -> dict[str, Any]:
     base["regulations"] = state.regulations.get(team, {})
     base["mobilization"] = state.mobilization.get(team, [])
     base["deployment_report"] = state.reports.get(team, {})
-    if state.phase != "planning":
+    if state.war:
         base["standing_information"] = {o: standing_information(state, o)
                                         for o in [*state.player_teams, *state.neutrals] if o != team}
     return base

@@ -8,7 +8,7 @@ less the loss not yet large enough to remove a regiment (D-C-3 step 7).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from server.campaign.grid import Cell
@@ -72,6 +72,9 @@ class Unit:
 
     def regiment_count(self) -> int:
         return len(self.regiments)
+
+    def clone(self) -> Unit:
+        return replace(self, regiments=[list(r) for r in self.regiments], route=[list(r) for r in self.route])
 
     def dump(self) -> dict[str, Any]:
         d = {k: getattr(self, k) for k in self.__dataclass_fields__}

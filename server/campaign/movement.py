@@ -10,10 +10,9 @@ first action of the turn, and the rest is carried into the next turns as `debt`.
 from __future__ import annotations
 
 from collections import deque
-from typing import Any
 
 from server.campaign.context import Ctx
-from server.campaign.events import for_team, public, umpire
+from server.campaign.events import for_team, for_teams, public
 from server.campaign.forces import MARCH, READY, REGROUPING, RESTORING, TRANSFER, Unit
 from server.campaign.grid import (
     ORTHOGONAL,
@@ -23,27 +22,23 @@ from server.campaign.grid import (
     label,
     neighbours,
     right_of,
+    shift,
     step_km,
     turn_angle,
 )
-from server.campaign.orders import Frontage, March, Merge, Move, Reassign, Split, Transfer, Turn
+from server.campaign.orders import Corps, Frontage, March, Merge, Move, Reassign, Split, Transfer, Turn
 from server.campaign.state import CampaignState
-from server.core.engine import Event
 from server.core.errors import IllegalOrder
 
 EPS = 1e-9
 DEFILE_TERRAIN = {"forest", "mountains", "swamp"}
 
 
-def unit_arm(state: CampaignState, unit: Unit) -> str:
-    return unit.arm
-
-
 def step_speed(state: CampaignState, unit: Unit, a: Cell, b: Cell) -> tuple[float | None, str]:
     """C-4.3, C-T4 (D-C-2): km per turn for a step a→b and the kind of way used; None = impassable."""
     gm = state.map
     speeds = state.tables["speeds_km"]
-    arm = unit_arm(state, unit)
+    arm = unit.arm
     if not gm.is_land(b):
         return None, "sea"
     road_open = not _closed(state, a, "movement") and not _closed(state, b, "movement")
@@ -71,7 +66,7 @@ def step_cost(state: CampaignState, unit: Unit, a: Cell, b: Cell) -> tuple[float
     gm = state.map
     speed, way = step_speed(state, unit, a, b)
     if b in gm.rivers and not (way == "road" and gm.is_bridge(b)):
-        crossing = state.tables["river_crossing_turns"][unit_arm(state, unit)]
+        crossing = state.tables["river_crossing_turns"][unit.arm]
         if crossing is None:
             return None, "river"
         return float(crossing), "river"
@@ -88,7 +83,9 @@ def blocking(state: CampaignState, unit: Unit, cell: Cell) -> list[Unit]:
 
 
 def stack_allowed(state: CampaignState, units: list[Unit]) -> bool:
-    """C-4.12: division counters never share a cell; [L2] regiments may, up to five a cell."""
+    """C-4.12: division counters never share a cell; [L2] regiments may, up to five a cell. A fortress garrison
+    is part of its fortress, not a counter in the field: its own side's troops may stand in it (our decision)."""
+    units = [u for u in units if u.arm != "FORT"] if len({u.team for u in units}) == 1 else units
     if len(units) <= 1:
         return True
     if state.level < 2 or not all(u.is_regiment for u in units):
@@ -105,13 +102,8 @@ def enforce_stacking(ctx: Ctx, cells: list[Cell]) -> None:
         if not stack_allowed(state, here):
             for u in here:
                 u.status, u.status_until = REGROUPING, state.turn + (0 if ctx.silent else 1)
-            ctx.emit(for_teams_of(here, "regrouping", cell=list(cell), units=[u.id for u in here], rule="C-4.12"))
-
-
-def for_teams_of(units: list[Unit], kind: str, /, **data: Any) -> Event:
-    from server.campaign.events import for_teams
-
-    return for_teams(sorted({u.team for u in units}), kind, **data)
+            ctx.emit(for_teams(sorted({u.team for u in here}), "regrouping", cell=list(cell),
+                               units=[u.id for u in here], rule="C-4.12"))
 
 
 def enter_cell(ctx: Ctx, unit: Unit, cell: Cell) -> None:
@@ -188,16 +180,10 @@ def move(ctx: Ctx, team: str, cmd: Move) -> None:
 def _second_after(state: CampaignState, unit: Unit, pos: Cell, nxt: Cell) -> Cell | bool | None:
     if not unit.wide:
         return None
-    cell = (nxt[0] + _vec(right_of(unit.facing))[0], nxt[1] + _vec(right_of(unit.facing))[1])
+    cell = shift(nxt, right_of(unit.facing))
     if not state.map.is_land(cell) or any(state.enemies(unit.team, u.team) for u in blocking(state, unit, cell)):
         return False
     return cell
-
-
-def _vec(facing: str) -> Cell:
-    from server.campaign.grid import VECTORS
-
-    return VECTORS[facing]
 
 
 def _walk(ctx: Ctx, unit: Unit, path: list[Cell], used: float) -> None:
@@ -266,15 +252,10 @@ def turn(ctx: Ctx, team: str, cmd: Turn) -> None:
         unit.used = 1.0
     unit.facing = cmd.facing
     if unit.wide:
-        unit.second = _vec_add(unit.cell, right_of(cmd.facing))
+        unit.second = shift(unit.cell, right_of(cmd.facing))
         if not state.map.is_land(unit.second) or blocking(state, unit, unit.second):
             unit.wide, unit.second = False, None
     ctx.emit(for_team(team, "turned", unit=unit.id, facing=unit.facing, used=round(unit.used, 3)))
-
-
-def _vec_add(cell: Cell, facing: str) -> Cell:
-    v = _vec(facing)
-    return (cell[0] + v[0], cell[1] + v[1])
 
 
 def frontage(ctx: Ctx, team: str, cmd: Frontage) -> None:
@@ -287,7 +268,7 @@ def frontage(ctx: Ctx, team: str, cmd: Frontage) -> None:
     if unit.used > EPS:
         ctx.fail(IllegalOrder(f"{unit.name} needs a whole turn to change its frontage", rule="C-4.6"))
     if cmd.wide:
-        cell = _vec_add(unit.cell, right_of(unit.facing))
+        cell = shift(unit.cell, right_of(unit.facing))
         if not state.map.is_land(cell) or blocking(state, unit, cell):
             ctx.fail(IllegalOrder(f"no room at {label(cell)} to widen the front", rule="C-4.6"))
         cost, _ = step_cost(state, unit, unit.cell, cell)
@@ -333,7 +314,7 @@ def _enemy_near(state: CampaignState, team: str, cell: Cell) -> bool:
 
 def advance_march(ctx: Ctx, unit: Unit) -> None:
     state = ctx.state
-    speed = state.tables["speeds_km"]["road"][unit_arm(state, unit)] * float(state.tables["movement"]["march_factor"])
+    speed = state.tables["speeds_km"]["road"][unit.arm] * float(state.tables["movement"]["march_factor"])
     budget_km = speed * (1 - unit.used)
     done: list[Cell] = []
     prev = unit.cell
@@ -456,8 +437,6 @@ def split(ctx: Ctx, team: str, cmd: Split) -> None:
     per_cell = int(state.tables["movement"]["max_regiments_per_cell"])
     if len(parts) > per_cell * len(cells):
         ctx.fail(IllegalOrder("too many regiments for the cells the division holds", rule="C-4.12"))
-    unit.status = "destroyed"
-    unit.rating = 0.0
     made = []
     for i, reg in enumerate(parts):
         regs = [reg, *(extra if i == 0 else [])]
@@ -470,7 +449,6 @@ def split(ctx: Ctx, team: str, cmd: Split) -> None:
             cover=unit.cover, used=unit.used, parent=unit.id,
         )
         made.append(rid)
-    unit.status = "merged"
     del state.units[unit.id]
     ctx.emit(for_team(team, "split", unit=cmd.unit, regiments=made, rule="C-4.10"))
 
@@ -526,6 +504,37 @@ def _main_arm(state: CampaignState, units: list[Unit]) -> str:
     return max(sorted(counts), key=lambda a: counts[a])
 
 
+def corps(ctx: Ctx, team: str, cmd: Corps) -> None:
+    """C-5.3 while planning, C-4.10 [L2] in operations: divisions side by side form a corps (a corps card holds
+    up to three, C-4.7); in operations it takes 3 turns."""
+    state = ctx.state
+    planning = state.phase == "planning"
+    if not planning and state.level < 2:
+        ctx.fail(IllegalOrder("combining divisions into a corps during the war is a level-2 rule", rule="C-4.10"))
+    units = [ctx.own_unit(team, u) for u in dict.fromkeys(cmd.units)]
+    if not 1 <= len(units) <= 3 or any(u.is_regiment or u.arm == "FORT" for u in units):
+        ctx.fail(IllegalOrder("a corps is one to three divisions", rule="C-4.7"))
+    if not planning:
+        for u in units:
+            _check_common(ctx, u)
+        linked = {units[0].id}
+        while True:
+            more = {u.id for u in units if u.id not in linked
+                    and any(is_adjacent(u.cell, state.units[v].cell) for v in linked)}
+            if not more:
+                break
+            linked |= more
+        if len(linked) != len(units):
+            ctx.fail(IllegalOrder("the divisions of a corps must stand side by side", rule="C-4.10"))
+    turns = int(state.tables["movement"]["combine_divisions_turns"])
+    for u in units:
+        u.corps = cmd.name
+        if not planning:
+            u.used, u.debt = 1.0, u.debt + turns - 1
+    ctx.emit(for_team(team, "corps_formed", name=cmd.name, units=[u.id for u in units],
+                      turns=0 if planning else turns, rule="C-4.10" if not planning else "C-5.3"))
+
+
 def reassign(ctx: Ctx, team: str, cmd: Reassign) -> None:
     """C-4.11 [L3]: a regiment passes to another division: 1 turn out of the old subordination, then 1 turn to
     be incorporated (the march between them is an ordinary march or move)."""
@@ -554,7 +563,10 @@ def begin_turn(ctx: Ctx, team: str) -> None:
     for unit in sorted(state.alive_units(team), key=lambda u: u.id):
         unit.fought = unit.struck = False
         if unit.status in (REGROUPING, RESTORING) and state.turn > unit.status_until:
-            unit.status = READY
+            if unit.status == REGROUPING and not _sort_out(ctx, unit):
+                unit.status_until = state.turn
+            else:
+                unit.status = READY
         unit.used = min(1.0, unit.debt)
         unit.debt = max(0.0, unit.debt - 1.0)
         if unit.status == REGROUPING:
@@ -566,20 +578,38 @@ def begin_turn(ctx: Ctx, team: str) -> None:
     ctx.emit(public("turn_begun", team=team, turn=state.turn))
 
 
-def nearest_free(state: CampaignState, team: str, cell: Cell, unit: Unit) -> Cell | None:
-    """The nearest land cell held by `team` where `unit` may stand (used for arrivals and retreats)."""
+def _sort_out(ctx: Ctx, unit: Unit) -> bool:
+    """C-4.12: regrouping over, counters still sharing a cell where the rules forbid it are sorted out: this one
+    goes to the nearest free cell it can stand on (our decision). False if there is none (it regroups on)."""
+    state = ctx.state
+    others = blocking(state, unit, unit.cell)
+    if not others or stack_allowed(state, [*others, unit]):
+        return True
+    if all(o.status == REGROUPING for o in others) and min(o.id for o in others) > unit.id:
+        return True  # the first of them stays; the others move off
+    cell = nearest_free(state, unit.team, unit.cell, unit, own_only=False)
+    if cell is None:
+        return False
+    unit.cell, unit.second = cell, None
+    ctx.emit(for_team(unit.team, "sorted_out", unit=unit.id, at=list(cell), rule="C-4.12"))
+    return True
+
+
+def nearest_free(state: CampaignState, team: str, cell: Cell, unit: Unit, *, own_only: bool = True) -> Cell | None:
+    """The nearest land cell (held by `team`, with `own_only`) where `unit` may stand free of other counters and
+    of the enemy's territory (used for arrivals, mobilization and sorting out)."""
+    speeds = state.tables["speeds_km"]
     seen = {cell}
     queue = deque([cell])
     while queue:
         cur = queue.popleft()
-        if state.map.is_land(cur) and state.controller(cur) == team and not blocking(state, unit, cur):
+        holder = state.controller(cur)
+        if (state.map.is_land(cur) and not blocking(state, unit, cur)
+                and (holder == team if own_only else not (holder and state.enemies(team, holder)))
+                and isinstance(speeds[state.map.terrain[cur]][unit.arm], (int, float))):
             return cur
         for nxt in neighbours(cur):
             if nxt not in seen and state.map.contains(nxt) and len(seen) < 400:
                 seen.add(nxt)
                 queue.append(nxt)
     return None
-
-
-def umpire_note(ctx: Ctx, text: str, **data: Any) -> None:
-    ctx.emit(umpire("note", text=text, **data))

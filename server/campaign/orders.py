@@ -103,6 +103,12 @@ class Merge:
 
 
 @dataclass(frozen=True)
+class Corps:
+    name: str
+    units: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Reassign:
     regiment: str
     to: str
@@ -148,6 +154,7 @@ class Deploy:
 class Army:
     name: str
     units: tuple[str, ...]
+    zone: tuple[Cell, Cell] | None = None
 
 
 @dataclass(frozen=True)
@@ -193,7 +200,7 @@ class Capitulate:
     pass
 
 
-Command = (Move | Turn | Frontage | March | Transfer | Split | Merge | Reassign | Formation | Attack | Strike
+Command = (Move | Turn | Frontage | March | Transfer | Split | Merge | Corps | Reassign | Formation | Attack | Strike
            | Posture | Deploy | Army | Cover | MobilizationPoints | Regulation | Question | ProposePeace
            | AnswerPeace | Capitulate)
 
@@ -222,6 +229,8 @@ def parse(order: Mapping[str, Any]) -> Command:
         return Split(_str(order, "unit"))
     if kind == "merge":
         return Merge(tuple(_ids(order, "units")))
+    if kind == "corps":
+        return Corps(_str(order, "name"), tuple(_ids(order, "units")))
     if kind == "reassign":
         return Reassign(_str(order, "regiment"), _str(order, "to"))
     if kind == "formation":
@@ -246,7 +255,13 @@ def parse(order: Mapping[str, Any]) -> Command:
     if kind == "deploy":
         return Deploy(_str(order, "unit"), _cell(_get(order, "cell"), "cell"), _choice(order, "facing", FACINGS, "N"))
     if kind == "army":
-        return Army(_str(order, "name"), tuple(_ids(order, "units")))
+        zone = None
+        if order.get("zone") is not None:
+            corners = _cells(order, "zone", max_len=2)
+            if len(corners) != 2:
+                raise BadOrder("'zone' is two opposite corners", details={"field": "zone"})
+            zone = (corners[0], corners[1])
+        return Army(_str(order, "name"), tuple(_ids(order, "units")), zone)
     if kind == "cover":
         return Cover(_str(order, "unit"), bool(order.get("cover", True)))
     if kind == "mobilization_points":

@@ -132,8 +132,8 @@ def _defeat(ctx: Ctx, team: str, end: str) -> None:
     state = ctx.state
     if team in state.refusals:
         state.refusals.pop(team)
-    state.reports.setdefault("_defeated", {})[team] = {"turn": state.turn, "end": end}
-    remaining = [t for t in state.player_teams if t not in state.reports["_defeated"]]
+    state.defeated[team] = {"turn": state.turn, "end": end}
+    remaining = [t for t in state.player_teams if t not in state.defeated]
     ctx.emit(public("defeated", team=team, end=end, rule="C-10.1"))
     if len(remaining) <= 1:
         finish(ctx, winner=remaining[0] if remaining else None, end=end)
@@ -150,9 +150,8 @@ def end_of_day(ctx: Ctx) -> None:
     state = ctx.state
     scoring = state.tables["scoring"]
     accrue(state)
-    defeated = state.reports.get("_defeated", {})
     for team in state.player_teams if state.war else []:
-        if team in defeated or state.phase == "over":
+        if team in state.defeated or state.phase == "over":
             continue
         own_cells = [c for c in state.map.cells() if state.map.states.get(c) == team]
         if own_cells and all(state.controller(c) != team for c in own_cells):

@@ -110,6 +110,13 @@ class Scenario:
     def map_for(self, level: int) -> GameMap:
         return _map_for_level(self.name, level)
 
+    def forces_for(self, state: str, level: int) -> list[Mapping[str, Any]]:
+        """A state's counters at `level`: a plain list, or lists by the level from which they take part."""
+        spec = self.raw["forces"].get(state, [])
+        if isinstance(spec, Mapping):
+            return [u for lv, group in sorted(spec.items()) if lv.isdigit() and int(lv) <= level for u in group]
+        return list(spec)
+
 
 def _network(lines: list[list[list[int]]], where: str) -> dict[Cell, frozenset[Cell]]:
     adj: dict[Cell, set[Cell]] = {}
@@ -182,11 +189,8 @@ def load_scenario(name: str) -> Scenario:
 def _check_forces(scen: Scenario) -> None:
     arms = set(scen.tables["arms"])
     seen: set[str] = set()
-    forces = scen.raw["forces"]
-    lists = [forces[s] for s in forces if s != "green_by_level"]
-    lists += list(forces.get("green_by_level", {}).values())
-    for units in lists:
-        for u in units:
+    for state in scen.raw["states"]:
+        for u in scen.forces_for(state, 3):
             if u["arm"] not in arms:
                 raise ScenarioError(f"unit {u['id']}: unknown arm {u['arm']}")
             if u["id"] in seen:

@@ -61,6 +61,8 @@ class CampaignState:
     interventions: list[int] = field(default_factory=list)
     interventions_limited: bool = False
     reports: dict[str, dict[str, Any]] = field(default_factory=dict)
+    defeated: dict[str, dict[str, Any]] = field(default_factory=dict)
+    penalise_refused: bool = True
     result: dict[str, Any] | None = None
     seq: int = 0
 
@@ -85,11 +87,26 @@ class CampaignState:
         return [t["colour"] for t in self.teams]
 
     def copy(self) -> CampaignState:
-        return copy.deepcopy(self)
+        """A working copy for one command (the given state stays as it was)."""
+        new = copy.copy(self)
+        for name in self.__dataclass_fields__:
+            value = getattr(self, name)
+            if name == "units":
+                new.units = {k: u.clone() for k, u in value.items()}
+            elif isinstance(value, (dict, list)):
+                setattr(new, name, copy.deepcopy(value))
+        return new
 
     def controller(self, cell: Cell) -> str | None:
         """Who holds a cell now: its occupier since the war began, or the state it belongs to."""
         return self.control.get(label(cell), self.map.states.get(cell))
+
+    def control_grid(self) -> dict[Cell, str | None]:
+        """Every cell's holder at once (fast path for fog and reports)."""
+        grid = dict(self.map.states)
+        for key, team in self.control.items():
+            grid[cell_of(key)] = team
+        return grid
 
     def alive_units(self, team: str | None = None) -> list[Unit]:
         return [u for u in self.units.values() if u.alive and (team is None or u.team == team)]

@@ -79,13 +79,24 @@ async def _backend_ctx(app: web.Application) -> AsyncIterator[None]:
     try:
         yield
     finally:
-        node.ready = False
-        for session in list(node.sessions):
-            session.close(1001, "server shutting down")
-        await asyncio.sleep(0)
+        await _close_sessions(app)
         await hub.close()
         await bus.close()
         await store.close()
+
+
+async def _close_sessions(app: web.Application) -> None:
+    """Shutting down: every socket is closed with 1001 (going away) so clients reconnect elsewhere at once."""
+    node = app.get(NODE)
+    if node is None:
+        return
+    node.ready = False
+    sessions = list(node.sessions)
+    for session in sessions:
+        session.close(1001, "server shutting down")
+    closers = [s.closing_task for s in sessions if s.closing_task is not None]
+    if closers:
+        await asyncio.wait(closers, timeout=3)
 
 
 async def websocket(request: web.Request) -> web.WebSocketResponse:
@@ -93,11 +104,10 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
     s = node.settings
     ws = web.WebSocketResponse(heartbeat=s.heartbeat_s, max_msg_size=s.max_frame_bytes, compress=False)
     await ws.prepare(request)
-    session = Session(ws, node)
+    session = Session(ws, node, request.transport)
     node.sessions.add(session)
     node.metrics.connections += 1
     node.metrics.connections_total += 1
-    writer = asyncio.create_task(session.writer())
     pinger = asyncio.create_task(session.pinger())
 
     def no_hello() -> None:
@@ -109,7 +119,7 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
         async for msg in ws:
             if msg.type == WSMsgType.BINARY or msg.type == WSMsgType.TEXT:
                 await session.on_frame(msg.data)
-                await asyncio.sleep(0)  # a burst from one client does not starve the writers
+                await asyncio.sleep(0)  # a burst from one client does not hold up the others
             elif msg.type == WSMsgType.ERROR:
                 node.metrics.closes[ws.close_code or 1006] += 1
                 break
@@ -120,13 +130,12 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
         node.sessions.discard(session)
         node.metrics.connections -= 1
         await session.finish()
-        for task in (writer, pinger):
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, ConnectionError, RuntimeError):
-                await task
-        if session._closer is not None:
+        pinger.cancel()
+        with contextlib.suppress(asyncio.CancelledError, ConnectionError, RuntimeError):
+            await pinger
+        if session.closing_task is not None:
             with contextlib.suppress(Exception):
-                await session._closer
+                await session.closing_task
     return ws
 
 
@@ -144,7 +153,8 @@ async def metrics(request: web.Request) -> web.Response:
         for role, n in feed.counts().items():
             roles[role] = roles.get(role, 0) + n
     text = node.metrics.render(rooms_owned=len(node.hub.rooms), rooms_followed=len(node.hub.feeds),
-                               sessions_by_role=roles)
+                               sessions_by_role=roles,
+                               fanout_frames=sum(feed.frames_out for feed in node.hub.feeds.values()))
     return web.Response(text=text, content_type="text/plain", charset="utf-8",
                         headers={"X-Prometheus-Format": "0.0.4"})
 
@@ -194,12 +204,14 @@ async def lobby(request: web.Request) -> web.Response:
             id=meta["id"], room=room, name=meta["name"], scenario=meta["scenario"], level=meta["level"],
             teams=meta["teams"], players_online=counts.get("player", 0), spectators_online=counts.get("spectator", 0),
             created_ms=int(meta.get("created_ms", 0)),
+            spectator_link=node.link(meta["spectator_token"]) if meta.get("spectator_token") else None,
         ))
     return web.json_response(Lobby(campaigns=rooms, battles=[]).model_dump())
 
 
 async def engines(request: web.Request) -> web.Response:
-    return web.json_response({"engines": engine_names()})
+    names = engine_names()
+    return web.json_response({"engines": names, "default": names[0]})
 
 
 def _client_routes(app: web.Application, settings: Settings) -> None:
@@ -226,6 +238,7 @@ def create_app(settings: Settings) -> web.Application:
     app = web.Application(client_max_size=256 * 1024)
     app[SETTINGS] = settings
     app.cleanup_ctx.append(_backend_ctx)
+    app.on_shutdown.append(_close_sessions)
     app.router.add_get("/ws", websocket)
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/metrics", metrics)

@@ -28,7 +28,8 @@ class Metrics:
         self._latency_sum += ms
         self._latency_count += 1
 
-    def render(self, *, rooms_owned: int, rooms_followed: int, sessions_by_role: Mapping[str, int]) -> str:
+    def render(self, *, rooms_owned: int, rooms_followed: int, sessions_by_role: Mapping[str, int],
+               fanout_frames: int = 0) -> str:
         out: list[str] = []
 
         def metric(name: str, kind: str, help_: str, samples: list[tuple[str, float]]) -> None:
@@ -44,8 +45,10 @@ class Metrics:
         metric("ks_rooms_followed", "gauge", "Rooms with a local feed on this node.", [("", rooms_followed)])
         metric("ks_messages_in_total", "counter", "Client messages received, by type.",
                [(f'{{type="{t}"}}', n) for t, n in sorted(self.messages_in.items())] or [('{type="hello"}', 0)])
-        metric("ks_messages_out_total", "counter", "Frames queued to clients.", [("", self.messages_out)])
-        metric("ks_bytes_out_total", "counter", "Bytes queued to clients.", [("", self.bytes_out)])
+        metric("ks_messages_out_total", "counter", "Frames written to clients: answers and room events.",
+               [('{path="direct"}', self.messages_out), ('{path="fanout"}', fanout_frames)])
+        metric("ks_bytes_out_total", "counter", "Bytes of answers, snapshots and pings written to clients.",
+               [("", self.bytes_out)])
         metric("ks_errors_total", "counter", "Typed errors answered, by code.",
                [(f'{{code="{c}"}}', n) for c, n in sorted(self.errors.items())] or [('{code="internal"}', 0)])
         metric("ks_closes_total", "counter", "Connections closed by the server, by close code.",

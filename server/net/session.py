@@ -1,8 +1,8 @@
 """One websocket session: authentication, roles, the command loop and the bounded outbound queue.
 
-The socket's writer drains a queue of already-encoded frames; the room's fan-out only appends to it. A socket whose
-queue is past `send_buffer_bytes` while its writer has made no progress for `stall_s` (the peer stopped reading),
-or whose queue is past four times that, is cut off with close code 4008 rather than slowing the room.
+Outbound payloads are framed once (server/net/frames.py) and written straight to the socket's transport; nothing
+waits. A transport whose buffer stays past `send_buffer_bytes` for `stall_s` (the peer stopped reading), or goes
+past four times that, is cut off with close code 4008 rather than slowing the room.
 
 Close codes the server uses: 1008 flooding past the rate limit, 1009 oversized frame (aiohttp), 4001 no `hello` in
 time, 4008 slow consumer, 4009 the same seat signed in again elsewhere, 1001 server shutting down.
@@ -14,13 +14,13 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections import deque
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
 from server.bus import names
 from server.core.errors import RuleError
+from server.net.frames import frame
 from server.rooms import channels
 from server.rooms.errors import RoomError
 from server.rooms.members import Member
@@ -47,8 +47,9 @@ _KNOWN_CODES = {
 
 
 class Session:
-    def __init__(self, ws: web.WebSocketResponse, node: Node):
+    def __init__(self, ws: web.WebSocketResponse, node: Node, transport: asyncio.Transport | None = None):
         self.ws = ws
+        self.transport = transport
         self.node = node
         self.settings = node.settings
         self.member: Member | None = None
@@ -56,12 +57,11 @@ class Session:
         self.name: str | None = None
         self.json = False
         self.rooms: set[str] = set()
+        self.view_as: dict[str, str | None] = {}
         self.rtt_ms = 0
         self.closing = False
-        self._queue: deque[bytes | str] = deque()
-        self._queued = 0
-        self._progress_at = time.monotonic()
-        self._wake = asyncio.Event()
+        self._over_since: float | None = None
+        self._limit = self.settings.send_buffer_bytes
         self._tokens = float(self.settings.rate_burst)
         self._refill_at = time.monotonic()
         self._strikes = 0
@@ -69,24 +69,40 @@ class Session:
         self._pings: dict[int, float] = {}
         self._nonce = 0
         self._tasks: set[asyncio.Task[Any]] = set()
-        self._closer: asyncio.Task[None] | None = None
+        self.closing_task: asyncio.Task[None] | None = None
 
     # --- outbound --------------------------------------------------------------------------------------------------
 
-    def send_frame(self, frame: bytes | str) -> None:
-        if self.closing:
+    def frame(self, payload: bytes | str) -> bytes:
+        return frame(payload)
+
+    def write(self, wire: bytes) -> None:
+        """Write one complete frame to the transport, never waiting. A transport whose buffer stays over
+        `send_buffer_bytes` for `stall_s`, or goes over four times that, is a slow consumer and is cut off."""
+        transport = self.transport
+        if self.closing or transport is None or transport.is_closing():
             return
-        self._queue.append(frame)
-        self._queued += len(frame)
+        transport.write(wire)
+        buffered = transport.get_write_buffer_size()
+        if buffered > self._limit:
+            self._backlogged(buffered)
+        elif self._over_since is not None:
+            self._over_since = None
+
+    def _backlogged(self, buffered: int) -> None:
+        now = time.monotonic()
+        if self._over_since is None:
+            self._over_since = now
+        if buffered > 4 * self._limit or now - self._over_since > self.settings.stall_s:
+            self.close(CLOSE_SLOW_CONSUMER, "slow consumer: send buffer full")
+
+    def send_frame(self, payload: bytes | str) -> None:
+        """A message to this socket alone (answers, snapshots, pings)."""
+        wire = frame(payload)
         metrics = self.node.metrics
         metrics.messages_out += 1
-        metrics.bytes_out += len(frame)
-        limit = self.settings.send_buffer_bytes
-        if self._queued > limit and (
-                self._queued > 4 * limit or time.monotonic() - self._progress_at > self.settings.stall_s):
-            self.close(CLOSE_SLOW_CONSUMER, "slow consumer: send buffer full")
-            return
-        self._wake.set()
+        metrics.bytes_out += len(wire)
+        self.write(wire)
 
     def send(self, message: dict[str, Any]) -> None:
         self.send_frame(encode_json(message) if self.json else encode(message))
@@ -98,29 +114,12 @@ class Session:
         self.send({"t": "error", "cid": cid, "code": code, "message": message, "rule": rule,
                    "details": details or {}})
 
-    async def writer(self) -> None:
-        ws = self.ws
-        while not self.closing:
-            await self._wake.wait()
-            self._wake.clear()
-            while self._queue and not self.closing:
-                frame = self._queue.popleft()
-                self._queued -= len(frame)
-                if isinstance(frame, bytes):
-                    await ws.send_bytes(frame)
-                else:
-                    await ws.send_str(frame)
-                self._progress_at = time.monotonic()
-            self._progress_at = time.monotonic()
-
     def close(self, code: int, reason: str) -> None:
         if self.closing:
             return
         self.closing = True
-        self._queue.clear()
-        self._wake.set()
         self.node.metrics.closes[code] += 1
-        self._closer = asyncio.get_running_loop().create_task(self._close(code, reason))
+        self.closing_task = asyncio.get_running_loop().create_task(self._close(code, reason))
 
     async def _close(self, code: int, reason: str) -> None:
         try:
@@ -128,9 +127,8 @@ class Session:
         except (TimeoutError, ConnectionError, RuntimeError):
             pass
         finally:
-            transport = self.ws._req.transport if self.ws._req is not None else None
-            if transport is not None and not self.ws.closed:
-                transport.abort()
+            if self.transport is not None and not self.ws.closed:
+                self.transport.abort()
 
     def spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
@@ -143,9 +141,14 @@ class Session:
             member = self.member
             self.spawn(self._resync(member, room))
 
-    async def _resync(self, member: Member, room: str) -> None:
+    def resync(self, room: str, since: int) -> None:
+        """The feed saw a gap: join again from the last event this socket got."""
+        if self.member is not None:
+            self.spawn(self._resync(self.member, room, since))
+
+    async def _resync(self, member: Member, room: str, since: int | None = None) -> None:
         with contextlib.suppress(RuleError):
-            await self.node.hub.join(self, member, room, None, self.send)
+            await self.node.hub.join(self, member, room, since, self.send, view_as=self.view_as.get(room))
 
     # --- pings (round trip for lag credit) ----------------------------------------------------------------------
 
@@ -275,7 +278,11 @@ class Session:
                 member.role == "spectator" or await self.node.hub.lockout_of(member) is None):
                 raise RoomError("forbidden", "only the moderator and players sent there enter the secret module",
                                 rule="D-N-14")
-        _, seq, viewer = await self.node.hub.join(self, member, msg.room, msg.since, self.send)
+        if msg.view_as is not None and member.role != "moderator":
+            raise RoomError("forbidden", "only the moderator sees the room as others see it")
+        _, seq, viewer = await self.node.hub.join(self, member, msg.room, msg.since, self.send,
+                                                  view_as=msg.view_as)
+        self.view_as[msg.room] = msg.view_as
         self.rooms.add(msg.room)
         teams = [t["colour"] for t in (await self._teams(member))]
         self.send({"t": "joined", "cid": msg.cid, "room": msg.room, "seq": seq,
@@ -287,7 +294,6 @@ class Session:
 
     async def finish(self) -> None:
         self.closing = True
-        self._wake.set()
         for room in list(self.rooms):
             await self.node.hub.leave(self, room)
         self.node.sign_out(self)

@@ -23,13 +23,16 @@ SCENARIOS = Path(__file__).resolve().parents[2] / "shared" / "scenarios"
 class Entry:
     factory: EngineFactory
     defaults: Mapping[str, Any] = field(default_factory=dict)
+    campaign: bool = True
+    """False for engines that only battle rooms play (not offered for a new campaign)."""
 
 
 _ENGINES: dict[str, Entry] = {}
 
 
-def register(name: str, factory: EngineFactory, defaults: Mapping[str, Any] | None = None) -> None:
-    _ENGINES[name] = Entry(factory, dict(defaults or {}))
+def register(name: str, factory: EngineFactory, defaults: Mapping[str, Any] | None = None, *,
+             campaign: bool = True) -> None:
+    _ENGINES[name] = Entry(factory, dict(defaults or {}), campaign)
 
 
 def _entry(name: str) -> Entry:
@@ -50,7 +53,9 @@ def engine_config(name: str, config: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def engine_names() -> list[str]:
-    return sorted(_ENGINES)
+    """The engines and scenarios a campaign can be created with, in registration order (the drill, the default,
+    first); battle-room engines are left out."""
+    return [n for n, e in _ENGINES.items() if e.campaign]
 
 
 def _register_builtin() -> None:
@@ -64,6 +69,9 @@ def _register_builtin() -> None:
     register("campaign", CampaignEngine)
     for folder in sorted(SCENARIOS.glob("*/scenario.json")):
         register(folder.parent.name, CampaignEngine, {"scenario": folder.parent.name})
+    from server.rooms.napoleonic_engines import register_all
+
+    register_all()
 
 
 _register_builtin()

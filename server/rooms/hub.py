@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import logging
 import secrets
 import time
@@ -16,24 +15,19 @@ from typing import Any
 
 from server.bus import names
 from server.bus.base import EventBus, Store
-from server.clock import ClockSettings
+from server.core.engine import SPECTATOR
 from server.core.errors import RuleError
-from server.core.turns import in_turn_order
-from server.rooms.engines import engine_config, find_engine
+from server.rooms.campaigns import plan_campaign, token_hash
 from server.rooms.errors import RoomError
 from server.rooms.feed import Feed, Outlet, Subscription
 from server.rooms.members import Member
-from server.rooms.room import LOCKOUT_MS, Away, Room
+from server.rooms.room import Away, Room
 
 log = logging.getLogger(__name__)
 
 
 def wall_ms() -> int:
     return time.time_ns() // 1_000_000
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 class Hub:
@@ -47,6 +41,9 @@ class Hub:
         self.feeds: dict[str, Feed] = {}
         self._opening: dict[str, asyncio.Lock] = {}
         self._tasks: list[asyncio.Task[None]] = []
+        from server.rooms.battles import BattleRooms
+
+        self.battles = BattleRooms(self)
 
     # --- life --------------------------------------------------------------------------------------------------
 
@@ -72,19 +69,24 @@ class Hub:
             await asyncio.sleep(0.5)
             tick += 1
             now = self.now()
-            for room_id in list(self.rooms):
-                try:
-                    if tick % max(1, self.lease_ms // 1500) == 0 and not await self.store.acquire_lease(
-                            room_id, self.node, self.lease_ms):
-                        log.warning("lost the lease of %s", room_id)
-                        await self._drop(room_id)
-                        continue
-                    await self.store.mark_alive(room_id, now)
-                except Exception:
-                    log.exception("keep-alive of %s failed", room_id)
+            if tick % max(1, self.lease_ms // 1500) == 0:
+                for room_id in list(self.rooms):
+                    try:
+                        if not await self.store.acquire_lease(room_id, self.node, self.lease_ms):
+                            log.warning("lost the lease of %s", room_id)
+                            await self._drop(room_id)
+                    except Exception:
+                        log.exception("renewing the lease of %s failed", room_id)
+            try:
+                await self.store.mark_alive(list(self.rooms), now)
+            except Exception:
+                log.exception("marking rooms alive failed")
             if tick % 4 == 0:
                 with contextlib.suppress(Exception):
                     await self.store.report_presence(self.node, self.presence(), self.lease_ms)
+            if tick % 20 == 0:
+                with contextlib.suppress(Exception):
+                    await self._drop_idle_feeds()
             if tick % max(1, self.lease_ms // 1000) == 0:
                 with contextlib.suppress(Exception):
                     await self._adopt_all()
@@ -95,6 +97,7 @@ class Hub:
             await room.close()
 
     async def close(self) -> None:
+        await self.battles.close()
         for task in self._tasks:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -116,8 +119,7 @@ class Hub:
         room = self.rooms.get(room_id)
         if room is not None and not room.closed:
             return room
-        lock = self._opening.setdefault(room_id, asyncio.Lock())
-        async with lock:
+        async with self.opening(room_id):
             room = self.rooms.get(room_id)
             if room is not None and not room.closed:
                 return room
@@ -131,39 +133,76 @@ class Hub:
                 await self.store.release_lease(room_id, self.node)
                 return None
             self.rooms[room_id] = room
+            self.battles.attach(room)
             return room
 
-    async def feed(self, room_id: str) -> Feed:
+    def opening(self, room_id: str) -> asyncio.Lock:
+        """Held while a room is being opened or created on this node, so that no second copy of it is opened
+        meanwhile (a join racing a battle room's creation would otherwise open its half-written log)."""
+        return self._opening.setdefault(room_id, asyncio.Lock())
+
+    async def _join_feed(self, room_id: str) -> Feed:
+        """The room's local feed, subscribed to the bus; marked as being joined so it is not dropped meanwhile."""
         feed = self.feeds.get(room_id)
         if feed is None:
-            feed = self.feeds[room_id] = Feed(room_id)
+            feed = self.feeds[room_id] = Feed(room_id, self.now)
+            feed.joining += 1
             await self.bus.subscribe(room_id, feed.on_events)
+        else:
+            feed.joining += 1
         return feed
 
+    async def _drop_idle_feeds(self) -> None:
+        for room_id, feed in list(self.feeds.items()):
+            if not feed.subs and not feed.joining:
+                del self.feeds[room_id]
+                await self.bus.unsubscribe(room_id, feed.on_events)
+
     async def join(self, outlet: Outlet, member: Member, room_id: str, since: int | None,
-                   send: Callable[[dict[str, Any]], None]) -> tuple[Subscription, int, str]:
+                   send: Callable[[dict[str, Any]], None], *,
+                   view_as: str | None = None) -> tuple[Subscription, int, str]:
         """Follow a room: catch-up messages go through `send`, then live events. Returns (subscription, seq,
-        viewer class)."""
-        feed = await self.feed(room_id)
-        feed.remove(outlet)
-        room = await self.owned(room_id)
-        if room is not None:
-            async with room.lock:
-                viewer = room.viewer_of(member)
-                sub = feed.add(outlet, viewer)
-                messages, seq = room.catch_up(viewer, since), room.seq
-        else:
-            sub = feed.add(outlet, member.viewer)
-            copy = await Room.open(room_id, self.store, self.bus, self.now, owner=False)
-            if copy is None:
-                feed.remove(outlet)
-                raise RoomError("no_such_room", f"no room {room_id}")
-            viewer = sub.viewer = copy.viewer_of(member)
-            messages, seq = copy.catch_up(viewer, since), copy.seq
-        for message in messages:
-            send(message)
-        feed.activate(sub, seq)
-        return sub, seq, viewer
+        viewer class). `view_as` (the moderator's) replaces the member's own viewer class."""
+        feed = await self._join_feed(room_id)
+        try:
+            feed.remove(outlet)
+            room = await self.owned(room_id)
+            if room is not None:
+                async with room.lock:
+                    viewer = view_as or room.viewer_of(member)
+                    sub = feed.add(outlet, viewer)
+                    messages, seq = room.catch_up(viewer, since), room.seq
+                holder = room
+            else:
+                sub = feed.add(outlet, member.viewer)
+                copy = await Room.open(room_id, self.store, self.bus, self.now, owner=False)
+                if copy is None:
+                    feed.remove(outlet)
+                    raise RoomError("no_such_room", f"no room {room_id}")
+                viewer = sub.viewer = view_as or copy.viewer_of(member)
+                messages, seq = copy.catch_up(viewer, since), copy.seq
+                holder = copy
+            feed.spectator_delay_ms = holder.spectator_delay_ms
+            if viewer == SPECTATOR and holder.spectator_delay_ms:
+                messages, seq = await self._delayed_catch_up(holder, sub)
+            for message in messages:
+                send(message)
+            feed.activate(sub, seq)
+            return sub, seq, viewer
+        finally:
+            feed.joining -= 1
+
+    async def _delayed_catch_up(self, room: Room, sub: Subscription) -> tuple[list[dict[str, Any]], int]:
+        """A spectator of a delayed room starts from the room as it was `delay` ago; what happened since is
+        released to it as each event's delay runs out."""
+        past = await Room.open(room.id, self.store, self.bus, self.now, owner=False,
+                               until_ms=self.now() - room.spectator_delay_ms)
+        if past is None:
+            return [], room.seq
+        tail = [e for e in room.history if e.seq > past.seq]
+        last = tail[-1].seq if tail else past.seq
+        sub.pending = [*tail, *(e for e in sub.pending or [] if e.seq > last)]
+        return [past.snapshot_for(SPECTATOR)], past.seq
 
     async def leave(self, outlet: Outlet, room_id: str) -> None:
         feed = self.feeds.get(room_id)
@@ -217,63 +256,24 @@ class Hub:
     # --- campaigns ---------------------------------------------------------------------------------------------
 
     async def create_campaign(self, spec: Mapping[str, Any]) -> dict[str, Any]:
-        """Create a campaign from a validated request (shared/protocol/http.py CreateCampaign). Returns the tokens
-        in clear exactly once; the store keeps only their sha256."""
-        engine_name = str(spec.get("scenario") or "drill")
-        engine = find_engine(engine_name)
-        level = int(spec.get("level", 1))
-        campaign_id = secrets.token_hex(5)
-        teams = list(in_turn_order([t["colour"] for t in spec["teams"]]))
-        seats: list[dict[str, Any]] = []
-        grants: dict[str, dict[str, Any]] = {}
-        players: dict[str, str] = {}
-        for team_spec in sorted(spec["teams"], key=lambda t: teams.index(t["colour"])):
-            colour = team_spec["colour"]
-            for seat in range(1, int(team_spec["seats"]) + 1):
-                token = secrets.token_urlsafe(24)
-                player = f"{colour}-{seat}"
-                players[player] = colour
-                grants[token_hash(token)] = Member(campaign_id, "player", player, colour, seat).dump()
-                seats.append({"team": colour, "seat": seat, "player": player, "token": token})
-        moderator_token = secrets.token_urlsafe(24)
-        spectator_token = secrets.token_urlsafe(24)
-        grants[token_hash(moderator_token)] = Member(campaign_id, "moderator", "moderator").dump()
-        grants[token_hash(spectator_token)] = Member(campaign_id, "spectator", "spectator").dump()
-        clock_spec = spec.get("clock")
-        clock: dict[str, Any] | None = None
-        if clock_spec is not None:
-            base = ClockSettings.for_level(level).dump()
-            clock = ClockSettings.load({**base, **{k: v for k, v in clock_spec.items() if v is not None}}).dump()
-        meta = {
-            "id": campaign_id, "name": spec.get("name") or f"Campaign {campaign_id}", "scenario": engine_name,
-            "level": level, "teams": [{"colour": c, "seats": sum(1 for s in seats if s["team"] == c)} for c in teams],
-            "clock": clock, "house_rules": list(spec.get("house_rules") or []),
-            "public": bool(spec.get("public", True)),
-            "created_ms": self.now(),
-        }
-        lockout_ms = int(spec.get("lockout_minutes", LOCKOUT_MS / 60_000) * 60_000)
-        config = engine_config(engine_name, {
-            **dict(spec.get("config") or {}), "teams": meta["teams"], "level": level,
-            "house_rules": meta["house_rules"]})
-        seed = secrets.randbits(62)
-        setup = {
-            "engine": engine_name, "campaign": campaign_id, "teams": teams, "players": players, "clock": clock,
-            "seed": seed, "lockout_ms": lockout_ms, "config": config,
-            "clocks_paused": bool(spec.get("clocks_paused", False)),
-        }
-        engine.setup(config, seed)  # a config the engine refuses is refused before anything is stored
-        await self.store.put_campaign(meta, grants)
-        for room_id, room_setup in (
-            (names.campaign_room(campaign_id), setup),
-            (names.secret_room(campaign_id), {"engine": None, "campaign": campaign_id, "teams": teams,
-                                              "players": players, "clock": None}),
-        ):
+        """Create a campaign from a validated request (shared/protocol/http.py CreateCampaign): store it with its
+        token hashes, open its rooms here. Returns the plan's answer with the tokens in clear, exactly once."""
+        plan = plan_campaign(spec, self.now())
+        await self.store.put_campaign(plan.meta, plan.grants)
+        for room_id, setup in plan.rooms.items():
+            await self.create_room(room_id, setup)
+        return plan.answer
+
+    async def create_room(self, room_id: str, setup: Mapping[str, Any]) -> Room:
+        """Open a new room owned by this node: its first record is `setup` (engine name, config, seed, teams,
+        players, clock settings). Battle rooms (`b-<id>`) are created the same way."""
+        async with self.opening(room_id):
             if not await self.store.acquire_lease(room_id, self.node, self.lease_ms):
                 raise RoomError("internal", f"room {room_id} is already owned")
-            self.rooms[room_id] = await Room.create(room_id, room_setup, self.store, self.bus, self.now,
-                                                    snapshot_every=self.snapshot_every)
-        return {"campaign": campaign_id, "room": names.campaign_room(campaign_id), "meta": meta, "seats": seats,
-                "moderator_token": moderator_token, "spectator_token": spectator_token}
+            room = self.rooms[room_id] = await Room.create(room_id, setup, self.store, self.bus, self.now,
+                                                           snapshot_every=self.snapshot_every)
+        self.battles.attach(room)
+        return room
 
     async def authenticate(self, token: str) -> Member | None:
         grant = await self.store.find_grant(token_hash(token))

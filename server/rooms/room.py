@@ -29,6 +29,7 @@ from server.rooms.members import Member
 log = logging.getLogger(__name__)
 
 CHAT_HISTORY = 100
+MAX_SPECTATOR_DELAY_MS = 3_600_000
 HISTORY_RECORDS = 200  # records before a snapshot whose events are kept for resumes after a restart
 LOCKOUT_MS = 20 * 60_000  # D-N-14: twenty minutes unless the campaign sets otherwise
 
@@ -90,6 +91,8 @@ class Room:
         self.closed = False
         self._timer: asyncio.TimerHandle | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self.listeners: list[Callable[[Room, tuple[LoggedEvent, ...]], None]] = []
+        self.spectator_delay_ms = 0
 
     # --- creation and recovery -----------------------------------------------------------------------------------
 
@@ -104,10 +107,11 @@ class Room:
 
     @classmethod
     async def open(cls, room_id: str, store: Store, bus: EventBus, now: Callable[[], int], *,
-                   owner: bool = True, **kw: Any) -> Room | None:
+                   owner: bool = True, until_ms: int | None = None, **kw: Any) -> Room | None:
         """Rebuild a room from its snapshot and log. As owner, the downtime since the last sign of life is
-        charged to nobody (a logged `downtime` record) and timers are armed; otherwise it is a read-only copy."""
-        snap = await store.load_snapshot(room_id)
+        charged to nobody (a logged `downtime` record) and timers are armed; otherwise it is a read-only copy —
+        with `until_ms`, the room as it was at that time (from the whole log: a delayed spectator's view)."""
+        snap = await store.load_snapshot(room_id) if until_ms is None else None
         if snap is not None:
             room = cls(room_id, snap.data["setup"], store, bus, now, **kw)
             room._restore(snap)
@@ -122,6 +126,8 @@ class Room:
                 return None
             room = cls(room_id, records[0].body, store, bus, now, **kw)
         for record in records:
+            if until_ms is not None and record.at_ms > until_ms and record.kind != "setup":
+                break
             room._replay(record)
         if owner:
             alive = await store.last_alive(room_id) or 0
@@ -142,6 +148,7 @@ class Room:
         chat = {c: tuple(lines) for c, lines in data.get("chat", {}).items()}
         self.core = Core(state, clocks, away, chat)
         self.index, self.seq, self.last_at = snap.index, snap.seq, int(data.get("last_at", 0))
+        self.spectator_delay_ms = int(data.get("spectator_delay_ms", 0))
 
     def _replay(self, record: Record) -> None:
         member = Member.load(record.actor) if record.actor else None
@@ -163,6 +170,7 @@ class Room:
             "clocks": core.clocks.dump() if core.clocks is not None else None,
             "away": {p: a.dump() for p, a in core.away.items()},
             "chat": {c: [dict(line) for line in lines] for c, lines in core.chat.items()},
+            "spectator_delay_ms": self.spectator_delay_ms,
         }
         await self.store.save_snapshot(self.id, RoomSnapshot(self.index, self.seq, data))
 
@@ -196,7 +204,12 @@ class Room:
         if logged:
             self.seq = logged[-1].seq
             self.history.extend(logged)
-            await self.bus.publish(self.id, logged)
+            try:
+                await self.bus.publish(self.id, logged)
+            except Exception:  # durable already: followers notice the gap and catch up from the log
+                log.exception("room %s: publishing seq %d..%d failed", self.id, first, self.seq)
+            for listener in self.listeners:
+                listener(self, logged)
         if self.index % self.snapshot_every == 0:
             await self.save_snapshot()
         return first if logged else None
@@ -268,7 +281,10 @@ class Room:
             raise NotYourTurn(f"{member.team} is not to act now", rule="C-1.8")
 
     def _order(self, core: Core, body: Mapping[str, Any], member: Member | None, at: int) -> tuple[Core, list[Event]]:
-        self._player_checks(core, member)
+        order = body.get("order")
+        kind = order.get("type") if isinstance(order, Mapping) else None
+        # an engine may name orders a team gives out of its turn (answers, offers); the engine checks who may
+        self._player_checks(core, member, phase=kind not in getattr(self.engine, "any_time_orders", ()))
         assert self.engine is not None and member is not None and member.actor is not None
         before = self._active(core.state)
         state, events = self.engine.apply(core.state, member.actor, body["order"])
@@ -341,11 +357,21 @@ class Room:
     def _ruling(self, core: Core, body: Mapping[str, Any], member: Member | None,
                 at: int) -> tuple[Core, list[Event]]:
         self._moderator_only(member, "give rulings")
+        if body["ruling"].get("type") == "spectator_delay":
+            return self._spectator_delay(core, body["ruling"])
         if self.engine is None:
             raise forbidden(f"the {self.kind} room takes no rulings")
         before = self._active(core.state)
         state, events = self.engine.moderate(core.state, body["ruling"])
         return self._turn_changes(replace(core, state=state), before, list(events), at)
+
+    def _spectator_delay(self, core: Core, ruling: Mapping[str, Any]) -> tuple[Core, list[Event]]:
+        """The moderator delays what spectators see of a live battle, so that they cannot leak it to players."""
+        ms = ruling.get("ms")
+        if isinstance(ms, bool) or not isinstance(ms, int) or not 0 <= ms <= MAX_SPECTATOR_DELAY_MS:
+            raise RoomError("bad_order", f"a spectator delay is 0 to {MAX_SPECTATOR_DELAY_MS} ms")
+        self.spectator_delay_ms = ms
+        return core, [Event("spectator_delay", {"ms": ms})]
 
     def _lock(self, core: Core, body: Mapping[str, Any], member: Member | None, at: int) -> tuple[Core, list[Event]]:
         """N-VICTORY-3, D-N-14: the player goes to the secret module until `until_ms`."""

@@ -31,11 +31,14 @@ class Hello(_Msg):
 
 class Join(_Msg):
     """Follow a room. `since` is the last sequence number seen: the server sends exactly what came after it
-    (or a snapshot when it is too far behind). Without `since` the client gets a snapshot and history."""
+    (or a snapshot when it is too far behind). Without `since` the client gets a snapshot and history. The moderator
+    may follow the room as a team, the spectators or the public see it (`view_as`)."""
 
     t: Literal["join"] = "join"
     room: RoomId
     since: Annotated[int, Field(ge=0)] | None = None
+    view_as: Annotated[str, Field(pattern=r"^(team:[a-z]{1,16}|spectator|public)$")] | None = Field(
+        default=None, description="moderator only: see the room as this viewer class sees it")
 
 
 class Leave(_Msg):

@@ -44,6 +44,7 @@ class CreateCampaign(_Body):
     house_rules: Annotated[list[Annotated[str, Field(max_length=500)]], Field(max_length=50)] = Field(
         default_factory=list)
     public: bool = True
+    open_spectating: bool = False  # the lobby lists the spectators' link (anyone, players too, may watch)
     lockout_minutes: Annotated[float, Field(gt=0, le=24 * 60)] = 20.0
     config: dict[str, Any] = Field(default_factory=dict)
 
@@ -87,6 +88,7 @@ class LobbyRoom(_Body):
     players_online: int
     spectators_online: int
     created_ms: int
+    spectator_link: str | None = None  # only for campaigns created with open_spectating
 
 
 class Lobby(_Body):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from tests.bench.conftest import run_bench
+from tests.bench.runner import run_bench
 
 
 def test_fanout_benchmark_runs_ours_and_baselines(tmp_path: Path, node_baseline: bool) -> None:

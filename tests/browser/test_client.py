@@ -28,6 +28,8 @@ def create_from_lobby(page: Any, url: str, name: str) -> dict[str, str]:
     page.goto(url + "/")
     expect(page.get_by_test_id("lobby")).to_be_visible()
     page.get_by_test_id("create-name").fill(name)
+    expect(page.get_by_test_id("create-scenario").locator("option[value=continental]")).to_have_count(1)
+    page.get_by_test_id("create-scenario").select_option("drill")
     page.get_by_test_id("create-clock").select_option("per_turn")
     page.get_by_test_id("create-minutes").fill("5")
     page.get_by_test_id("create-submit").click()
@@ -63,6 +65,8 @@ def test_two_teams_a_spectator_and_the_moderator_play_from_the_lobby(web_server:
     open_link(blue, links["blue-1"], "blue")
     open_link(spectator, links["spectators"], "Spectator")
     open_link(moderator, links["moderator"], "Moderator")
+    # Who is online, from the lobby's counts (the server refreshes them on its own schedule).
+    expect(spectator.get_by_test_id("presence")).to_have_text(re.compile(r"^\d+ players · \d+ spectators$"))
 
     # The clocks tick from the server's figures; red is to move first (C-1.8).
     red_clock = red.get_by_test_id("clock-red").locator(".time")
@@ -82,6 +86,7 @@ def test_two_teams_a_spectator_and_the_moderator_play_from_the_lobby(web_server:
     moved = '[data-kind="counter_moved"]'
     expect(red.get_by_test_id("turn-log").locator(moved)).to_have_count(1)
     expect(spectator.get_by_test_id("turn-log").locator(moved)).to_have_count(1)
+    expect(red.get_by_test_id("selection")).to_contain_text("1,1")  # the new projection shows r1 moved
     shot(red, "campaign-red-after-move")
     # Blue was not told where red's counter went (it is not next to one of blue's).
     expect(blue.get_by_test_id("turn-log").locator(moved)).to_have_count(0)
@@ -94,14 +99,29 @@ def test_two_teams_a_spectator_and_the_moderator_play_from_the_lobby(web_server:
     say(red, "team:red", "hold the bridge")
     expect(blue.get_by_test_id("chan-team:red")).to_have_count(0)
     expect(spectator.get_by_test_id("chan-team:red")).to_have_count(0)
+    blue.get_by_test_id("chat-input").click()
+    blue.keyboard.type("we hold")
     say(red, "players", "peace talks?")
     expect(blue.get_by_test_id("unread-players")).to_have_text("1")
+    blue.keyboard.type(" the line")  # events arriving while blue types do not take the focus away
+    expect(blue.get_by_test_id("chat-input")).to_have_value("we hold the line")
+    blue.keyboard.press("Enter")
+    expect(blue.get_by_test_id("chat-lines")).to_contain_text("we hold the line")
     blue.get_by_test_id("chan-players").click()
     expect(blue.get_by_test_id("chat-lines")).to_contain_text("peace talks?")
     expect(blue.get_by_test_id("unread-players")).to_have_count(0)
     expect(spectator.get_by_test_id("chan-players")).to_have_count(0)
     say(spectator, "spectators", "what a move")
     expect(red.get_by_test_id("chan-spectators")).to_have_count(0)
+
+    # Blue ends its turn too: turn 2 begins with red. The spectator steps back to turn 1 and forward again.
+    blue.get_by_test_id("end-turn").click()
+    expect(red.get_by_test_id("end-turn")).to_be_visible()
+    expect(spectator.get_by_test_id("replay")).to_be_visible()
+    spectator.get_by_test_id("replay-prev").click()
+    expect(spectator.get_by_test_id("replay-turn")).to_contain_text("Turn 1 of 2")
+    spectator.get_by_test_id("replay-next").click()
+    expect(spectator.get_by_test_id("replay-turn")).to_contain_text("live")
 
     # The moderator pauses the clocks, then sends red's general to the secret module (D-N-14).
     moderator.get_by_test_id("mod-pause").click()
@@ -148,6 +168,10 @@ def test_the_language_switches_between_english_and_russian(web_server: ServerPro
     page = new_page("en")
     page.goto(web_server.url + "/")
     expect(page.get_by_test_id("create-form")).to_contain_text("Create a campaign")
+    page.get_by_test_id("lang").click()
+    expect(page.get_by_test_id("create-form")).to_contain_text("Создать кампанию")
+    page.get_by_test_id("lang").click()
+    expect(page.get_by_test_id("create-form")).to_contain_text("Create a campaign")
     made = web_server.http("POST", "/api/campaigns", {"teams": [{"colour": "red"}, {"colour": "blue"}]})
     open_link(page, made["seats"][0]["link"], "Player")
     page.get_by_test_id("lang").click()
@@ -190,3 +214,122 @@ def test_the_canvases_draw_the_sample_data(web_server: ServerProcess, new_page: 
     drawn = page.evaluate(COLOURS_DRAWN, "campaign-map" if which == "campaign" else "battle-field")
     assert drawn > 10
     shot(page, f"preview-{which}")
+
+
+def test_the_campaign_engine_on_the_map(web_server: ServerProcess, new_page: Any) -> None:
+    """The continental scenario (campaign engine): red sees its divisions on the metric grid, plans a path with its
+    cost, and the engine's answer — accepted, or refused with the rule it names — reaches the player."""
+    made = web_server.http("POST", "/api/campaigns", {
+        "name": "Continental", "scenario": "continental", "level": 2,
+        "teams": [{"colour": "red", "seats": 1}, {"colour": "blue", "seats": 1}]})
+    red, spectator = new_page(), new_page()
+    open_link(red, made["seats"][0]["link"], "red")
+    open_link(spectator, made["spectator_link"], "Spectator")
+    canvas = red.get_by_test_id("campaign-map")
+    canvas.focus()
+    red.keyboard.press("Tab")
+    expect(red.get_by_test_id("selection")).to_contain_text("Composition")
+    for _ in range(4):  # find a division that can step west
+        red.keyboard.press("ArrowLeft")
+        if red.get_by_test_id("path-cost").count():
+            break
+        red.keyboard.press("Escape")
+        red.keyboard.press("Tab")
+    expect(red.get_by_test_id("path-cost")).to_contain_text("km")
+    shot(red, "continental-red-path")
+    red.keyboard.press("Enter")
+    # Planning (C-1.5): only deployment orders; the engine says so, with the rule, on the error line.
+    expect(red.get_by_test_id("error-line")).to_contain_text("C-1.5")
+    red.keyboard.press("Escape")
+
+    # Deploy 1 RD one cell west (C-6): accepted, the log says so and the map shows it there.
+    title = red.get_by_test_id("selection").locator("h3")
+    for _ in range(60):
+        if title.count() and title.inner_text().strip() == "1 RD":
+            break
+        red.keyboard.press("Tab")
+    expect(title).to_have_text(re.compile(r"^\s*1 RD$"))
+    cell_row = red.get_by_test_id("selection").locator("tr").first
+    expect(cell_row).to_contain_text("43,26")
+    red.keyboard.press("ArrowLeft")
+    red.get_by_test_id("order-deploy").click()
+    expect(red.get_by_test_id("turn-log").locator('[data-kind="deployed"]')).to_have_count(1)
+    expect(cell_row).to_contain_text("42,26")  # the fresh projection after the engine's events
+    shot(red, "continental-red")
+    shot(spectator, "continental-spectator")
+
+
+def test_armies_meet_and_a_battle_is_watched_live(web_server: ServerProcess, new_page: Any) -> None:
+    """The Napoleonic campaign (issue 6): red marches Bülow onto Ney's cell, blue accepts battle, the battle room
+    opens as a tab for the players and the spectator, who watch the same field; red gives an order there."""
+    engines = web_server.http("GET", "/api/engines")["engines"]
+    if "napoleonic" not in engines:
+        pytest.skip("the Napoleonic campaign (branch napoleon) is not in this server yet")
+    made = web_server.http("POST", "/api/campaigns", {
+        "name": "1813", "scenario": "napoleonic", "level": 2,
+        "teams": [{"colour": "red", "seats": 2}, {"colour": "blue", "seats": 2}]})
+    seats = {s["player"]: s["link"] for s in made["seats"]}
+    red, blue, spectator = new_page(), new_page(), new_page()
+    open_link(red, seats["red-2"], "red")
+    open_link(blue, seats["blue-2"], "blue")
+    open_link(spectator, made["spectator_link"], "Spectator")
+
+    red.get_by_test_id("campaign-map").focus()
+    title = red.get_by_test_id("selection").locator("h3")
+    for _ in range(20):
+        red.keyboard.press("Tab")
+        if title.inner_text().strip() == "III Prussian Corps":
+            break
+    expect(title).to_have_text(re.compile(r"III Prussian Corps"))
+    for key in ("ArrowDown", "ArrowDown", "ArrowLeft"):  # south twice, west once: Ney's cell 22,18
+        red.keyboard.press(key)
+    expect(red.get_by_test_id("path-cost")).to_contain_text("pts")
+    red.keyboard.press("Enter")
+
+    battles = blue.get_by_test_id("battles")
+    expect(battles).to_contain_text("red × blue")
+    battles.get_by_role("button", name="Accept battle").click()
+
+    room = re.compile(r"^b-")
+    for page in (red, blue, spectator):
+        tab = page.get_by_test_id("room-tabs").get_by_role("button", name=room)
+        expect(tab).to_have_count(1, timeout=15_000)
+    spectator.get_by_test_id("room-tabs").get_by_role("button", name=room).click()
+    expect(spectator.get_by_test_id("battle-field")).to_be_visible()
+    expect(spectator.get_by_test_id("unit-table").locator("tr")).not_to_have_count(1)
+    red.get_by_test_id("room-tabs").get_by_role("button", name=room).click()
+    expect(red.get_by_test_id("battle-field")).to_be_visible()
+    expect(red.get_by_test_id("clocks")).to_be_visible()
+    shot(spectator, "battle-spectator")
+    shot(red, "battle-red")
+
+    # Red moves a unit by keyboard: Tab selects, an arrow plans one step south (towards blue), Enter orders it.
+    field = red.get_by_test_id("battle-field")
+    field.focus()
+    red.keyboard.press("Tab")
+    red.keyboard.press("ArrowDown")
+    expect(red.get_by_test_id("battle-path")).to_be_visible()
+    red.keyboard.press("Enter")
+    expect(red.get_by_test_id("turn-log").locator('[data-kind="moved"]')).to_have_count(1)
+    expect(spectator.get_by_test_id("turn-log").locator('[data-kind="moved"]')).to_have_count(1)
+
+    # Red ends its order phase; blue is to move in the battle (D-N-1).
+    red.get_by_test_id("end-turn").click()
+    blue.get_by_test_id("room-tabs").get_by_role("button", name=room).click()
+    expect(blue.get_by_test_id("battle-field")).to_be_visible()
+    expect(blue.get_by_test_id("end-turn")).to_be_visible()
+
+    # The moderator ends the battle from the desk (docs/battle.md: end_battle); everyone sees the result.
+    moderator = new_page()
+    open_link(moderator, made["moderator_link"], "Moderator")
+    moderator.get_by_test_id("room-tabs").get_by_role("button", name=room).click()
+    moderator.get_by_test_id("mod-ruling").fill('{"type": "end_battle", "winner": "red", "reason": "umpire"}')
+    moderator.get_by_test_id("mod-rule").click()
+    expect(spectator.get_by_test_id("battle-result")).to_contain_text("red", timeout=10_000)
+    death = spectator.get_by_test_id("turn-log").locator('[data-kind="roll"]', has_text="general_death")
+    expect(death).to_have_count(1)
+    if "✓" in death.inner_text():  # the loser's general fell (1/2): his player goes to the secret module (D-N-14)
+        expect(blue.get_by_test_id("secret-banner")).to_contain_text("You are in the secret module")
+        expect(spectator.get_by_test_id("secret-banner")).to_contain_text("blue-2")
+    shot(spectator, "battle-over-spectator")
+    shot(blue, "battle-over-blue")

@@ -14,7 +14,7 @@ from server.bus.base import LogConflict, LoggedEvent, Record, RoomSnapshot, Stor
 from server.bus.embedded import DataDirLocked, FileStore, LocalBus
 
 
-@pytest.fixture(params=["embedded", "redis"])
+@pytest.fixture(params=["embedded", pytest.param("redis", marks=pytest.mark.redis)])
 async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
     if request.param == "embedded":
         s: Any = FileStore(tmp_path, fsync=False)
@@ -55,7 +55,7 @@ async def test_snapshot_alive_and_campaigns_roundtrip(store: Store) -> None:
     assert await store.load_snapshot("c-y") is None
     await store.save_snapshot("c-y", RoomSnapshot(7, 21, {"state": {"a": [1, 2]}}))
     assert await store.load_snapshot("c-y") == RoomSnapshot(7, 21, {"state": {"a": [1, 2]}})
-    await store.mark_alive("c-y", 12345)
+    await store.mark_alive(["c-y"], 12345)
     assert await store.last_alive("c-y") == 12345
     await store.put_campaign({"id": "y", "name": "Y"}, {"abc": {"campaign": "y", "role": "spectator"}})
     assert (await store.get_campaign("y")) == {"id": "y", "name": "Y"}

@@ -279,3 +279,107 @@ def test_cutoff_fire_hits_the_first_enemy_to_enter_C_9_7d_D_C_5() -> None:
     assert s.units[b].rating == pytest.approx(1.0)
     assert "cutoff_fired" in kinds(events)
     assert s.interdictions == []
+
+
+def test_cutoff_fire_at_level_3_waits_for_the_next_resolution_C_9_7d_D_C_5() -> None:
+    from tests.campaign.helpers import end
+
+    s = start(3)
+    ad = place(s, "red", "AD", (41, 22), facing="E")
+    b = place(s, "blue", "TD", (46, 22), facing="W")
+    s, _ = order(s, RED, type="strike", unit=ad, target=[44, 22], mode="cutoff")
+    s, _ = end(s, "red")
+    s, _ = end(s, "blue")
+    assert len(s.interdictions) == 1
+    s, _ = order(s, BLUE, type="move", unit=b, path=[[45, 22], [44, 22]])
+    s, _ = end(s, "red")
+    s, _events = end(s, "blue")
+    assert s.units[b].rating == pytest.approx(1.5) and s.interdictions == []  # 0.5 × 50 % at 30 km (D-C-5)
+
+
+def test_cutoff_fire_is_not_shown_to_the_enemy_C_9_7d() -> None:
+    s = start(1)
+    ad = place(s, "red", "AD", (41, 22), facing="E")
+    s, events = order(s, RED, type="strike", unit=ad, target=[44, 22], mode="cutoff")
+    strike = next(e for e in events if e.kind == "artillery_strike")
+    assert not strike.visible_to(team_viewer("blue"))
+
+
+def test_encircled_defender_may_not_withdraw_D_C_4() -> None:
+    s = start(1)
+    bd = place(s, "blue", "RD", (45, 18), facing="W")
+    s.regulations["blue"] = {"on_attack": {bd: "withdraw"}}
+    ring = [(44, 17), (44, 19), (45, 17), (45, 19), (46, 17), (46, 18), (46, 19)]
+    for i, cell in enumerate(ring):
+        place(s, "red", "RD", cell, facing="E", uid=f"ring{i}")
+    a = place(s, "red", "TD", (44, 18), facing="E")
+    s, events = order(s, RED, type="attack", target=[45, 18], echelons=[[a]])
+    battle = next(e for e in events if e.kind == "battle").data
+    assert "withdrawal" not in kinds(events) and "encirclement" in battle["form"]
+
+
+def test_defender_retreats_after_the_battle_and_the_attacker_follows_C_9_8a() -> None:
+    s = start(1)
+    a = place(s, "red", "TD", (43, 18), facing="E")
+    bd = place(s, "blue", "RD", (44, 18), facing="W")
+    s.regulations["blue"] = {"on_attack": {"*": "retreat"}}
+    s, events = order(s, RED, type="attack", target=[44, 18], echelons=[[a]])
+    battle = next(e for e in events if e.kind == "battle").data
+    assert battle["defender_retreated"] == [bd] and s.units[bd].cell == (45, 18)
+    assert s.units[a].cell == (44, 18) and battle["advanced"]
+
+
+def test_marching_division_defends_at_half_and_cannot_attack_C_4_8() -> None:
+    s = start(2)
+    m = place(s, "blue", "RD", (46, 20), facing="W", status="march", route=[[47, 20]])
+    a = place(s, "red", "TD", (45, 20), facing="E")
+    s, events = order(s, RED, type="attack", target=[46, 20], echelons=[[a]])
+    assert next(e for e in events if e.kind == "battle").data["rounds"][0]["k2"] == pytest.approx(0.5)
+    del m
+    s2 = start(2)
+    mr = place(s2, "red", "RD", (43, 18), facing="E", status="march", route=[[44, 18]])
+    place(s2, "blue", "RD", (44, 18), facing="W")
+    with pytest.raises(IllegalOrder) as err:
+        order(s2, RED, type="attack", target=[44, 18], echelons=[[mr]])
+    assert err.value.rule in ("C-4.8", "C-4.5")
+
+
+def test_fortress_doubles_and_city_multiplies_the_defender_D_C_4() -> None:
+    s = start(2)
+    place(s, "blue", "FORT", (49, 20), uid="fort-blau")
+    a = place(s, "red", "TD", (48, 21), facing="SE")
+    s, events = order(s, RED, type="attack", target=[49, 20], echelons=[[a]])  # Fort Blau's garrison
+    battle = next(e for e in events if e.kind == "battle").data
+    assert "fortress" in battle["form"] and battle["rounds"][0]["k2"] == pytest.approx(1.1 * 2)
+    s = start(1)
+    a = place(s, "red", "TD", (51, 27), facing="E")
+    place(s, "blue", "RD", (52, 27), facing="W")  # Blauhafen
+    s, events = order(s, RED, type="attack", target=[52, 27], echelons=[[a]])
+    battle = next(e for e in events if e.kind == "battle").data
+    assert "settlement" in battle["form"] and battle["rounds"][0]["k2"] == pytest.approx(1.5)
+
+
+def test_transfer_hit_by_cutoff_fire_ends_there_C_4_5_C_9_7d() -> None:
+    from tests.campaign.helpers import end
+
+    s = start(1)
+    ad = place(s, "blue", "AD", (39, 18), facing="W")
+    t = place(s, "red", "RD", (33, 20), facing="E")
+    s, _ = order(s, RED, type="transfer", unit=t, to="Nordstadt")
+    s, _ = end(s, "red")
+    s, _ = order(s, BLUE, type="strike", unit=ad, target=[38, 20], mode="cutoff")
+    s, _ = end(s, "blue")
+    assert s.units[t].cell == (38, 20) and s.units[t].status == "restoring"
+    assert s.units[t].rating == pytest.approx(0.5)
+
+
+def test_a_unit_named_twice_in_the_grouping_is_refused_C_9_8() -> None:
+    from server.core.errors import BadOrder
+
+    s = start(1)
+    a = place(s, "red", "TD", (43, 18), facing="E")
+    place(s, "blue", "RD", (44, 18), facing="W")
+    with pytest.raises(BadOrder):
+        order(s, RED, type="attack", target=[44, 18], echelons=[[a, a]])
+    with pytest.raises(BadOrder):
+        order(s, RED, type="attack", target=[44, 18], echelons=[[a], [a]])

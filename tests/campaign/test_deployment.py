@@ -27,7 +27,9 @@ def test_level_and_house_rules_are_recorded_and_shown_to_all_C_0_2_C_0_3() -> No
     {"teams": [{"colour": "red", "seats": 4}, {"colour": "blue", "seats": 1}]},
     {"teams": [{"colour": "red", "seats": 1}, {"colour": "red", "seats": 1}]},
     {"teams": [{"colour": "red", "seats": 1}, {"colour": "purple", "seats": 1}]},
-    {"scenario": "../etc"},
+    {"scenario": "../etc"}, {"teams": "red,blue"}, {"teams": [{"colour": "red", "seats": "2"}, {"colour": "blue"}]},
+    {"teams": [{"colour": "red", "seats": True}, {"colour": "blue"}]}, {"house_rules": "be nice"},
+    {"level": True},
 ])
 def test_bad_configurations_are_refused_C_0_2_C_1_2(bad: dict[str, object]) -> None:
     with pytest.raises(BadOrder):
@@ -93,12 +95,15 @@ def test_moves_are_not_planning_orders_C_1_5() -> None:
         order(s, RED, type="move", unit="r5RD", path=[[41, 22]])
 
 
-def test_army_has_four_to_ten_divisions_C_5_6() -> None:
+def test_army_has_four_to_ten_divisions_and_an_operational_zone_C_5_6() -> None:
     s, _ = ENGINE.setup(CFG, 1)
     with pytest.raises(IllegalOrder):
         order(s, RED, type="army", name="4A", units=["r1RD", "r2RD", "r3RD"])
-    s2, _ = order(s, RED, type="army", name="4A", units=["r1RD", "r2RD", "r3RD", "r4RD"])
+    s2, _ = order(s, RED, type="army", name="4A", units=["r1RD", "r2RD", "r3RD", "r4RD"],
+                  zone=[[43, 27], [40, 16]])
     assert s2.armies["red"]["4A"] == ["r1RD", "r2RD", "r3RD", "r4RD"]
+    assert ENGINE.view(s2, team_viewer("red"))["regulations"]["zones"]["4A"] == [[40, 16], [43, 27]]
+    assert "zones" not in ENGINE.view(s2, team_viewer("blue"))["regulations"]
     assert "r1RD" not in s2.armies["red"]["1A"]
 
 

@@ -285,3 +285,47 @@ def test_level_3_all_teams_act_at_once_red_first_C_1_7_C_1_8() -> None:
     assert ENGINE.active_teams(s1) == frozenset({"red"})
     s3 = start(3)
     assert ENGINE.active_teams(s3) == frozenset({"red", "blue"})
+
+
+def test_regiment_passes_to_another_division_at_level_3_C_4_11() -> None:
+    s = start(3)
+    a = place(s, "red", "RD", (32, 18))
+    b = place(s, "red", "RD", (33, 18))
+    s, _ = order(s, RED, type="split", unit=a)
+    s, _ = end(s, "red")
+    s, _ = end(s, "blue")
+    reg = sorted(u.id for u in s.units.values() if u.parent == a)[0]
+    s, _ = order(s, RED, type="reassign", regiment=reg, to=b)
+    s, _ = end(s, "red")
+    s, _ = end(s, "blue")
+    assert reg not in s.units and len(s.units[b].regiments) == 5
+    assert s.units[b].rating == pytest.approx(1.2)
+
+
+def test_reassign_is_level_3_C_4_11() -> None:
+    s = start(2)
+    a = place(s, "red", "RD", (32, 18))
+    b = place(s, "red", "RD", (33, 18))
+    s, _ = order(s, RED, type="split", unit=a)
+    reg = sorted(u.id for u in s.units.values() if u.parent == a)[0]
+    with pytest.raises(IllegalOrder):
+        order(s, RED, type="reassign", regiment=reg, to=b)
+
+
+def test_divisions_form_a_corps_free_in_planning_and_in_3_turns_at_level_2_C_5_3_C_4_10() -> None:
+    from tests.campaign.helpers import ENGINE as engine
+
+    s, _ = engine.setup({"scenario": "continental", "level": 1}, 1)
+    s, _ = order(s, RED, type="corps", name="9RC", units=["r5RD", "r6RD"])
+    assert s.units["r5RD"].corps == "9RC"
+    s1 = start(1)
+    a, b = place(s1, "red", "RD", (32, 18)), place(s1, "red", "RD", (33, 18))
+    with pytest.raises(IllegalOrder):
+        order(s1, RED, type="corps", name="9RC", units=[a, b])
+    s2 = start(2)
+    a, b = place(s2, "red", "RD", (32, 18)), place(s2, "red", "RD", (33, 18))
+    far = place(s2, "red", "RD", (36, 18))
+    with pytest.raises(IllegalOrder):
+        order(s2, RED, type="corps", name="9RC", units=[a, far])
+    s2, _ = order(s2, RED, type="corps", name="9RC", units=[a, b])
+    assert s2.units[a].corps == "9RC" and s2.units[a].debt == pytest.approx(2.0)

@@ -137,3 +137,33 @@ def test_road_closed_by_weather_loses_road_speed_C_9_4_C_4_3() -> None:
     s, _ = ENGINE.moderate(s, {"type": "close_road", "cells": [[36, 20]], "turns": 1})
     with pytest.raises(IllegalOrder):
         order(s, RED, type="move", unit=uid, path=[[x, 20] for x in range(35, 43)])
+
+
+def test_refused_order_at_levels_1_2_records_the_penalty_D_C_6_C_9_3() -> None:
+    s = start(1)
+    uid = place(s, "red", "RD", (32, 18))
+    with pytest.raises(IllegalOrder) as err:
+        order(s, RED, type="move", unit=uid, path=[[33, 18], [34, 18], [35, 18], [36, 18]])
+    s2, _events = ENGINE.refused(s, "red", err.value)
+    assert [(p["team"], p["points"], p["rule"]) for p in s2.penalties] == [("red", 50, "C-9.3")]
+    s3 = start(1)
+    s3.penalise_refused = False
+    assert ENGINE.refused(s3, "red", err.value)[0].penalties == []
+
+
+def test_clock_settings_follow_the_level_C_1_9_C_5_2() -> None:
+    assert ENGINE.view(start(1), PUBLIC)["clock"] is None
+    assert ENGINE.view(start(2), PUBLIC)["clock"]["per_turn"] == 300
+    assert ENGINE.view(start(3), PUBLIC)["clock"]["per_turn"] == 600
+    s, _ = ENGINE.setup({"scenario": "continental", "level": 2}, 1)
+    assert ENGINE.view(s, PUBLIC)["clock"]["per_turn"] == 1800
+
+
+def test_a_defeated_team_gives_no_more_orders_C_10_1() -> None:
+    from server.core.errors import NotYourTurn
+
+    s = _war()
+    s, _ = end(s, "red")  # type: ignore[arg-type]
+    s, _ = order(s, BLUE, type="capitulate")
+    with pytest.raises((NotYourTurn, IllegalOrder)):
+        order(s, BLUE, type="move", unit="bA", path=[[55, 20]])

@@ -109,20 +109,41 @@ def test_secret_deception_roll_goes_to_moderator_only_D_GEN_1_D_C_7() -> None:
 
 def test_standing_information_and_open_sectors_C_8_1_C_8_2() -> None:
     s = start(1, clear=False)
+    assert "standing_information" not in ENGINE.view(s, team_viewer("red"))  # told throughout the war
+    s.war = True
     view = ENGINE.view(s, team_viewer("red"))
     info = view["standing_information"]["blue"]
     assert sorted(map(tuple, info["covering_troops"])) == [(44, 18), (44, 21), (44, 24), (44, 27)]
     first = {a["army"]: a for a in info["first_echelon"]}
-    assert "1A" in first and first["1A"]["divisions"] == 6 and first["1A"]["corps"] == 2
-    assert set(first["1A"]) == {"army", "zone", "corps", "divisions"}
+    assert first["1A"] == {"army": "1A", "divisions": 6}  # composition without arms
     enemy = {u["id"]: u for u in view["enemy_units"]}
     assert enemy["b1RD"] == {"id": "b1RD", "team": "blue", "cell": [44, 27], "cover": True} or "arm" in enemy["b1RD"]
-    # Blue leaves its border with Green uncovered: 60 km behind it is open to observation (C-8.2)
-    assert "arm" in enemy["b7RD"]
 
 
 def test_deployment_report_to_each_side_C_6_2() -> None:
     s = start(1, clear=False)
     report = ENGINE.view(s, team_viewer("blue"))["deployment_report"]["red"]
     assert sorted(map(tuple, report["covering_troops"])) == [(43, 17), (43, 20), (43, 23), (43, 26)]
-    assert report["other_armies"] == ["3A"] or "3A" in report["other_armies"]
+    first = {a["army"]: a for a in report["first_echelon"]}
+    assert first["1A"] == {"army": "1A", "zone": [[40, 17], [43, 26]], "corps": 2}  # corps, not composition
+    assert "3A" in report["other_armies"]
+
+
+def test_units_far_behind_the_border_stay_hidden_C_8_2() -> None:
+    s = start(1, clear=False)
+    red = {u["id"]: u for u in ENGINE.view(s, team_viewer("red"))["enemy_units"]}
+    assert not {"b61SPD", "b22MD", "b8RD", "b7RD"} & set(red)  # more than 60 km behind Blue's border
+    # Blue's cover leaves the corners 44-16 and 44-29 open: 60 km behind them is open to Red (C-8.2)
+    assert "arm" in red["b11TD"] and "arm" in red["b21MD"]
+    spectator = ENGINE.view(s, SPECTATOR)
+    assert {"b61SPD", "b22MD"} <= {u["id"] for u in spectator["units"]}
+    assert "units" not in ENGINE.view(s, "public")
+
+
+def test_covering_the_whole_border_closes_it_to_observation_C_5_8_C_8_2() -> None:
+    s = start(1, clear=False)
+    place(s, "blue", "RD", (45, 16), facing="W", uid="bcS", cover=True)
+    place(s, "blue", "RD", (45, 29), facing="W", uid="bcN", cover=True)
+    red = {u["id"]: u for u in ENGINE.view(s, team_viewer("red"))["enemy_units"]}
+    assert "b11TD" not in red and "b21MD" not in red
+    assert red["bcN"] == {"id": "bcN", "team": "blue", "cell": [45, 29], "cover": True}  # position only (C-8.1)

@@ -110,3 +110,15 @@ async def test_campaign_creation_chooses_the_engine_by_scenario(server: ServerPr
     snap = await red.wait(lambda m: m["t"] == "snapshot")
     assert snap["state"]["scenario"] == "continental" and snap["clocks"] == {}
     await red.close()
+
+
+async def test_open_spectating_puts_the_spectators_link_in_the_lobby(server: ServerProcess) -> None:
+    open_ = campaign(server, open_spectating=True)
+    closed = campaign(server)
+    rooms = {c["room"]: c for c in server.http("GET", "/api/lobby")["campaigns"]}
+    assert rooms[open_["room"]]["spectator_link"] == open_["spectator_link"]
+    assert rooms[closed["room"]]["spectator_link"] is None
+    token = open_["spectator_link"].split("#token=")[1]
+    watcher = await signed_in(server.ws_url, token, open_["room"])
+    assert watcher.welcome["role"] == "spectator"
+    await watcher.close()

@@ -169,6 +169,10 @@ async def test_moderator_pauses_and_adjusts_clocks(server: ServerProcess) -> Non
         assert adjusted["data"]["delta_ms"] == 30_000
         err = await t.red1.request({"t": "mod_clock", "room": t.room, "action": "pause"})
         assert err["code"] == "forbidden"
+        ruled = await t.moderator.request({"t": "mod_ruling", "room": t.room,
+                                           "ruling": {"type": "note", "text": "the bridge is out"}})
+        assert ruled["t"] == "ack"
+        await t.blue2.event("ruling", text="the bridge is out")
 
 
 async def test_secret_module_lockout_return_and_reconnect_D_N_14_N_VICTORY_3(server: ServerProcess) -> None:
@@ -224,3 +228,20 @@ async def test_moderator_brings_a_player_back_early_D_N_14(server: ServerProcess
         assert err["code"] == "forbidden"
         err = await t.moderator.request({"t": "mod_secret_module", "player": "green-9"})
         assert err["code"] == "no_such_player"
+
+
+async def test_the_moderator_sees_the_room_as_a_team_sees_it(server: ServerProcess) -> None:
+    async with table(server) as t:
+        watcher = await signed_in(t.red1.ws_url, t.made["moderator_token"])
+        assert (await watcher.request({"t": "join", "room": t.room, "view_as": "team:blue"}))["t"] == "joined"
+        snap = await watcher.wait(lambda m: m["t"] == "snapshot")
+        assert {c["team"] for c in snap["state"]["counters"]} == {"blue"}
+        await t.red1.request(move(t.room, "r1", 1, 1))
+        await t.red1.request({"t": "chat", "room": t.room, "channel": "team", "text": "red only"})
+        await t.red1.request({"t": "chat", "room": t.room, "channel": "players", "text": "all players"})
+        await watcher.event("chat", text="all players")
+        assert not [m for m in watcher.events(t.room) if m["kind"] in ("counter_moved",)
+                    or m["data"].get("text") == "red only"]
+        err = await t.red1.request({"t": "join", "room": t.room, "view_as": "team:blue"})
+        assert err["code"] == "forbidden"
+        await watcher.close()

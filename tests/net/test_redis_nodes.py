@@ -64,10 +64,14 @@ async def test_two_nodes_share_redis_and_a_spectator_on_the_second_sees_live_eve
     assert all(batch["room"] == room for batch in published)
 
     # presence is shared: the lobby on the first node counts the spectator on the second
-    await asyncio.sleep(2.5)
-    lobby = first.http("GET", "/api/lobby")
-    entry = next(c for c in lobby["campaigns"] if c["room"] == room)
-    assert entry["spectators_online"] == 1 and entry["players_online"] == 1
+    counts = (0, 0)
+    for _ in range(50):  # nodes report their presence every 2 s
+        entry = next(c for c in first.http("GET", "/api/lobby")["campaigns"] if c["room"] == room)
+        counts = (entry["players_online"], entry["spectators_online"])
+        if counts == (1, 1):
+            break
+        await asyncio.sleep(0.1)
+    assert counts == (1, 1)
     await red.close()
     await spectator.close()
 

@@ -61,3 +61,16 @@ async def test_sigkill_and_restart_lose_nothing_and_charge_downtime_to_nobody(se
     assert (await blue.request({"t": "end_turn", "room": room}))["t"] == "ack"
     for c in (mod, blue, red2):
         await c.close()
+
+
+async def test_a_graceful_stop_closes_sockets_with_1001_and_snapshots_the_rooms(server_factory: Any) -> None:
+    node = server_factory().start()
+    made = campaign(node)
+    red = await signed_in(node.ws_url, made["seats"][0]["token"], made["room"])
+    await red.request(move(made["room"], "r1", 1, 1))
+    assert node.proc is not None
+    node.proc.terminate()
+    assert await red.wait_closed(within=10) == 1001
+    assert node.proc.wait(10) == 0
+    assert (node.data_dir / "rooms" / made["room"] / "snapshot").exists()
+    await red.close()

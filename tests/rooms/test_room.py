@@ -157,7 +157,7 @@ async def test_downtime_record_charges_nobody_on_reopen(tmp_path: Path) -> None:
     made = await hub.create_campaign(spec())
     room = hub.rooms[made["room"]]
     clock.advance(20_000)
-    await hub.store.mark_alive(made["room"], clock())
+    await hub.store.mark_alive([made["room"]], clock())
     await hub.store.close()  # the process dies here: no shutdown snapshot
     clock.advance(3_600_000)  # an hour down
     store = FileStore(tmp_path, fsync=False)

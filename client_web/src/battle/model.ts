@@ -1,4 +1,5 @@
 /** The battle as the client draws it, read from the battle room's projected state (see docs/client.md). */
+import { isObj, listOf, num, str, type Obj } from "../read";
 import { FIELD, FORMATION_SIZE, footprint, type Cell } from "./geometry";
 
 export interface BattleUnit {
@@ -39,10 +40,6 @@ export interface BattleModel {
   fallen: { id: string; side: string; type: string; status: string }[];
 }
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
-const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
-const str = (v: unknown, d = ""): string => (typeof v === "string" ? v : typeof v === "number" ? String(v) : d);
 
 function cellOf(v: unknown): Cell | null {
   if (Array.isArray(v) && typeof v[0] === "number" && typeof v[1] === "number") return { x: v[0], y: v[1] };
@@ -50,11 +47,6 @@ function cellOf(v: unknown): Cell | null {
   return null;
 }
 
-function listOf(v: unknown): Obj[] {
-  if (Array.isArray(v)) return v.filter(isObj);
-  if (isObj(v)) return Object.entries(v).filter(([, u]) => isObj(u)).map(([id, u]) => ({ id, ...(u as Obj) }));
-  return [];
-}
 
 /** Formation sizes by arm: cavalry columns differ from infantry ones (N-CAV, D-N-11). */
 export function formationSize(type: string, formation: string): readonly [number, number] {

@@ -12,6 +12,18 @@ export interface BattleActions {
 }
 
 const ANIM_MS = 700;
+/** How long a shot or a melee stays drawn, and the gap between consecutive ones of a resolution. */
+const FLASH_MS = 2200;
+const FLASH_GAP_MS = 300;
+const WEAPON_COLOURS: Record<string, string> = { musket: "#e67e00", canister: "#d00000", round_shot: "#222", crossing: "#e67e00", melee: "#7a00b3" };
+
+interface Flash {
+  from: string;
+  to: string;
+  weapon: string;
+  label: string;
+  start: number;
+}
 /** Default ranges in cells when the view gives none (N-INF muskets, N-ART guns). */
 const DEFAULT_RANGE: Record<string, number> = { infantry: 4, foot_artillery: 25, horse_artillery: 20 };
 
@@ -49,6 +61,7 @@ export class BattleView {
   private animStart = 0;
   private raf = 0;
   private mySide: string | null = null;
+  private flashes: Flash[] = [];
 
   constructor(private readonly actions: BattleActions, private readonly canOrder: boolean) {
     this.canvas = h("canvas", { class: "battle-canvas", tabindex: 0, "data-testid": "battle-field" });
@@ -72,12 +85,63 @@ export class BattleView {
     this.animate();
   }
 
+  /** Show a resolution event as it arrives: each shot and melee is drawn in turn, shooter to target, with the
+   * losses it caused, so that a spectator can follow the turn. */
+  play(kind: string, data: Record<string, unknown>): void {
+    const unit = typeof data.unit === "string" ? data.unit : typeof data.a === "string" ? data.a : null;
+    const target = typeof data.target === "string" ? data.target : typeof data.b === "string" ? data.b : null;
+    if ((kind !== "fire" && kind !== "melee") || !unit || !target) return;
+    const now = performance.now();
+    const last = this.flashes[this.flashes.length - 1];
+    const start = Math.max(now, last ? last.start + FLASH_GAP_MS : now);
+    const losses = typeof data.losses === "number" ? data.losses : null;
+    this.flashes.push({ from: unit, to: target, weapon: kind === "melee" ? "melee" : String(data.weapon ?? "musket"),
+      label: data.hit === false ? "✗" : losses !== null ? `−${losses}` : "", start });
+    this.animate();
+  }
+
+  private drawFlashes(ctx: CanvasRenderingContext2D, now: number): void {
+    this.flashes = this.flashes.filter((f) => now - f.start < FLASH_MS);
+    const centre = (id: string) => {
+      const u = this.model.units.find((x) => x.id === id);
+      if (!u) return null;
+      const s = this.scale;
+      return { x: (u.cells.reduce((a, c) => a + c.x, 0) / u.cells.length + 0.5) * s, y: (u.cells.reduce((a, c) => a + c.y, 0) / u.cells.length + 0.5) * s };
+    };
+    for (const f of this.flashes) {
+      if (now < f.start) continue;
+      const a = centre(f.from);
+      const b = centre(f.to);
+      if (!a || !b) continue;
+      const k = Math.min(1, (now - f.start) / 400);
+      ctx.globalAlpha = 1 - Math.max(0, (now - f.start - FLASH_MS / 2) / (FLASH_MS / 2));
+      ctx.strokeStyle = WEAPON_COLOURS[f.weapon] ?? "#e67e00";
+      ctx.lineWidth = f.weapon === "round_shot" ? 2 : 3;
+      ctx.setLineDash(f.weapon === "round_shot" ? [6, 4] : []);
+      ctx.beginPath();
+      ctx.moveTo(a.x, a.y);
+      ctx.lineTo(a.x + (b.x - a.x) * k, a.y + (b.y - a.y) * k);
+      ctx.stroke();
+      ctx.setLineDash([]);
+      if (k >= 1 && f.label) {
+        ctx.font = "bold 13px system-ui, sans-serif";
+        ctx.fillStyle = "#fff";
+        ctx.strokeStyle = "#000";
+        ctx.lineWidth = 3;
+        ctx.strokeText(f.label, b.x + 6, b.y - 6);
+        ctx.fillText(f.label, b.x + 6, b.y - 6);
+      }
+      ctx.globalAlpha = 1;
+    }
+  }
+
   private animate(): void {
     cancelAnimationFrame(this.raf);
     const step = () => {
       this.draw();
-      if (this.from.size && performance.now() - this.animStart < ANIM_MS) this.raf = requestAnimationFrame(step);
-      else this.from.clear();
+      const moving = this.from.size > 0 && performance.now() - this.animStart < ANIM_MS;
+      if (moving || this.flashes.length) this.raf = requestAnimationFrame(step);
+      if (!moving) this.from.clear();
     };
     step();
   }
@@ -131,8 +195,30 @@ export class BattleView {
       this.canvas.focus();
     });
     this.canvas.addEventListener("keydown", (e) => {
+      if (e.key === "Tab") {
+        // Tab / Shift-Tab: the next of one's own units (all units for a spectator).
+        const pool = this.model.units.filter((u) => !this.canOrder || this.own(u));
+        if (!pool.length) return;
+        e.preventDefault();
+        const i = pool.findIndex((u) => u.id === this.selected);
+        this.selected = pool[(i + (e.shiftKey ? pool.length - 1 : 1)) % pool.length]!.id;
+        this.target = null;
+        this.renderPanel();
+        this.draw();
+        return;
+      }
       const sel = this.model.units.find((x) => x.id === this.selected);
       if (!sel) return;
+      const arrows: Record<string, [number, number]> = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
+      if (arrows[e.key] && this.own(sel)) {
+        e.preventDefault();
+        const [dx, dy] = arrows[e.key]!;
+        const from = this.target ?? sel.anchor;
+        this.target = { x: Math.max(0, Math.min(this.model.cols - 1, from.x + dx)), y: Math.max(0, Math.min(this.model.rows - 1, from.y + dy)) };
+        this.renderPanel();
+        this.draw();
+        return;
+      }
       const keys: Record<string, Record<string, unknown>> = {
         q: { type: "wheel", unit: sel.id, degrees: -45 },
         e: { type: "wheel", unit: sel.id, degrees: 45 },
@@ -236,8 +322,10 @@ export class BattleView {
       for (const c of z.canister) ctx.fillRect(c.x * s, c.y * s, s, s);
     }
     this.drawPreview(ctx);
-    const k = Math.min(1, (performance.now() - this.animStart) / ANIM_MS);
+    const now = performance.now();
+    const k = Math.min(1, (now - this.animStart) / ANIM_MS);
     for (const u of m.units) this.drawUnit(ctx, u, k);
+    this.drawFlashes(ctx, now);
   }
 
   private drawPreview(ctx: CanvasRenderingContext2D): void {

@@ -4,6 +4,7 @@
  * drawn without rivers. Cells in the state are the players' coordinates (longitude, latitude) when the map has an
  * `origin`; grid indices otherwise.
  */
+import { isObj, listOf, num, str, type Obj } from "../read";
 import { fromCoord, inside, type Cell, type Metric } from "./geometry";
 
 export interface City {
@@ -56,6 +57,11 @@ export interface CampaignModel {
   riverCrossing: Record<string, number | null> | null;
   /** the campaign engine's map (latitude northwards, eight neighbours, D-GEN-2 steps) */
   engineMap: boolean;
+  /** the Napoleonic campaign: armies with movement points, battles that open battle rooms */
+  napoleonic: boolean;
+  /** how a force's movement left is counted */
+  leftUnit: CostUnit;
+  battles: { id: string; cell: Cell; kind: string; status: string; attacker: string; defender: string; raw: Obj }[];
   diagonal: boolean;
   /** The foundation's drill engine (one cell per counter per turn) rather than the campaign engine. */
   drill: boolean;
@@ -66,12 +72,8 @@ export interface CampaignModel {
   teams: Record<string, { name: string; colour: string }>;
 }
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 /** Symbols of the scenario's state map (`legend.states` of a scenario under shared/scenarios). */
 const DEFAULT_STATE_LEGEND: Obj = { R: "red", B: "blue", G: "green", K: "black" };
-const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
-const str = (v: unknown, d = ""): string => (typeof v === "string" ? v : typeof v === "number" ? String(v) : d);
 
 /** Default Table-4-like costs in km per cell entered; the state's `move_costs` replaces them. */
 export const DEFAULT_MOVE_COSTS: Record<string, number> = {
@@ -129,10 +131,14 @@ export function lines(v: unknown, m: Metric): Cell[][] {
   }).filter((l) => l.length > 0);
 }
 
-function listOf(v: unknown): Obj[] {
-  if (Array.isArray(v)) return v.filter(isObj);
-  if (isObj(v)) return Object.entries(v).filter(([, u]) => isObj(u)).map(([id, u]) => ({ id, ...(u as Obj) }));
-  return [];
+
+function countByType(units: unknown[]): string[] {
+  const counts = new Map<string, number>();
+  for (const u of units) {
+    const type = isObj(u) ? str(u.type, "?") : str(u);
+    counts.set(type, (counts.get(type) ?? 0) + 1);
+  }
+  return [...counts].map(([type, n]) => `${n} × ${type}`);
 }
 
 function questionText(q: unknown): string {
@@ -179,7 +185,8 @@ export function readCampaign(state: Obj): CampaignModel {
       owner: typeof (c.owner ?? c.state) === "string" ? str(c.owner ?? c.state) : null,
     }] : [];
   });
-  const own = listOf(state.forces ?? state.units ?? state.counters);
+  const napoleonic = Array.isArray(state.armies);
+  const own = listOf(state.forces ?? state.units ?? state.counters ?? state.armies);
   const seen = listOf(state.enemy_units).map((u): Obj => ({ ...u, reported: u.reported ?? u.arm === undefined }));
   const forces: Force[] = [...own, ...seen].flatMap((u: Obj) => {
     const cell = readCell(u.cell ?? u.at ?? u.position ?? (typeof u.x === "number" ? [u.x, u.y] : null), metric);
@@ -187,18 +194,19 @@ export function readCampaign(state: Obj): CampaignModel {
     if (u.status === "destroyed" || u.status === "captured") return [];
     const second = readCell(u.second, metric);
     const size = Array.isArray(u.size) ? { w: Number(u.size[0]) || 1, h: Number(u.size[1]) || 1 } : { w: 1, h: 1 };
-    const parts = u.composition ?? u.regiments;
+    const parts = u.composition ?? u.regiments ?? (Array.isArray(u.units) ? countByType(u.units) : typeof u.units === "number" ? [`${u.units} units`] : undefined);
     const comp = Array.isArray(parts)
       ? parts.map((c) => (isObj(c) ? str(c.name ?? c.id ?? c.type) : Array.isArray(c) ? `${str(c[0])}${c.length > 1 ? ` (${str(c[1])})` : ""}` : str(c)))
       : [];
     // C-4 (D-C-1): the campaign engine counts movement in fractions of the day's turn used so far.
     const used = num(u.used);
     return [{
-      id: str(u.id), name: str(u.name ?? u.id), team: str(u.team ?? u.side ?? u.owner), type: str(u.type ?? u.kind ?? u.arm, "division"),
+      id: str(u.id), name: str(u.name ?? u.id), team: str(u.team ?? u.side ?? u.owner), type: str(u.type ?? u.kind ?? u.arm, napoleonic ? "army" : "division"),
       cell, second, facing: (u.facing as number | string | undefined) ?? null, size,
       strength: num(u.strength ?? u.rating), morale: num(u.morale),
-      movementLeft: num(u.movement_left ?? u.mp_left ?? u.km_left) ?? (used !== null ? Math.max(0, 1 - used - (num(u.debt) ?? 0)) : null),
-      composition: comp, reported: u.reported === true || u.exact === false,
+      movementLeft: num(u.movement_left ?? u.mp_left ?? u.km_left ?? u.points) ?? (used !== null ? Math.max(0, 1 - used - (num(u.debt) ?? 0)) : null),
+      composition: [...(typeof u.general === "string" && u.general ? [`General ${u.general}`] : []), ...comp],
+      reported: u.reported === true || u.exact === false || (napoleonic && typeof u.units === "number"),
       status: str(u.status), orders: Array.isArray(u.orders) ? u.orders.map((o) => str(o)) : [], raw: u,
     }];
   });
@@ -220,7 +228,13 @@ export function readCampaign(state: Obj): CampaignModel {
     moveCosts: { ...DEFAULT_MOVE_COSTS, ...(isObj(state.move_costs) ? (state.move_costs as Record<string, number>) : {}) },
     roadCost: num(isObj(state.move_costs) ? state.move_costs.road : null) ?? 5,
     diagonal: map.diagonal === true || drill || size !== null,
-    engineMap: size !== null,
+    engineMap: size !== null && !napoleonic,
+    napoleonic,
+    leftUnit: napoleonic ? "points" : drill ? "steps" : size !== null ? "turn" : "km",
+    battles: listOf(state.battles).flatMap((b) => {
+      const cell = readCell(b.cell, metric);
+      return cell ? [{ id: str(b.id), cell, kind: str(b.kind), status: str(b.status), attacker: str(b.attacker), defender: str(b.defender), raw: b }] : [];
+    }),
     tracks: lines(map.tracks, metric),
     riverCells: new Set(lines(map.rivers, metric).flat().map((c) => `${c.x},${c.y}`)),
     speeds: isObj(tables.speeds_km) ? (tables.speeds_km as CampaignModel["speeds"]) : null,
@@ -260,12 +274,14 @@ export function stepKm(a: Cell, b: Cell, kmPerCell = 10): number {
 
 /** What a planned path costs, and in which unit: fractions of the turn when the view carries the speed table
  * (C-T4, D-C-2: km / speed of the arm on that ground or road), km otherwise. */
-export type CostUnit = "turn" | "km" | "steps";
+export type CostUnit = "turn" | "km" | "steps" | "points";
 
 export function stepCost(model: CampaignModel, force?: Force): { step(from: Cell, to: Cell): number; unit: CostUnit } {
   const roads = segments(model.roads);
   const tracks = segments(model.tracks);
-  const occupied = new Set(model.forces.filter((f) => f !== force).map((f) => `${f.cell.x},${f.cell.y}`));
+  // C-4.12: no two counters in one cell. A Napoleonic army may march into an enemy's cell: that is contact (N-START-1).
+  const occupied = new Set(model.forces.filter((f) => f !== force && !(model.napoleonic && force && f.team !== force.team))
+    .map((f) => `${f.cell.x},${f.cell.y}`));
   const speeds = model.speeds;
   const arm = force?.type ?? "";
   const speed = (row: string): number | null => {
@@ -273,7 +289,7 @@ export function stepCost(model: CampaignModel, force?: Force): { step(from: Cell
     return typeof v === "number" && v > 0 ? v : null;
   };
   return {
-    unit: speeds && arm in (speeds.plain ?? {}) ? "turn" : model.drill ? "steps" : "km",
+    unit: speeds && arm in (speeds.plain ?? {}) ? "turn" : model.drill ? "steps" : model.napoleonic ? "points" : "km",
     step(from, to) {
       if (occupied.has(`${to.x},${to.y}`)) return Infinity; // C-4.12: no two counters in one cell
       const seg = `${from.x},${from.y}>${to.x},${to.y}`;
@@ -286,6 +302,9 @@ export function stepCost(model: CampaignModel, force?: Force): { step(from: Cell
         return v === null ? Infinity : stepKm(from, to, model.metric.kmPerCell) / v;
       }
       if (model.drill) return 1;
+      // D-NAP-1 as the Napoleonic engine plays it: terrain points per cell, 1.5× on a diagonal; the scenario's
+      // movement table is not in the view, so plain ground (1 point) is assumed and the engine has the last word.
+      if (model.napoleonic) return (stepKm(from, to) / 10) * (roads.has(seg) ? 0.5 : 1);
       if (model.engineMap) return stepKm(from, to, model.metric.kmPerCell);
       if (model.roadCost !== null && roads.has(seg)) return model.roadCost;
       return model.moveCosts[t] ?? 10;

@@ -1,5 +1,6 @@
 /** The strategic map on a canvas (C-2.*): terrain, borders, rivers, roads, railways, cities and fortresses, the
  * coordinate metric, forces; selection, path preview with its cost, orders by mouse and keyboard. */
+import { FACINGS, facingIndex } from "../battle/geometry";
 import { t } from "../i18n";
 import { h, clear } from "../ui/dom";
 import { TERRAIN_FILL, teamColour } from "../ui/colours";
@@ -18,6 +19,7 @@ export function moveOrder(model: CampaignModel, force: Force, path: Cell[]): Rec
     return { type: "move", counter: force.id, to: [next.x, next.y] };
   }
   const coord = (c: Cell) => formatCoord(model.metric, c).split(",").map(Number);
+  if (model.napoleonic) return { type: "move", army: force.id, path: path.slice(1).map(coord) };
   return { type: "move", unit: force.id, path: path.slice(1).map(coord) };
 }
 
@@ -41,6 +43,7 @@ export function armKind(type: string): string {
 /** A cost as shown: fractions of the day's turn as a percentage (D-C-1), distances in km. */
 export function amount(value: number, unit: CostUnit): string {
   if (unit === "steps") return String(value);
+  if (unit === "points") return `${Math.round(value * 10) / 10} pts`;
   return unit === "turn" ? `${Math.round(value * 100)}%` : `${Math.round(value * 10) / 10} km`;
 }
 
@@ -186,13 +189,46 @@ export class CampaignView {
     const found = sel && cost && this.target && this.own(sel)
       ? cheapestPath(this.model.metric, sel.cell, this.target, cost, this.model.diagonal)
       : null;
-    this.path = found && cost ? { ...found, unit: cost.unit } : null;
+    this.path = found && cost && found.cells.length > 1 ? { ...found, unit: cost.unit } : null;
+    if (sel && this.target && this.target.x === sel.cell.x && this.target.y === sel.cell.y) this.target = null;
+  }
+
+  /** The campaign engine's other orders for one counter (server/campaign/orders.py): turn (C-4.4), frontage
+   * (C-4.10), formation and orientation, covering troops (C-5.8), split (C-4.11), march along the planned path
+   * (C-4.8), and at the target cell an attack (C-9) or an artillery strike (C-9.7). */
+  private engineOrders(sel: Force): HTMLElement {
+    const send = (o: Record<string, unknown>) => () => void this.actions.order(o).catch(() => {});
+    const coord = (c: Cell) => formatCoord(this.model.metric, c).split(",").map(Number);
+    const facing = h("select", {}, ...FACINGS.map((f) => h("option", { value: f }, f)));
+    if (typeof sel.facing === "string") facing.value = sel.facing;
+    const raw = sel.raw;
+    const target = this.target;
+    const isArtillery = armKind(sel.type) === "artillery";
+    return h("div", { class: "engine-orders", "data-testid": "unit-orders" },
+      h("h4", {}, t("battle.orders")),
+      h("div", { class: "buttons" },
+        facing, h("button", { onclick: () => void this.actions.order({ type: "turn", unit: sel.id, facing: facing.value }).catch(() => {}) }, t("order.turn")),
+        h("button", { onclick: send({ type: "frontage", unit: sel.id, width: raw.wide ? 1 : 2 }) }, raw.wide ? t("order.narrow") : t("order.wide")),
+        h("button", { onclick: send({ type: "formation", unit: sel.id, formation: raw.formation === "support" ? "line" : "support" }) },
+          raw.formation === "support" ? t("order.line") : t("order.support")),
+        h("button", { onclick: send({ type: "cover", unit: sel.id, cover: !raw.cover }) }, raw.cover ? t("order.uncover") : t("order.cover")),
+        h("button", { onclick: send({ type: "split", unit: sel.id }) }, t("order.split"))),
+      target && this.path && this.path.cells.length > 1 ? h("div", { class: "buttons" },
+        h("button", { onclick: send({ type: "march", unit: sel.id, path: this.path.cells.slice(1).map(coord) }) }, t("order.march"))) : null,
+      target && this.model.phase === "planning" ? h("div", { class: "buttons" },
+        h("button", { "data-testid": "order-deploy", onclick: () => void this.actions.order({ type: "deploy", unit: sel.id, cell: coord(target), facing: facing.value }).catch(() => {}) },
+          t("order.deploy", { cell: formatCoord(this.model.metric, target) }))) : null,
+      target ? h("div", { class: "buttons" },
+        isArtillery
+          ? h("button", { onclick: send({ type: "strike", unit: sel.id, target: coord(target) }) }, t("order.strike", { cell: formatCoord(this.model.metric, target) }))
+          : h("button", { onclick: send({ type: "attack", target: coord(target), echelons: [[sel.id]] }) }, t("order.attack", { cell: formatCoord(this.model.metric, target) }))) : null,
+    );
   }
 
   /** The planned path costs more than the unit has left (only when both are counted alike). */
   private overBudget(sel: Force): boolean {
     if (!this.path || sel.movementLeft === null) return false;
-    if ((this.path.unit === "turn") !== this.model.engineMap) return false;
+    if (this.path.unit !== this.model.leftUnit) return false;
     return this.path.cost > sel.movementLeft + 1e-9;
   }
 
@@ -281,6 +317,7 @@ export class CampaignView {
     this.drawCities(ctx, v);
     this.drawPath(ctx, v);
     this.drawForces(ctx, v);
+    this.drawBattles(ctx, v);
     this.drawLabels(ctx, v, w, hgt);
     this.showStatus();
   }
@@ -360,6 +397,26 @@ export class CampaignView {
       ctx.stroke();
     }
     ctx.setLineDash([]);
+  }
+
+  /** Battles and sieges under way: crossed sabres on their cell (a battle room is open for each). */
+  private drawBattles(ctx: CanvasRenderingContext2D, v: Viewport): void {
+    for (const b of this.model.battles) {
+      if (b.status === "over" || b.status === "ended" || b.status === "done") continue;
+      const c = cellCentre(v, b.cell);
+      const r = v.scale * 0.35;
+      ctx.strokeStyle = "#000";
+      ctx.lineWidth = Math.max(2, v.scale * 0.1);
+      ctx.beginPath();
+      ctx.moveTo(c.x - r, c.y - r);
+      ctx.lineTo(c.x + r, c.y + r);
+      ctx.moveTo(c.x + r, c.y - r);
+      ctx.lineTo(c.x - r, c.y + r);
+      ctx.stroke();
+      ctx.strokeStyle = "#ffd400";
+      ctx.lineWidth = Math.max(1, v.scale * 0.05);
+      ctx.stroke();
+    }
   }
 
   private drawCities(ctx: CanvasRenderingContext2D, v: Viewport): void {
@@ -443,8 +500,7 @@ export class CampaignView {
       }
       ctx.stroke();
       if (f.facing !== null) {
-        const dirs = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"];
-        const i = typeof f.facing === "number" ? f.facing : Math.max(0, dirs.indexOf(String(f.facing).toUpperCase()));
+        const i = facingIndex(f.facing);
         const ang = (i * Math.PI) / 4 - Math.PI / 2;
         ctx.strokeStyle = "#111";
         ctx.lineWidth = 2;
@@ -532,7 +588,7 @@ export class CampaignView {
         [t("map.cell", { x: "", y: "" }).replace(/[\s,]+$/, ""), formatCoord(this.model.metric, sel.cell)],
         [t("unit.strength"), sel.strength === null ? "—" : String(sel.strength)],
         [t("unit.morale"), sel.morale === null ? "—" : String(sel.morale)],
-        [t("unit.movement"), sel.movementLeft === null ? "—" : this.model.engineMap ? amount(sel.movementLeft, "turn") : amount(sel.movementLeft, "km")],
+        [t("unit.movement"), sel.movementLeft === null ? "—" : amount(sel.movementLeft, this.model.leftUnit)],
       ];
       if (sel.facing !== null) rows.push([t("unit.facing"), String(sel.facing)]);
       this.panel.append(
@@ -547,7 +603,7 @@ export class CampaignView {
         const over = this.overBudget(sel);
         const cells = this.path.cells.length - 1;
         const cost = amount(this.path.cost, this.path.unit);
-        const comparable = sel.movementLeft !== null && (this.path.unit === "turn") === this.model.engineMap;
+        const comparable = sel.movementLeft !== null && this.path.unit === this.model.leftUnit;
         const text = comparable
           ? t(over ? "map.path.over" : "map.path", { cells, cost, left: amount(sel.movementLeft!, this.path.unit) })
           : t("map.path.plain", { cells, cost });
@@ -562,6 +618,7 @@ export class CampaignView {
         this.panel.append(h("div", { class: "buttons" }, ...sel.orders.filter((o) => o !== "move").map((o) =>
           h("button", { onclick: () => void this.actions.order({ type: o, unit: sel.id }).catch(() => {}) }, o))));
       }
+      if (this.own(sel) && this.model.engineMap) this.panel.append(this.engineOrders(sel));
     }
   }
 }

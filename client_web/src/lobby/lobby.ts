@@ -37,7 +37,9 @@ export function lobbyPage(open: (token: string) => void): HTMLElement {
   const name = h("input", { type: "text", maxlength: 80, value: "", "data-testid": "create-name" });
   const scenario = h("select", { "data-testid": "create-scenario" }, h("option", { value: "drill" }, "drill"));
   void fetchEngines().then((names) => {
+    const was = scenario.value;
     if (names.length) scenario.replaceChildren(...names.map((n) => h("option", { value: n }, n)));
+    if (names.includes(was)) scenario.value = was;
   }).catch(() => {});
   const level = h("select", { "data-testid": "create-level" }, ...[1, 2, 3].map((l) => h("option", { value: String(l) }, String(l))));
   const mode = h("select", { "data-testid": "create-clock" },

@@ -75,7 +75,8 @@ export interface Hello {
 
 /**
  * Follow a room. `since` is the last sequence number seen: the server sends exactly what came after it
- * (or a snapshot when it is too far behind). Without `since` the client gets a snapshot and history.
+ * (or a snapshot when it is too far behind). Without `since` the client gets a snapshot and history. The moderator
+ * may follow the room as a team, the spectators or the public see it (`view_as`).
  */
 export interface Join {
   /** client message id, echoed by ack/error */
@@ -83,6 +84,8 @@ export interface Join {
   room: string;
   since?: number | null;
   t: "join";
+  /** moderator only: see the room as this viewer class sees it */
+  view_as?: string | null;
 }
 
 /** Answer to `join` once the snapshot/missed events have been sent. */

@@ -84,3 +84,20 @@ describe("Session asks for a new projection", () => {
     expect(s.onEvent(ev(4, "turn_ended", { state: { turn: 2 } }))).toBe(false);
   });
 });
+
+describe("replay frames", () => {
+  it("keep the last view of every turn this client saw", () => {
+    const s = new Session();
+    const snap = (seq: number, turn: number, x: number) => s.onSnapshot({
+      t: "snapshot", chat: [], away: [], active: [], room: "b-1", seq, kind: "battle", server_ms: 0, clocks: {},
+      state: { turn, units: [{ id: "u", x }] },
+    });
+    snap(1, 1, 0);
+    snap(2, 1, 1);
+    snap(3, 2, 2);
+    snap(4, 3, 3);
+    const frames = s.room("b-1").frames;
+    expect(frames.map((f) => [f.turn, f.seq])).toEqual([[1, 2], [2, 3], [3, 4]]);
+    expect((frames[0]!.state.units as { x: number }[])[0]!.x).toBe(1);
+  });
+});

@@ -33,6 +33,25 @@ export interface RoomView {
   unread: Map<string, number>;
   /** teams whose turn it is */
   active: string[];
+  /** The last projection this client saw of each turn, oldest first: what a replay steps through. */
+  frames: { turn: number; seq: number; state: Record<string, unknown> }[];
+}
+
+const FRAME_LIMIT = 400;
+
+/** Keep the newest view of each turn; a new turn number starts a new frame. */
+export function recordFrame(r: RoomView): void {
+  const t = r.state.turn;
+  const turn = typeof t === "number" ? t : typeof t === "object" && t !== null && typeof (t as { number?: unknown }).number === "number" ? (t as { number: number }).number : null;
+  if (turn === null) return;
+  const last = r.frames[r.frames.length - 1];
+  if (last && last.turn === turn) {
+    last.seq = r.seq;
+    last.state = r.state;
+  } else {
+    r.frames.push({ turn, seq: r.seq, state: r.state });
+    if (r.frames.length > FRAME_LIMIT) r.frames.shift();
+  }
 }
 
 const LOG_LIMIT = 500;
@@ -73,7 +92,7 @@ export class Session {
     if (!r) {
       r = {
         id, kind: "unknown", seq: 0, state: {}, clocks: {}, clocksAt: 0, log: [], channels: [],
-        chat: new Map(), unread: new Map(), active: [],
+        chat: new Map(), unread: new Map(), active: [], frames: [],
       };
       this.rooms.set(id, r);
     }
@@ -93,6 +112,7 @@ export class Session {
     r.state = s.state;
     r.clocks = s.clocks;
     r.clocksAt = s.server_ms;
+    recordFrame(r);
     r.active = s.active.length ? [...s.active] : Array.isArray(s.state.active) ? s.state.active.map(String) : [];
     for (const l of s.away) this.applyLock({ ...l });
     r.chat.clear();
@@ -129,6 +149,7 @@ export class Session {
     if (LOCK_KINDS.has(ev.kind) && d.action !== "returned") this.applyLock(d);
     if (RELEASE_KINDS.has(ev.kind) || (ev.kind === "secret_module" && d.action === "returned")) this.lockouts.delete(str(d.player));
     const applied = this.applyUnitEvent(r, ev);
+    if (next || applied) recordFrame(r);
     this.changed(ev.room);
     return !(next && typeof next === "object") && !applied && !SELF_CONTAINED.has(ev.kind) && !ev.kind.startsWith("clock_");
   }

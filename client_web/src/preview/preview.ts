@@ -4,6 +4,7 @@ import { CampaignView } from "../campaign/view";
 import { t } from "../i18n";
 import { h } from "../ui/dom";
 import redView from "../../test/fixtures/campaign-view-red.json";
+import battleEvents from "../../test/fixtures/battle-events.json";
 import battleView from "../../test/fixtures/battle-view-spectator.json";
 
 export function previewPage(which: string): HTMLElement {
@@ -16,6 +17,10 @@ export function previewPage(which: string): HTMLElement {
     body.append(v.root);
     // The battle engine's own spectator view after a few turns of a random battle.
     requestAnimationFrame(() => v.setState(battleView as Record<string, unknown>, "red"));
+    // ...and the shots of its last resolution, as a spectator sees them arrive.
+    setTimeout(() => {
+      for (const e of battleEvents as { kind: string; data: Record<string, unknown> }[]) v.play(e.kind, e.data);
+    }, 300);
   } else {
     const v = new CampaignView({ order }, true);
     body.append(v.root);

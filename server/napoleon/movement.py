@@ -1,0 +1,104 @@
+"""Army movement on the campaign map with movement points (D-GEN-2 grid; costs in the scenario's `movement` table),
+the post-battle retreat (N-VICTORY-4) and distances for interception (N-START-2) and reinforcements (D-N-12).
+
+Our decisions (docs/napoleonic.md, D-NAP-1): entering a cell costs its terrain's points, a road step costs the
+road's, a river cell without a bridge costs extra, a diagonal step costs 1.5 times; unused points are kept until
+the team's next turn begins (they are what a side has left to decline battle, N-START-3).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from server.campaign.grid import CELL_KM, Cell, distance_km, is_adjacent, neighbours, round_half_up
+from server.core.errors import BadOrder, IllegalOrder
+
+from .state import NapoleonicState, cell_of
+
+
+def cells_apart(a: Cell, b: Cell) -> int:
+    """D-GEN-2: Euclidean distance between cell centres, rounded half up, in cells."""
+    return int(round_half_up(distance_km(a, b) / CELL_KM))
+
+
+def step_cost(state: NapoleonicState, a: Cell, b: Cell) -> float | None:
+    """Points to step from `a` to the neighbouring `b`; None when `b` cannot be entered."""
+    gm = state.map
+    table = state.tables["movement"]
+    if not gm.contains(b):
+        return None
+    base = table["terrain"].get(gm.terrain[b])
+    if base is None:
+        return None
+    if gm.on_road(a, b):
+        cost = float(table["road_step"])
+    else:
+        cost = float(base) + (float(table["river_extra"]) if b in gm.rivers and not gm.is_bridge(b) else 0.0)
+    return cost * 1.5 if a[0] != b[0] and a[1] != b[1] else cost
+
+
+def parse_path(raw: Any) -> list[Cell]:
+    if not isinstance(raw, Sequence) or isinstance(raw, str) or not raw:
+        raise BadOrder("a path is a non-empty list of cells [x, y]", details={"field": "path"})
+    out: list[Cell] = []
+    for c in raw:
+        if isinstance(c, str) and "-" in c:
+            x, y = c.split("-", 1)
+            c = (x, y)
+        if not isinstance(c, Sequence) or len(c) != 2:
+            raise BadOrder("a cell is [x, y] or \"x-y\"", details={"field": "path"})
+        try:
+            out.append((int(c[0]), int(c[1])))
+        except (TypeError, ValueError):
+            raise BadOrder("a cell is [x, y] or \"x-y\"", details={"field": "path"}) from None
+    return out
+
+
+def path_cost(state: NapoleonicState, start: Cell, path: Sequence[Cell], rule: str) -> float:
+    """The points a path costs; IllegalOrder naming `rule` when a step is not to a neighbour or not passable."""
+    total, here = 0.0, start
+    for cell in path:
+        if not is_adjacent(here, cell):
+            raise IllegalOrder(f"{cell} is not next to {here}", rule="D-GEN-2", details={"cell": list(cell)})
+        cost = step_cost(state, here, cell)
+        if cost is None:
+            raise IllegalOrder(f"{cell} cannot be entered", rule=rule, details={"cell": list(cell)})
+        total += cost
+        here = cell
+    return total
+
+
+def retreat_cell(state: NapoleonicState, army: Mapping[str, Any], start: Cell, cells: int) -> Cell | None:
+    """N-VICTORY-4 (D-NAP-3): the cell the beaten army retreats to — up to `cells` steps over passable land, never
+    into a cell held by an enemy army, ending nearest its base (ties: farther from the battle). None when there is
+    no way out (the army is then captured)."""
+    team = str(army["team"])
+    base = state.map.places.get(str(army.get("base", "")))
+    goal = base.cell if base is not None else start
+    seen = {start: 0}
+    queue = deque([start])
+    while queue:
+        here = queue.popleft()
+        if seen[here] >= cells:
+            continue
+        for nxt in sorted(neighbours(here)):
+            if nxt in seen or step_cost(state, here, nxt) is None or state.enemies_at(nxt, team):
+                continue
+            seen[nxt] = seen[here] + 1
+            queue.append(nxt)
+    options = [c for c in seen if c != start]
+    if not options:
+        return None
+    return min(options, key=lambda c: (distance_km(c, goal), -distance_km(c, start), c))
+
+
+def can_step_out(state: NapoleonicState, army: Mapping[str, Any]) -> bool:
+    """N-START-3: whether an army has points enough to withdraw at least one cell from where it stands."""
+    here = cell_of(army["cell"])
+    for nxt in neighbours(here):
+        cost = step_cost(state, here, nxt)
+        if cost is not None and cost <= float(army["points"]) + 1e-9 and not state.enemies_at(nxt, str(army["team"])):
+            return True
+    return False

@@ -1,0 +1,47 @@
+"""What each viewer sees of the Napoleonic campaign (C-1.3: the server hides what a side may not see).
+
+A power sees its own armies in full, and an enemy army only within `sight_range` cells of one of its own armies or
+when it fights it (name, general, cell, status, number of units — not their state). The moderator and spectators
+see everything. Battles, sieges, fortress holders and prisoners are public.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from server.core.engine import MODERATOR, SPECTATOR
+
+from .movement import cells_apart
+from .state import NapoleonicState, cell_of
+
+
+def view_of(s: NapoleonicState, viewer: str) -> dict[str, Any]:
+    gm = s.map
+    team = viewer[5:] if viewer.startswith("team:") else None
+    everything = viewer in (MODERATOR, SPECTATOR)
+    reach = int(s.tables["sight_range"])
+    own = [cell_of(a["cell"]) for a in s.alive_armies(team)] if team else []
+    fighting = {b["id"] for b in s.battles.values() if team in (b["attacker"], b["defender"])}
+    armies = []
+    for a in sorted(s.armies.values(), key=lambda a: a["id"]):
+        if everything or a["team"] == team:
+            armies.append(dict(a))
+        elif a["status"] not in ("destroyed", "captured") and (
+                a.get("battle") in fighting or any(cells_apart(c, cell_of(a["cell"])) <= reach for c in own)):
+            armies.append({k: a[k] for k in ("id", "name", "team", "general", "cell", "status")}
+                          | {"units": len(a["units"])})
+    return {
+        "scenario": s.scenario, "title": s.scen.title, "turn": s.turn, "active": sorted(s.order.active),
+        "teams": s.teams, "map": {"origin": list(gm.origin), "size": list(gm.size),
+                                  "terrain": s.scen.raw["map"]["terrain"], "legend": s.scen.raw["map"]["legend"],
+                                  "places": s.scen.raw["map"]["places"], "roads": s.scen.raw["map"]["roads"],
+                                  "rivers": s.scen.raw["map"]["rivers"]},
+        "armies": armies,
+        "battles": [{k: b[k] for k in ("id", "cell", "kind", "status", "attacker", "defender", "armies",
+                                       "reinforcements", "quick", "result")} for b in s.battles.values()],
+        "sieges": [{"fortress": k, "cell": r["cell"], "phase": r["siege"]["phase"], "battle": r["battle"]}
+                   for k, r in s.sieges.items()],
+        "control": dict(s.control),
+        "prisoners": {t: len(p) for t, p in s.prisoners.items()},
+        "interceptions": [i for i in s.interceptions if everything or s.armies[i["by"]]["team"] == team],
+    }

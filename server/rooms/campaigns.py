@@ -1,0 +1,89 @@
+"""A new campaign, planned from its creation request: seats and their players, one token per seat plus the
+moderator's and the spectators', the grants the store keeps (token hashes only), and the setup of its rooms."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from server.bus import names
+from server.clock import ClockSettings
+from server.core.turns import in_turn_order
+from server.rooms.engines import engine_config, engine_names, find_engine
+from server.rooms.members import Member
+from server.rooms.room import LOCKOUT_MS
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _token() -> str:
+    return secrets.token_urlsafe(24)  # 192 bits
+
+
+@dataclass(frozen=True, slots=True)
+class CampaignPlan:
+    meta: dict[str, Any]  # what the lobby and the sessions read
+    grants: dict[str, dict[str, Any]]  # sha256(token) → Member
+    rooms: dict[str, dict[str, Any]]  # room id → setup record body
+    answer: dict[str, Any]  # for the creator: tokens in clear
+
+
+def plan_campaign(spec: Mapping[str, Any], now_ms: int) -> CampaignPlan:
+    """Seats in turn order (C-1.7: red first), player ids `<colour>-<seat>`, clocks from the level's C-1.9
+    defaults under the request's settings, house rules (C-0.3) for the engine. The engine vets the setup here, so
+    a config it refuses is refused before anything is stored."""
+    engine_name = str(spec.get("scenario") or "drill")
+    if engine_name not in engine_names():
+        raise KeyError(f"no campaign engine or scenario {engine_name!r}; known: {', '.join(engine_names())}")
+    engine = find_engine(engine_name)
+    level = int(spec.get("level", 1))
+    campaign_id = secrets.token_hex(5)
+    teams = list(in_turn_order([t["colour"] for t in spec["teams"]]))
+    seats: list[dict[str, Any]] = []
+    grants: dict[str, dict[str, Any]] = {}
+    players: dict[str, str] = {}
+    for team_spec in sorted(spec["teams"], key=lambda t: teams.index(t["colour"])):
+        colour = team_spec["colour"]
+        for seat in range(1, int(team_spec["seats"]) + 1):
+            token, player = _token(), f"{colour}-{seat}"
+            players[player] = colour
+            grants[token_hash(token)] = Member(campaign_id, "player", player, colour, seat).dump()
+            seats.append({"team": colour, "seat": seat, "player": player, "token": token})
+    moderator_token, spectator_token = _token(), _token()
+    grants[token_hash(moderator_token)] = Member(campaign_id, "moderator", "moderator").dump()
+    grants[token_hash(spectator_token)] = Member(campaign_id, "spectator", "spectator").dump()
+    clock: dict[str, Any] | None = None
+    if spec.get("clock") is not None:
+        chosen = {k: v for k, v in spec["clock"].items() if v is not None}
+        clock = ClockSettings.load({**ClockSettings.for_level(level).dump(), **chosen}).dump()
+    meta: dict[str, Any] = {
+        "id": campaign_id, "name": spec.get("name") or f"Campaign {campaign_id}", "scenario": engine_name,
+        "level": level, "teams": [{"colour": c, "seats": sum(1 for s in seats if s["team"] == c)} for c in teams],
+        "clock": clock, "house_rules": list(spec.get("house_rules") or []), "public": bool(spec.get("public", True)),
+        "created_ms": now_ms,
+    }
+    if spec.get("open_spectating"):
+        meta["spectator_token"] = spectator_token  # deliberately public: the lobby hands it to anyone
+    config = engine_config(engine_name, {**dict(spec.get("config") or {}), "teams": meta["teams"], "level": level,
+                                         "house_rules": meta["house_rules"]})
+    seed = secrets.randbits(62)
+    engine.setup(config, seed)
+    lockout_ms = int(float(spec.get("lockout_minutes", LOCKOUT_MS / 60_000)) * 60_000)
+    rooms: dict[str, dict[str, Any]] = {
+        names.campaign_room(campaign_id): {
+            "engine": engine_name, "campaign": campaign_id, "teams": teams, "players": players, "clock": clock,
+            "seed": seed, "lockout_ms": lockout_ms, "config": config,
+            "clocks_paused": bool(spec.get("clocks_paused", False)),
+        },
+        names.secret_room(campaign_id): {
+            "engine": None, "campaign": campaign_id, "teams": teams, "players": players, "clock": None,
+        },
+    }
+    answer = {"campaign": campaign_id, "room": names.campaign_room(campaign_id), "meta": meta, "seats": seats,
+              "moderator_token": moderator_token, "spectator_token": spectator_token}
+    return CampaignPlan(meta, grants, rooms, answer)

@@ -1,0 +1,54 @@
+"""Smoke runs of the many-rooms, slow-consumer and Redis relay benchmarks: they run against real server processes
+and write well-formed figures. Nothing here asserts a speed."""
+
+from __future__ import annotations
+
+import math
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.bench.runner import run_bench
+
+
+def _well_formed_step(step: dict[str, Any]) -> None:
+    assert step["sent"] > 0 and 0 <= step["delivered_ratio"] <= 1 and step["alive"] >= 0
+    assert step["samples"] > 0 and math.isfinite(step["p50_ms"]) and step["p99_ms"] >= step["p50_ms"] > 0
+
+
+def test_rooms_benchmark_runs_ours_and_bare(tmp_path: Path) -> None:
+    doc = run_bench("rooms", tmp_path, "--rooms", "3", "--seconds", "0.3", "--max-steps", "2", "--retries", "0")
+    assert {r["server"] for r in doc["rows"]} == {"ours", "bare"}
+    for row in doc["rows"]:
+        assert row["rooms"] == 3 and row["connections"] == 3 * 13
+        assert row["steps"] and all(s["rate"] > 0 for s in row["steps"])
+        for step in row["steps"]:
+            _well_formed_step(step)
+    assert set(doc["ratios_ours_vs_bare"]) == {"throughput", "cpu_per_frame"}
+
+
+def test_slow_consumer_benchmark_runs_ours_and_bare(tmp_path: Path) -> None:
+    doc = run_bench("slow", tmp_path, "--n", "20", "--rate", "20", "--seconds", "0.4", "--limit", "0.8")
+    for row in doc["rows"]:
+        assert row["stalled"] == 1 and len(row["cut_off_s"]) == 1
+        for phase in (row["without_slow"], row["with_slow"]):
+            assert phase["sent"] > 0 and phase["samples"] > 0 and 0 <= phase["healthy_delivered_ratio"] <= 1
+            assert phase["rss_max_bytes"] >= phase["rss_start_bytes"] > 0
+        assert row["p99_ratio_with_vs_without"] > 0
+
+
+@pytest.mark.redis
+def test_relay_benchmark_runs_ours_and_bare_through_redis(tmp_path: Path) -> None:
+    url = os.environ.get("REDIS_URL")
+    if not url:
+        pytest.skip("REDIS_URL is not set")
+    doc = run_bench("relay", tmp_path, "--n", "5", "--seconds", "0.3", "--max-steps", "2", "--retries", "0",
+                    "--start-fps", "50", "--redis-url", url)
+    assert {r["server"] for r in doc["rows"]} == {"ours", "bare"}
+    for row in doc["rows"]:
+        for step in row["steps"]:
+            _well_formed_step(step)
+        assert row["redis_publishes"] > 0 and row["publishes_per_event"] > 0
+    assert doc["ratios_ours_vs_bare"]["throughput"] is not None

@@ -1,0 +1,214 @@
+"""Battle rooms of a Napoleonic campaign on one node (embedded store and bus): spawned from `battle_started`,
+fought by the two teams' players, the result applied to the campaign as one event (D-L-1), a killed general's
+player locked out (D-N-14); the quick resolution ends the battle room (D-L-2)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from server.battle.ai import BattleAI
+from server.core.errors import IllegalOrder, NotYourTurn
+from server.rooms.battles import battle_room_id
+from server.rooms.errors import RoomError
+from server.rooms.hub import Hub
+from server.rooms.members import Member
+from server.rooms.room import Room
+from tests.rooms.helpers import ManualClock, open_hub, spec
+
+ARMIES = {
+    "red": [{"id": "r1", "name": "Army of Silesia", "general": "Blücher", "seat": 2, "cell": [10, 17],
+             "movement_points": 6, "base": "Paris",
+             "units": [{"id": f"r1-{i}", "type": t} for i, t in enumerate(
+                 ["infantry", "infantry", "infantry", "heavy_cavalry", "foot_artillery"])]}],
+    "blue": [{"id": "b1", "name": "III Corps", "general": "Ney", "seat": 1, "cell": [12, 17],
+              "movement_points": 6, "base": "Brussels",
+              "units": [{"id": f"b1-{i}", "type": t} for i, t in enumerate(
+                  ["infantry", "infantry", "light_cavalry", "foot_artillery"])]}],
+}
+
+
+def napoleonic(**kw: Any) -> dict[str, Any]:
+    return spec(scenario="napoleonic", config={"armies": ARMIES, **kw})
+
+
+def players(campaign: str) -> dict[str, Member]:
+    out = {f"{t}-{s}": Member(campaign, "player", f"{t}-{s}", t, s) for t in ("red", "blue") for s in (1, 2)}
+    out["moderator"] = Member(campaign, "moderator", "moderator")
+    out["spectator"] = Member(campaign, "spectator", "spectator")
+    return out
+
+
+async def until(pred: Any, rounds: int = 400) -> None:
+    for _ in range(rounds):
+        if pred():
+            return
+        await asyncio.sleep(0.005)
+    raise AssertionError("condition not reached")
+
+
+async def meet(hub: Hub, made: dict[str, Any]) -> tuple[Room, Room, dict[str, Member]]:
+    m = players(made["campaign"])
+    room = made["room"]
+    await hub.submit(room, "order", {"order": {"type": "move", "army": "r1", "path": [[11, 17], [12, 17]]}},
+                     m["red-1"])
+    await hub.submit(room, "order", {"order": {"type": "answer", "battle": "1", "choice": "accept"}}, m["blue-2"])
+    battle_id = battle_room_id(made["campaign"], "1")
+    await until(lambda: battle_id in hub.rooms)
+    return hub.rooms[room], hub.rooms[battle_id], m
+
+
+async def fight(battle: Room, m: dict[str, Member]) -> None:
+    """Both teams' players give the battle AI's orders in turn (seat 1 and seat 2 alternately)."""
+    ai = BattleAI()
+    phase = 0
+    while not battle.engine.is_over(battle.core.state):  # type: ignore[union-attr]
+        side = battle.core.state.active_side
+        _, _, orders = ai.play_phase(battle.core.state, side)
+        player = m[f"{side}-{1 + phase % 2}"]
+        for order in orders:
+            await battle.submit("order", {"order": order}, player)
+        if not battle.engine.is_over(battle.core.state):  # type: ignore[union-attr]
+            await battle.submit("end_turn", {}, player)
+        phase += 1
+
+
+async def test_battle_room_spawns_is_fought_and_its_result_returns_D_L_1_D_N_14(tmp_path: Path) -> None:
+    clock = ManualClock()
+    hub = await open_hub(tmp_path, clock)
+    made = await hub.create_campaign(napoleonic())
+    campaign, battle, m = await meet(hub, made)
+    assert battle.setup["teams"] == ["red", "blue"] and battle.setup["parent"] == made["room"]
+    assert set(battle.setup["players"]) == {"red-1", "red-2", "blue-1", "blue-2"}
+    assert battle.core.clocks is not None and battle.core.clocks.running() == {"red"}
+    with pytest.raises(NotYourTurn):
+        await battle.submit("order", {"order": {"type": "retreat"}}, m["blue-1"])
+    with pytest.raises(RoomError):
+        await battle.submit("order", {"order": {"type": "retreat"}}, m["spectator"])
+    with pytest.raises(IllegalOrder):  # the campaign armies are frozen (D-L-1)
+        await hub.submit(made["room"], "order", {"order": {"type": "move", "army": "r1", "path": [[11, 17]]}},
+                         m["red-1"])
+    await fight(battle, m)
+    await until(lambda: campaign.core.state.battles["1"]["status"] == "over")
+    ended = next(e for e in campaign.history if e.kind == "battle_ended")
+    result = battle.core.state.result
+    assert ended.data["winner"] == result["winner"] and ended.data["how"] == "battle"
+    loser_army = "r1" if result["loser"] == "red" else "b1"
+    assert campaign.core.state.armies[loser_army]["cell"] != [12, 17] or \
+        campaign.core.state.armies[loser_army]["status"] != "ready"
+    fate = ended.data["general"]
+    if fate["fate"] != "survived":
+        player = fate["secret_module"]["player"]
+        await until(lambda: player in campaign.core.away)
+        assert campaign.core.away[player].until_ms - campaign.core.away[player].since_ms == 20 * 60_000
+    await hub.close()
+
+
+async def test_quick_resolution_accepted_ends_the_battle_room_D_L_2(tmp_path: Path) -> None:
+    clock = ManualClock()
+    hub = await open_hub(tmp_path, clock)
+    made = await hub.create_campaign(napoleonic())
+    campaign, battle, m = await meet(hub, made)
+    await hub.submit(made["room"], "order", {"order": {"type": "offer_quick", "battle": "1"}}, m["red-2"])
+    await hub.submit(made["room"], "order", {"order": {"type": "answer_quick", "battle": "1", "accept": True}},
+                     m["blue-1"])
+    assert campaign.core.state.battles["1"]["status"] == "over"
+    await until(lambda: battle.engine.is_over(battle.core.state))  # type: ignore[union-attr]
+    over = next(e for e in battle.history if e.kind == "battle_over")
+    assert over.data["reason"] == "quick resolution (D-L-2)"
+    await asyncio.sleep(0.05)
+    assert [e.kind for e in campaign.history].count("battle_ended") == 1
+    await hub.close()
+
+
+async def test_a_node_reopening_the_campaign_spawns_missing_battle_rooms(tmp_path: Path) -> None:
+    clock = ManualClock()
+    hub = await open_hub(tmp_path / "a", clock)
+    made = await hub.create_campaign(napoleonic())
+    m = players(made["campaign"])
+    hub.battles.spawn = _never  # type: ignore[method-assign,assignment]
+    await hub.submit(made["room"], "order", {"order": {"type": "move", "army": "r1", "path": [[11, 17], [12, 17]]}},
+                     m["red-1"])
+    await hub.submit(made["room"], "order", {"order": {"type": "answer", "battle": "1", "choice": "accept"}},
+                     m["blue-2"])
+    await asyncio.sleep(0.02)
+    battle_id = battle_room_id(made["campaign"], "1")
+    assert battle_id not in hub.rooms
+    await hub.close()
+    await hub.store.close()
+    again = await open_hub(tmp_path / "a", clock)
+    await again.owned(made["room"])
+    await until(lambda: battle_id in again.rooms)
+    await again.close()
+    await again.store.close()
+
+
+async def _never(*_: Any) -> None:
+    return None
+
+
+async def test_a_captured_generals_player_commands_nothing_in_the_other_battles_D_N_14(tmp_path: Path) -> None:
+    clock = ManualClock()
+    hub = await open_hub(tmp_path, clock)
+    armies = {
+        "red": [{"id": "r1", "general": "Yorck", "cell": [10, 17], "movement_points": 6,
+                 "units": [{"id": f"r1-{i}", "type": "infantry"} for i in range(8)]},
+                {"id": "r2", "general": "Kleist", "cell": [10, 13], "movement_points": 6,
+                 "units": [{"id": f"r2-{i}", "type": "infantry"} for i in range(3)]}],
+        "blue": [{"id": "b1", "general": "Vandamme", "seat": 1, "cell": [12, 17], "movement_points": 0,
+                  "units": [{"id": "b1-0", "type": "infantry"}]},
+                 {"id": "b2", "general": "Marmont", "seat": 1, "cell": [12, 13], "movement_points": 0,
+                  "units": [{"id": f"b2-{i}", "type": "infantry"} for i in range(3)]}],
+    }
+    made = await hub.create_campaign(spec(scenario="napoleonic", config={"armies": armies}))
+    m = players(made["campaign"])
+    room = made["room"]
+    for army, path, battle in (("r2", [[11, 13], [12, 13]], "1"), ("r1", [[11, 17], [12, 17]], "2")):
+        await hub.submit(room, "order", {"order": {"type": "move", "army": army, "path": path}}, m["red-1"])
+        await hub.submit(room, "order", {"order": {"type": "answer", "battle": battle, "choice": "accept"}},
+                         m["blue-2"])
+    first, second = (battle_room_id(made["campaign"], b) for b in ("1", "2"))
+    await until(lambda: first in hub.rooms and second in hub.rooms)
+    await hub.submit(room, "ruling", {"ruling": {"type": "impose_quick", "battle": "2"}}, m["moderator"])
+    campaign = hub.rooms[room]
+    ended = next(e for e in campaign.history if e.kind == "battle_ended")
+    assert ended.data["how"] == "capitulation" and ended.data["general"]["player"] == "blue-1"
+    await until(lambda: "blue-1" in hub.rooms[first].core.away and "blue-1" in campaign.core.away)
+    with pytest.raises(RoomError) as err:
+        await hub.rooms[first].submit("order", {"order": {"type": "retreat"}}, m["blue-1"])
+    assert err.value.code == "locked_out"
+    await hub.close()
+
+
+async def test_spectator_delay_is_the_moderators_checked_and_survives_a_snapshot(tmp_path: Path) -> None:
+    clock = ManualClock()
+    hub = await open_hub(tmp_path, clock)
+    made = await hub.create_campaign(napoleonic())
+    _, battle, m = await meet(hub, made)
+    for bad in (-1, "5", True, 10**9):
+        with pytest.raises(RoomError):
+            await battle.submit("ruling", {"ruling": {"type": "spectator_delay", "ms": bad}}, m["moderator"])
+    with pytest.raises(RoomError):
+        await battle.submit("ruling", {"ruling": {"type": "spectator_delay", "ms": 1000}}, m["red-1"])
+    await battle.submit("ruling", {"ruling": {"type": "spectator_delay", "ms": 90_000}}, m["moderator"])
+    assert battle.history[-1].kind == "spectator_delay" and battle.spectator_delay_ms == 90_000
+    await battle.save_snapshot()
+    copy = await Room.open(battle.id, hub.store, hub.bus, clock, owner=False)
+    assert copy is not None and copy.spectator_delay_ms == 90_000
+    past = await Room.open(battle.id, hub.store, hub.bus, clock, owner=False, until_ms=clock.ms - 1)
+    assert past is not None and past.seq < battle.seq  # the room as a delayed spectator may see it
+    await hub.close()
+
+
+async def test_battle_room_engines_are_not_campaign_scenarios(tmp_path: Path) -> None:
+    from server.rooms.engines import engine_names, find_engine
+
+    assert "napoleonic" in engine_names() and not {"battle", "siege"} & set(engine_names())
+    assert find_engine("battle").kind == "battle" and find_engine("siege").kind == "siege"
+    hub = await open_hub(tmp_path, ManualClock())
+    with pytest.raises(KeyError):
+        await hub.create_campaign(spec(scenario="battle"))
+    await hub.close()
