@@ -15,14 +15,14 @@ import json
 import os
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import msgpack
 import ormsgpack
 from pydantic import BaseModel, TypeAdapter
 
-from bench.common import nice, ratio, write_result
+from bench import cli
+from bench.common import nice, ratio
 from bench.payloads import ev_message, payload, turn_result
 from shared.protocol import codec
 from shared.protocol.client import ClientMessage, Hello, Join, Order
@@ -145,14 +145,11 @@ def show(result: dict[str, Any]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=0.3, help="time per measurement")
-    parser.add_argument("--out", type=Path, default=None, help="results directory (default bench/results)")
+    cli.out_flag(parser)
     args = parser.parse_args(argv)
     if nice():
         os.setpriority(os.PRIO_PROCESS, 0, nice())
-    result = run(args.seconds)
-    print(show(result))
-    print("wrote", write_result("codec", result, args.out))
-    return 0
+    return cli.report("codec", run(args.seconds), show, args.out)
 
 
 if __name__ == "__main__":

@@ -24,12 +24,11 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-from bench import loadgen, targets
-from bench.common import free_port, pin_self, ratio, run, write_result
-from bench.fanout import ceiling, cpu_per_frame
+from bench import cli, targets
+from bench.ceiling import ceiling, ours_vs_bare
+from bench.common import free_port
 from bench.payloads import frame_size, payload
 
 DEFAULT_REDIS = "redis://127.0.0.1:6379/0"
@@ -84,101 +83,53 @@ def private_redis() -> Iterator[str | None]:
 
 async def run_pair(kind: str, args: argparse.Namespace) -> dict[str, Any]:
     prefix = f"bench{secrets.token_hex(4)}"
-    a = await targets.start(kind, cap=args.cap, redis_url=args.redis_url, redis_prefix=prefix)
-    b: targets.Target | None = None
-    clients: list[loadgen.WsClient] = []
+    nodes = {"cap": args.cap, "redis_url": args.redis_url, "redis_prefix": prefix}
     try:
-        b = await targets.start(kind, cap=args.cap, redis_url=args.redis_url, redis_prefix=prefix, existing=a.rooms)
-        access = a.rooms[0]
-        probes = min(10, max(2, args.n // 5))
-        clients = await loadgen.spectators(
-            b.host, b.port, [(access.spectator_token, access.room, i < probes) for i in range(args.n)]
-        )
-        pub = await loadgen.publisher(a.host, a.port, access.moderator_token, access.room,
-                                      payload(args.payload, access.room))
-        published = await _publishes(args.redis_url)
-        result = await ceiling(
-            f"{kind:<5} A→B N={args.n}", [a.pid, b.pid], clients, [pub], args.start_fps / args.n, args.factor,
-            args.max_steps, args.seconds, args.retries,
-        )
-        published = await _publishes(args.redis_url) - published
-        return {
-            "server": kind, "n": args.n, "frame_bytes": frame_size(args.payload, access.room),
-            "redis_publishes": published,
-            "publishes_per_event": round(published / max(1, result["events_per_room"]), 3),
-            **result,
-        }
-    except Exception:
-        for t in (a, b):
-            if t is not None:
-                print(targets.log_tail(t))
-        raise
+        async with targets.serving(kind, **nodes) as a, targets.serving(kind, **nodes, existing=a.rooms) as b:
+            room = a.rooms[0].room
+            clients = await b.spectators(args.n, probes=min(10, max(2, args.n // 5)))
+            pub = await a.publisher(payload(args.payload, room))
+            published = await _publishes(args.redis_url)
+            result = await ceiling(
+                f"{kind:<5} A→B N={args.n}", [a.pid, b.pid], clients, [pub], args.start_fps / args.n, args.factor,
+                args.max_steps, args.seconds, args.retries,
+            )
+            published = await _publishes(args.redis_url) - published
+            return {
+                "server": kind, "n": args.n, "frame_bytes": frame_size(args.payload, room),
+                "redis_publishes": published,
+                "publishes_per_event": round(published / max(1, result["events_per_room"]), 3),
+                **result,
+            }
     finally:
-        for c in clients:
-            c.close()
-        for t in (a, b):
-            if t is not None:
-                t.stop()
         if kind == "ours":
             await _forget(args.redis_url, prefix)
 
 
 async def amain(args: argparse.Namespace) -> dict[str, Any]:
-    rows = [await run_pair(kind, args) for kind in args.servers.split(",") if kind]
-    by = {r["server"]: r for r in rows}
-    ratios: dict[str, Any] = {}
-    if "ours" in by and "bare" in by:
-        ratios = {
-            "throughput": ratio(by["ours"]["max_sustainable_fps"], by["bare"]["max_sustainable_fps"]),
-            "cpu_per_frame": ratio(cpu_per_frame(by["ours"]), cpu_per_frame(by["bare"])),
-        }
+    rows = [await run_pair(kind, args) for kind in cli.servers(args)]
     return {
         "target": {"throughput_ours_vs_bare_at_least": 0.7},
-        "settings": {k: v for k, v in vars(args).items() if k not in ("out", "redis_url")},
+        "settings": cli.settings(args, "redis_url"),
         "rows": rows,
-        "ratios_ours_vs_bare": ratios,
+        "ratios_ours_vs_bare": ours_vs_bare(rows),
     }
 
 
-def table(result: dict[str, Any]) -> str:
-    lines = [f"{'server':<6} {'N':>5} {'max fr/s':>9} {'p50':>7} {'p99':>7} {'p99.9':>7} {'µs/fr A+B':>9}"]
-    for r in result["rows"]:
-        at = r["at"] or {}
-        lines.append(
-            f"{r['server']:<6} {r['n']:>5} {r['max_sustainable_fps']:>9.0f} {at.get('p50_ms', float('nan')):>7.2f} "
-            f"{at.get('p99_ms', float('nan')):>7.2f} {at.get('p999_ms', float('nan')):>7.2f} "
-            f"{at.get('cpu_us_per_frame', float('nan')):>9.2f}"
-            + ("" if r["limit_reached"] else "  (limit not reached)")
-        )
-    if result["ratios_ours_vs_bare"]:
-        lines.append(f"ours÷bare: {result['ratios_ours_vs_bare']}")
-    return "\n".join(lines)
-
-
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = cli.parser(__doc__, seconds_help="length of each rate step")
     p.add_argument("--n", type=int, default=200, help="spectators on node B")
     p.add_argument("--payload", default="turn", choices=["small", "turn"])
-    p.add_argument("--servers", default="ours,bare")
-    p.add_argument("--seconds", type=float, default=2.0)
     p.add_argument("--start-fps", type=float, default=4000.0)
-    p.add_argument("--factor", type=float, default=1.6)
-    p.add_argument("--max-steps", type=int, default=12)
-    p.add_argument("--retries", type=int, default=1)
-    p.add_argument("--cap", type=int, default=2 << 20)
+    cli.rising(p, factor=1.6, max_steps=12)
     p.add_argument("--redis-url", default=None,
                    help="use this Redis instead of a private redis-server (default without one: REDIS_URL, else "
                         f"{DEFAULT_REDIS})")
-    p.add_argument("--out", type=Path, default=None)
     args = p.parse_args(argv)
-    pin_self(1)
     with contextlib.ExitStack() as stack:
         if args.redis_url is None:
             args.redis_url = stack.enter_context(private_redis()) or os.environ.get("REDIS_URL") or DEFAULT_REDIS
-        result = run(amain(args))
-    print(table(result))
-    print("wrote", write_result("relay", result, args.out))
-    return 0
+        return cli.main("relay", args, amain, lambda result: cli.ceiling_table(result, "n"))
 
 
 if __name__ == "__main__":

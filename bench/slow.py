@@ -14,11 +14,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import time
-from pathlib import Path
 from typing import Any
 
-from bench import loadgen, targets
-from bench.common import cpu_seconds, percentile, pin_self, ratio, rss_bytes, run, write_result
+from bench import cli, loadgen, targets
+from bench.common import cpu_seconds, percentile, ratio, rss_bytes
 from bench.payloads import frame_size, payload
 
 
@@ -61,55 +60,40 @@ async def phase(
 
 
 async def run_server(kind: str, args: argparse.Namespace) -> dict[str, Any]:
-    target = await targets.start(kind, cap=args.cap)
-    clients: list[loadgen.WsClient] = []
-    try:
-        access = target.rooms[0]
+    async with targets.serving(kind, cap=args.cap) as target:
+        room = target.rooms[0].room
         n_stalled = max(1, round(args.n * args.stalled))
-        probes = min(10, max(2, args.n // 10))
-        plan = [(access.spectator_token, access.room, i < probes) for i in range(args.n)]
-        clients = await loadgen.spectators(target.host, target.port, plan)
+        clients = await target.spectators(args.n, probes=min(10, max(2, args.n // 10)))
         stalled, healthy = clients[-n_stalled:], clients[:-n_stalled]
-        pub = await loadgen.publisher(target.host, target.port, access.moderator_token, access.room,
-                                      payload(args.payload, access.room))
-        try:
-            await loadgen.pace([pub], args.rate, 0.3)
-            await loadgen.drain(clients, 10**12, 0, quiet=0.2, limit=1.0)
-            without = await phase(target.pid, healthy, stalled, pub, args.rate, args.seconds)
-            without.pop("_latencies")
-            stall_at = time.perf_counter()
-            for c in stalled:
-                c.stall()
-            with_slow: dict[str, Any] | None = None
-            chunks: list[dict[str, Any]] = []
-            deadline = stall_at + args.limit
-            while time.perf_counter() < deadline:
-                chunk = await phase(target.pid, healthy, stalled, pub, args.rate,
-                                    min(args.seconds, deadline - time.perf_counter()))
-                chunks.append(chunk)
-                if chunk["stalled_alive"] == 0:
-                    break
-            with_slow = _merge(chunks)
-        finally:
-            pub.close()
+        pub = await target.publisher(payload(args.payload, room))
+        await loadgen.pace([pub], args.rate, 0.3)
+        await loadgen.drain(clients, 10**12, 0, quiet=0.2, limit=1.0)
+        without = await phase(target.pid, healthy, stalled, pub, args.rate, args.seconds)
+        without.pop("_latencies")
+        stall_at = time.perf_counter()
+        for c in stalled:
+            c.stall()
+        chunks: list[dict[str, Any]] = []
+        deadline = stall_at + args.limit
+        while time.perf_counter() < deadline:
+            chunk = await phase(target.pid, healthy, stalled, pub, args.rate,
+                                min(args.seconds, deadline - time.perf_counter()))
+            chunks.append(chunk)
+            if chunk["stalled_alive"] == 0:
+                break
+        with_slow = _merge(chunks)
+        pub.close()
         cut = [round(c.closed_at - stall_at, 2) if c.closed_at is not None else None for c in stalled]
         cut_known = [x for x in cut if x is not None]
         return {
             "server": kind, "n": args.n, "stalled": n_stalled,
-            "frame_bytes": frame_size(args.payload, access.room),
+            "frame_bytes": frame_size(args.payload, room),
             "without_slow": without, "with_slow": with_slow,
             "p99_ratio_with_vs_without": ratio(with_slow["p99_ms"], without["p99_ms"]),
             "cut_off_s": cut,
             "all_cut_within_s": max(cut_known) if len(cut_known) == len(cut) else None,
             "rss_growth_bytes": with_slow["rss_max_bytes"] - without["rss_end_bytes"],
         }
-    except Exception:
-        print(targets.log_tail(target))
-        raise
-    finally:
-        for c in clients:
-            c.close()
-        target.stop()
 
 
 def _merge(chunks: list[dict[str, Any]]) -> dict[str, Any]:
@@ -143,31 +127,22 @@ def table(result: dict[str, Any]) -> str:
 
 
 async def amain(args: argparse.Namespace) -> dict[str, Any]:
-    rows = [await run_server(kind, args) for kind in args.servers.split(",") if kind]
+    rows = [await run_server(kind, args) for kind in cli.servers(args)]
     return {
         "targets": {"p99_ratio_at_most": 1.5, "cut_off_within_s": 10},
-        "settings": {k: v for k, v in vars(args).items() if k != "out"},
+        "settings": cli.settings(args),
         "rows": rows,
     }
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = cli.parser(__doc__, seconds=3.0, seconds_help="phase A, and each chunk of phase B")
     p.add_argument("--n", type=int, default=200)
     p.add_argument("--stalled", type=float, default=0.02, help="fraction of spectators that stop reading")
     p.add_argument("--rate", type=float, default=50.0, help="events/s into the room")
     p.add_argument("--payload", default="turn", choices=["small", "turn"])
-    p.add_argument("--servers", default="ours,bare")
-    p.add_argument("--seconds", type=float, default=3.0, help="phase A, and each chunk of phase B")
     p.add_argument("--limit", type=float, default=30.0, help="longest phase B")
-    p.add_argument("--cap", type=int, default=2 << 20)
-    p.add_argument("--out", type=Path, default=None)
-    args = p.parse_args(argv)
-    pin_self(1)
-    result = run(amain(args))
-    print(table(result))
-    print("wrote", write_result("slow", result, args.out))
-    return 0
+    return cli.main("slow", p.parse_args(argv), amain, table)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import shutil
@@ -19,10 +20,12 @@ import subprocess
 import tempfile
 import time
 import urllib.request
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bench import loadgen
 from bench.common import ROOT, free_port, python, taskset_prefix
 
 SERVER_CORE = 0
@@ -50,12 +53,31 @@ class Target:
     host: str = "127.0.0.1"
     rooms: list[Access] = field(default_factory=list)
     log: Path | None = None
+    clients: list[loadgen.WsClient] = field(default_factory=list)
 
     @property
     def pid(self) -> int:
         return self.proc.pid
 
+    async def spectators(self, n: int, probes: int, room: int = 0) -> list[loadgen.WsClient]:
+        """`n` spectators of one room, the first `probes` of them measuring latency; closed when the server stops."""
+        access = self.rooms[room]
+        clients = await loadgen.spectators(
+            self.host, self.port, [(access.spectator_token, access.room, i < probes) for i in range(n)]
+        )
+        self.clients += clients
+        return clients
+
+    async def publisher(self, data: dict[str, Any], room: int = 0) -> loadgen.Publisher:
+        """The moderator of a room, putting events carrying `data` into it; closed when the server stops."""
+        access = self.rooms[room]
+        pub = await loadgen.publisher(self.host, self.port, access.moderator_token, access.room, data)
+        self.clients.append(pub.ws)
+        return pub
+
     def stop(self) -> None:
+        for c in self.clients:
+            c.close()
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
             try:
@@ -139,6 +161,20 @@ async def start(
         target.stop()
         raise
     return target
+
+
+@contextlib.asynccontextmanager
+async def serving(kind: str, **options: Any) -> AsyncIterator[Target]:
+    """A server started by `start(kind, **options)` for the length of a block: its log's tail printed when the
+    block fails, its clients closed and the server stopped at the end."""
+    target = await start(kind, **options)
+    try:
+        yield target
+    except Exception:
+        print(log_tail(target))
+        raise
+    finally:
+        target.stop()
 
 
 def _prepare_ours(target: Target, rooms: int) -> None:
