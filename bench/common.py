@@ -53,34 +53,47 @@ def machine() -> dict[str, Any]:
 
 
 def git_commit() -> str:
+    """HEAD's short hash, `+dirty` when tracked files other than the figures differ from it."""
     try:
-        out = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True, timeout=10
-        )
-        return out.stdout.strip()
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True,
+                              check=True, timeout=10).stdout.strip()
+        changed = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no", "--", ".", ":(exclude)bench/results",
+             ":(exclude)bench/README.md"], cwd=ROOT, capture_output=True, text=True, check=True, timeout=10,
+        ).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return "unknown"
+    return f"{head}+dirty" if changed else head
+
+
+def previous_result(name: str, commit: str, out_dir: Path | None = None) -> dict[str, Any] | None:
+    """What a new run of `name` at `commit` is compared with: the stored result, or, when that came from the same
+    commit (a re-run), the one it was itself compared with, so that a change is always set against the last
+    commit's figures."""
+    path = (out_dir or RESULTS) / f"{name}.json"
+    try:
+        stored: dict[str, Any] = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+    earlier = stored.pop("previous", None)
+    if stored.get("commit") == commit and isinstance(earlier, dict):
+        return earlier
+    return stored
 
 
 def write_result(name: str, body: Mapping[str, Any], out_dir: Path | None = None) -> Path:
-    """Write `<out_dir>/<name>.json` (default bench/results), keeping the previous run as `previous`."""
+    """Write `<out_dir>/<name>.json` (default bench/results) with the commit, time and machine, keeping the last
+    commit's figures inside as `previous` (see `previous_result`)."""
     out = (out_dir or RESULTS) / f"{name}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
-    previous: Any = None
-    if out.exists():
-        try:
-            old = json.loads(out.read_text())
-            old.pop("previous", None)
-            previous = old
-        except ValueError:
-            previous = None
+    commit = git_commit()
     doc = {
         "benchmark": name,
-        "commit": git_commit(),
+        "commit": commit,
         "utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "machine": machine(),
         **body,
-        "previous": previous,
+        "previous": previous_result(name, commit, out_dir),
     }
     out.write_text(json.dumps(doc, indent=2, sort_keys=False) + "\n")
     return out

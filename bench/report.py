@@ -1,7 +1,7 @@
-"""The figures of bench/results/*.json as Markdown tables; `--write` puts them into bench/README.md between the
-`<!-- figures -->` markers.
+"""The figures of bench/results/*.json as Markdown tables, led by the issue's targets (ours ÷ baseline, met or
+not); `--write` puts them into bench/README.md between the `<!-- figures -->` markers.
 
-    python -m bench.report [--write]
+    python -m bench.report [--write] [--results DIR]
 """
 
 from __future__ import annotations
@@ -9,6 +9,8 @@ from __future__ import annotations
 import argparse
 import json
 import math
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from bench.common import RESULTS, ROOT
@@ -17,8 +19,8 @@ README = ROOT / "bench" / "README.md"
 BEGIN, END = "<!-- figures -->", "<!-- /figures -->"
 
 
-def _load(name: str) -> dict[str, Any] | None:
-    path = RESULTS / f"{name}.json"
+def _load(name: str, results: Path) -> dict[str, Any] | None:
+    path = results / f"{name}.json"
     if not path.exists():
         return None
     doc: dict[str, Any] = json.loads(path.read_text())
@@ -37,6 +39,8 @@ def _f(value: Any, digits: int = 1) -> str:
 
 def _source(doc: dict[str, Any]) -> str:
     m = doc["machine"]
+    if not isinstance(m, dict):
+        return f"*commit {doc.get('commit', 'unknown')}, {m}.*"
     return (f"*{doc['utc']}, commit {doc['commit']}, {m['cpu']} ({m['cores']} cores), load average "
             f"{m['loadavg_1m']:.1f} at the start, BENCH_NICE={m.get('bench_nice', 0)}.*")
 
@@ -115,30 +119,118 @@ def slow(doc: dict[str, Any]) -> list[str]:
     return out
 
 
-def figures() -> str:
-    parts: list[str] = []
-    for name, render in (
-        ("codec", codec), ("fanout", fanout),
-        ("rooms", lambda d: _ceiling_rows(d, "Many rooms", "rooms")),
-        ("slow", slow),
-        ("relay", lambda d: _ceiling_rows(d, "Redis relay (node A → Redis → node B)", "N on B")),
-    ):
-        doc = _load(name)
-        if doc is not None:
-            parts.append("\n".join(render(doc)))
-    return "\n\n".join(parts)
+def battle_turn(doc: dict[str, Any]) -> list[str]:
+    out = ["### Turn resolution (25v25, fixed seed)", "", _source(doc), ""]
+    vs = doc.get("vs_previous")
+    then = f"÷ commit {vs['commit']}" if vs else "÷ previous"
+    out += [f"| figure | this run | same-run baseline (copy + JSON of the state) | this run {then} |",
+            "|---|---|---|---|"]
+    ratios = vs["ratios"] if vs else {}
+    base = doc.get("baseline_copy_and_json_ms", {})
+    for key, label in (("resolution_ms", "resolution, wall ms"), ("resolution_cpu_ms", "resolution, CPU ms")):
+        for q in ("median", "p99"):
+            b = base.get(q) if key == "resolution_ms" else None
+            out.append(f"| {label} {q} | {_f(doc[key][q], 3)} | {_f(b, 3)} | {_f(ratios.get(f'{key}.{q}'), 3)} |")
+    out.append(f"| battles/s ({doc.get('commander', '')}) | {_f(doc['battles_per_second'], 2)} | — "
+               f"| {_f(ratios.get('battles_per_second'), 3)} |")
+    return out
+
+
+def _verdict(ok: bool | None) -> str:
+    return "—" if ok is None else ("met" if ok else "**not met**")
+
+
+def _ratio(value: float | None) -> str:
+    return "baseline sustained no rate" if value is None else _f(value, 3)
+
+
+def targets(docs: dict[str, dict[str, Any]]) -> list[str]:
+    """Every target of issue 8 with the figure that decides it, from the stored results."""
+    rows: list[tuple[str, str, str]] = []
+    fan = docs.get("fanout")
+    for c in (fan or {}).get("ratios", []):
+        if c["payload"] != "turn":
+            continue
+        where = f"N = {c['n']}"
+        if c["baseline"] == "bare":
+            t, cpu = c["throughput"], c["cpu_per_frame"]
+            rows.append((f"fan-out throughput ≥ 0.8 × bare aiohttp ({where})", _ratio(t),
+                         _verdict(None if t is None else t >= 0.8)))
+            rows.append((f"fan-out CPU/frame ≤ 1.3 × bare ({where})", _f(cpu, 3),
+                         _verdict(None if cpu is None else cpu <= 1.3)))
+            common = c["p99_at_common_rate_ms"]
+            if common:
+                limit = 1.5 * common["baseline"] + 1
+                rows.append((f"fan-out p99 ≤ 1.5 × bare + 1 ms ({where}, {common['rate']} ev/s)",
+                             f"{common['ours']} vs ≤ {limit:.1f} ms", _verdict(common["ours"] <= limit)))
+            else:
+                rows.append((f"fan-out p99 ≤ 1.5 × bare + 1 ms ({where})", "no rate both sustained", "—"))
+            mem = c["rss_per_conn_delta_bytes"]
+            rows.append((f"memory/conn ≤ bare + 16 KiB ({where})", f"{mem / 1024:+.1f} KiB",
+                         _verdict(mem <= 16 * 1024)))
+        else:
+            t = c["throughput"]
+            rows.append((f"fan-out throughput ≥ 1.0 × Node ws ({where})", _ratio(t),
+                         _verdict(None if t is None else t >= 1)))
+    relay = docs.get("relay")
+    if relay and relay.get("ratios_ours_vs_bare"):
+        t = relay["ratios_ours_vs_bare"]["throughput"]
+        rows.append(("Redis relay ≥ 0.7 × bare relay", _f(t, 3), _verdict(None if t is None else t >= 0.7)))
+    slow = docs.get("slow") or {"rows": []}
+    for r in slow["rows"]:
+        if r["server"] != "ours":
+            continue
+        p = r["p99_ratio_with_vs_without"]
+        rows.append(("slow consumers: healthy p99 with ÷ without ≤ 1.5", _f(p, 3),
+                     _verdict(None if p is None else p <= 1.5)))
+        cut = r["all_cut_within_s"]
+        rows.append(("slow consumers: stalled cut off within 10 s", "none" if cut is None else f"{cut} s",
+                     _verdict(cut is not None and cut <= 10)))
+        bound = r["stalled"] * slow["settings"]["cap"]
+        rows.append((f"slow consumers: RSS growth ≤ stalled × cap ({bound / 2**20:.0f} MiB)",
+                     f"{r['rss_growth_bytes'] / 2**20:.1f} MiB", _verdict(r["rss_growth_bytes"] <= bound)))
+    turn = docs.get("battle_turn")
+    if turn:
+        p99, cpu = turn["resolution_ms"]["p99"], turn["resolution_cpu_ms"]["p99"]
+        rows.append(("25v25 turn p99 ≤ 5 ms (wall; CPU time in brackets)", f"{p99} ms ({cpu} ms)",
+                     _verdict(p99 <= 5)))
+    if not rows:
+        return []
+    return ["### Targets of issue 8 (ours ÷ baseline, same run)", "", "| target | figure | verdict |", "|---|---|---|",
+            *(f"| {a} | {b} | {c} |" for a, b, c in rows)]
+
+
+RENDER: dict[str, Callable[[dict[str, Any]], list[str]]] = {
+    "codec": codec, "fanout": fanout,
+    "rooms": lambda d: _ceiling_rows(d, "Many rooms", "rooms"),
+    "slow": slow,
+    "relay": lambda d: _ceiling_rows(d, "Redis relay (node A → Redis → node B)", "N on B"),
+    "battle_turn": battle_turn,
+}
+
+
+def figures(results: Path = RESULTS) -> str:
+    docs = {name: doc for name in RENDER if (doc := _load(name, results)) is not None}
+    parts = [targets(docs)] + [RENDER[name](doc) for name, doc in docs.items()]
+    return "\n\n".join("\n".join(p) for p in parts if p)
+
+
+def write(text: str) -> None:
+    """Put `text` into bench/README.md between the figure markers."""
+    readme = README.read_text()
+    head, rest = readme.split(BEGIN, 1)
+    _, tail = rest.split(END, 1)
+    README.write_text(f"{head}{BEGIN}\n{text}\n{END}{tail}")
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--write", action="store_true", help="replace the figures in bench/README.md")
+    p.add_argument("--results", type=Path, default=RESULTS, help="results directory (default bench/results)")
     args = p.parse_args(argv)
-    text = figures()
+    text = figures(args.results)
     if args.write:
-        readme = README.read_text()
-        head, rest = readme.split(BEGIN, 1)
-        _, tail = rest.split(END, 1)
-        README.write_text(f"{head}{BEGIN}\n{text}\n{END}{tail}")
+        write(text)
         print("updated", README)
     else:
         print(text)

@@ -10,8 +10,7 @@ from tests.bench.runner import run_bench
 
 def test_fanout_benchmark_runs_ours_and_baselines(tmp_path: Path, node_baseline: bool) -> None:
     servers = "ours,bare,node" if node_baseline else "ours,bare"
-    doc = run_bench("fanout", tmp_path, "--n", "4", "--payloads", "small,turn", "--servers", servers,
-                    "--seconds", "0.3", "--max-steps", "2", "--start-fps", "40", "--retries", "0")
+    doc = run_bench("fanout", tmp_path, "--servers", servers)
     rows = {r["server"]: r for r in doc["rows"]}
     assert set(rows) == set(servers.split(","))
     for row in rows.values():

@@ -19,7 +19,7 @@ def _well_formed_step(step: dict[str, Any]) -> None:
 
 
 def test_rooms_benchmark_runs_ours_and_bare(tmp_path: Path) -> None:
-    doc = run_bench("rooms", tmp_path, "--rooms", "3", "--seconds", "0.3", "--max-steps", "2", "--retries", "0")
+    doc = run_bench("rooms", tmp_path)
     assert {r["server"] for r in doc["rows"]} == {"ours", "bare"}
     for row in doc["rows"]:
         assert row["rooms"] == 3 and row["connections"] == 3 * 13
@@ -30,7 +30,7 @@ def test_rooms_benchmark_runs_ours_and_bare(tmp_path: Path) -> None:
 
 
 def test_slow_consumer_benchmark_runs_ours_and_bare(tmp_path: Path) -> None:
-    doc = run_bench("slow", tmp_path, "--n", "20", "--rate", "20", "--seconds", "0.4", "--limit", "0.8")
+    doc = run_bench("slow", tmp_path)
     for row in doc["rows"]:
         assert row["stalled"] == 1 and len(row["cut_off_s"]) == 1
         for phase in (row["without_slow"], row["with_slow"]):
@@ -44,8 +44,7 @@ def test_relay_benchmark_runs_ours_and_bare_through_redis(tmp_path: Path) -> Non
     url = os.environ.get("REDIS_URL")
     if not url:
         pytest.skip("REDIS_URL is not set")
-    doc = run_bench("relay", tmp_path, "--n", "5", "--seconds", "0.3", "--max-steps", "2", "--retries", "0",
-                    "--start-fps", "50", "--redis-url", url)
+    doc = run_bench("relay", tmp_path, "--redis-url", url)
     assert {r["server"] for r in doc["rows"]} == {"ours", "bare"}
     for row in doc["rows"]:
         for step in row["steps"]:
