@@ -30,7 +30,7 @@ QUICK: dict[str, list[str]] = {
     "fanout": ["--n", "4", "--payloads", "small,turn", "--seconds", "0.3", "--max-steps", "2", "--start-fps", "40",
                "--retries", "0"],
     "rooms": ["--rooms", "3", "--seconds", "0.3", "--max-steps", "2", "--retries", "0"],
-    "slow": ["--n", "20", "--rate", "20", "--seconds", "0.4", "--limit", "0.8"],
+    "slow": ["--n", "20", "--rate", "20", "--seconds", "0.4", "--without", "0.4", "--limit", "0.8"],
     "relay": ["--n", "5", "--seconds", "0.3", "--max-steps", "2", "--retries", "0", "--start-fps", "50"],
 }
 

@@ -22,6 +22,7 @@ import socket
 import struct
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, cast
 
 import msgpack
@@ -80,9 +81,11 @@ class WsClient(asyncio.Protocol):
         self.last_seq = -1
         self.gaps = 0
         self.closed_at: float | None = None
+        self.local_port = 0
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = cast(asyncio.Transport, transport)  # uvloop's transports are not asyncio subclasses
+        self.local_port = int(self.transport.get_extra_info("sockname")[1])
         key = base64.b64encode(os.urandom(16)).decode()
         self.transport.write(
             f"GET {self.path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\nUpgrade: websocket\r\n"
@@ -320,6 +323,30 @@ async def drain(clients: Sequence[WsClient], expected: int, base: int, quiet: fl
             break
         await asyncio.sleep(0.02)
     return sum(c.frames for c in clients) - base
+
+
+@dataclass(frozen=True)
+class TcpEnd:
+    """One end of a TCP connection as the kernel has it (/proc/net/tcp)."""
+
+    state: int  # 1 established; 4 FIN_WAIT1 (closed by its process, the FIN queued behind unsent bytes); …
+    send_queue: int  # bytes written and not yet acknowledged by the peer
+    receive_queue: int  # bytes received and not yet read by the process
+    inode: int  # 0: no process holds it any more
+
+
+def tcp_ends(port: int) -> dict[tuple[int, int], TcpEnd]:
+    """The IPv4 connections with `port` on either end, by (local port, remote port)."""
+    out: dict[tuple[int, int], TcpEnd] = {}
+    with open("/proc/net/tcp") as table:
+        next(table)
+        for line in table:
+            f = line.split()
+            local, remote = int(f[1].rsplit(":", 1)[1], 16), int(f[2].rsplit(":", 1)[1], 16)
+            if port in (local, remote):
+                tx, rx = f[4].split(":")
+                out[local, remote] = TcpEnd(int(f[3], 16), int(tx, 16), int(rx, 16), int(f[9]))
+    return out
 
 
 def alive(clients: Sequence[WsClient]) -> int:

@@ -1,12 +1,19 @@
 """Slow consumers: 2% of the spectators of a busy room stop reading. The healthy ones' p99 should stay within 1.5×
 of the same run without them, the server's memory bounded, and the stalled ones cut off within 10 s.
 
-Per server, on the same connections: phase A (everyone reads) for `--seconds`; phase B (the stalled ones stop
-reading) for up to `--limit` seconds or until every stalled socket was closed by the server. Reported: healthy
+Per server, on the same connections: phase A (everyone reads) for `--without` seconds; phase B (the stalled ones stop
+reading) for up to `--limit` seconds or until the server let go of every stalled socket. Reported: healthy
 p99 in A and B and their ratio, delivered ratio of the healthy, the time from stall to cut-off of each stalled
-socket, server RSS growth during B. Ours against bare aiohttp (same send-buffer cap).
+socket, server RSS growth during B, and the bytes the kernels held for the stalled sockets. Ours against bare
+aiohttp (same send-buffer cap).
+
+A cut-off is read from the kernel's table of connections (/proc/net/tcp), sampled every 0.25 s: the server's end
+of a stalled connection no longer established, or no longer held by the server process. The stalled client
+itself may learn it much later or never: a server that closes a socket whose peer reads nothing leaves its FIN
+queued behind the unsent bytes (the client's learning is recorded too, as `client_saw_close_s`).
 
     python -m bench.slow [--n 200] [--stalled 0.02] [--rate 50] [--payload turn] [--servers ours,bare]
+                         [--without 10] [--limit 30]
 """
 
 from __future__ import annotations
@@ -20,12 +27,57 @@ from bench import cli, loadgen, targets
 from bench.common import cpu_seconds, percentile, ratio, rss_bytes
 from bench.payloads import frame_size, payload
 
+ESTABLISHED = 1
+SAMPLE_S = 0.25
+
+
+class StallWatch:
+    """The stalled connections as the kernel has them: when the server let go of each, and the most bytes queued
+    at each end (the server's send queue, the client's unread receive queue)."""
+
+    def __init__(self, stalled: list[loadgen.WsClient], server_port: int, stall_at: float) -> None:
+        self.stalled, self.port, self.stall_at = stalled, server_port, stall_at
+        self.cut: dict[int, float] = {}
+        self.server_queue = [0] * len(stalled)
+        self.client_queue = [0] * len(stalled)
+
+    def sample(self) -> None:
+        now = time.perf_counter()
+        ends = loadgen.tcp_ends(self.port)
+        for i, c in enumerate(self.stalled):
+            server_end, client_end = ends.get((self.port, c.local_port)), ends.get((c.local_port, self.port))
+            if server_end is not None:
+                self.server_queue[i] = max(self.server_queue[i], server_end.send_queue)
+            if client_end is not None:
+                self.client_queue[i] = max(self.client_queue[i], client_end.receive_queue)
+            held = server_end is not None and server_end.state == ESTABLISHED and server_end.inode != 0
+            if i not in self.cut and (not held or c.closed_at is not None):
+                self.cut[i] = round(now - self.stall_at, 2)
+
+    @property
+    def alive(self) -> int:
+        return len(self.stalled) - len(self.cut)
+
+    def figures(self) -> dict[str, Any]:
+        cut = [self.cut.get(i) for i in range(len(self.stalled))]
+        known = [x for x in cut if x is not None]
+        return {
+            "cut_off_s": cut,
+            "all_cut_within_s": max(known) if len(known) == len(cut) else None,
+            "client_saw_close_s": [
+                round(c.closed_at - self.stall_at, 2) if c.closed_at is not None else None for c in self.stalled
+            ],
+            "stalled_server_send_queue_max_bytes": max(self.server_queue, default=0),
+            "stalled_client_receive_queue_max_bytes": max(self.client_queue, default=0),
+        }
+
 
 async def phase(
-    pid: int, healthy: list[loadgen.WsClient], stalled: list[loadgen.WsClient], pub: loadgen.Publisher,
+    pid: int, healthy: list[loadgen.WsClient], watch: StallWatch | None, pub: loadgen.Publisher,
     rate: float, seconds: float,
 ) -> dict[str, Any]:
-    """Publish at `rate` for `seconds`, sampling server RSS; healthy clients read lazily, then drain."""
+    """Publish at `rate` for `seconds`, sampling server RSS (and the stalled sockets); healthy clients read lazily,
+    then drain."""
     probes = [c for c in healthy if c.probe]
     loadgen.take_latencies(probes)
     base = loadgen.frames(healthy)
@@ -38,7 +90,9 @@ async def phase(
     async def sample() -> None:
         while not stop.is_set():
             rss.append(rss_bytes(pid))
-            await asyncio.sleep(0.25)
+            if watch is not None:
+                watch.sample()
+            await asyncio.sleep(SAMPLE_S)
 
     sampler = asyncio.create_task(sample())
     sent = await loadgen.pace([pub], rate, seconds)
@@ -54,7 +108,7 @@ async def phase(
         "p999_ms": round(percentile(lat, 0.999), 3), "samples": len(lat),
         "server_cpu_util": round((cpu_seconds(pid) - cpu0) / wall, 3),
         "rss_start_bytes": rss[0], "rss_max_bytes": max(rss), "rss_end_bytes": rss[-1],
-        "stalled_alive": sum(1 for c in stalled if c.closed_at is None),
+        "stalled_alive": watch.alive if watch is not None else None,
         "_latencies": lat,
     }
 
@@ -68,31 +122,28 @@ async def run_server(kind: str, args: argparse.Namespace) -> dict[str, Any]:
         pub = await target.publisher(payload(args.payload, room))
         await loadgen.pace([pub], args.rate, 0.3)
         await loadgen.drain(clients, 10**12, 0, quiet=0.2, limit=1.0)
-        without = await phase(target.pid, healthy, stalled, pub, args.rate, args.seconds)
+        without = await phase(target.pid, healthy, None, pub, args.rate, args.without)
         without.pop("_latencies")
-        stall_at = time.perf_counter()
+        watch = StallWatch(stalled, target.port, time.perf_counter())
         for c in stalled:
             c.stall()
         chunks: list[dict[str, Any]] = []
-        deadline = stall_at + args.limit
+        deadline = watch.stall_at + args.limit
         while time.perf_counter() < deadline:
-            chunk = await phase(target.pid, healthy, stalled, pub, args.rate,
+            chunk = await phase(target.pid, healthy, watch, pub, args.rate,
                                 min(args.seconds, deadline - time.perf_counter()))
             chunks.append(chunk)
-            if chunk["stalled_alive"] == 0:
+            if watch.alive == 0:
                 break
         with_slow = _merge(chunks)
         pub.close()
-        cut = [round(c.closed_at - stall_at, 2) if c.closed_at is not None else None for c in stalled]
-        cut_known = [x for x in cut if x is not None]
         return {
             "server": kind, "n": args.n, "stalled": n_stalled,
             "frame_bytes": frame_size(args.payload, room),
             "without_slow": without, "with_slow": with_slow,
             "p99_ratio_with_vs_without": ratio(with_slow["p99_ms"], without["p99_ms"]),
-            "cut_off_s": cut,
-            "all_cut_within_s": max(cut_known) if len(cut_known) == len(cut) else None,
-            "rss_growth_bytes": with_slow["rss_max_bytes"] - without["rss_end_bytes"],
+            **watch.figures(),
+            **_memory(without, with_slow),
         }
 
 
@@ -109,19 +160,33 @@ def _merge(chunks: list[dict[str, Any]]) -> dict[str, Any]:
         "server_cpu_util": max(c["server_cpu_util"] for c in chunks),
         "rss_start_bytes": chunks[0]["rss_start_bytes"], "rss_max_bytes": max(c["rss_max_bytes"] for c in chunks),
         "rss_end_bytes": chunks[-1]["rss_end_bytes"], "stalled_alive": chunks[-1]["stalled_alive"],
-        "chunks": len(chunks),
+        "chunks": [{k: c[k] for k in ("seconds", "p99_ms", "healthy_delivered_ratio", "rss_max_bytes", "stalled_alive")}
+                   for c in chunks],
+    }
+
+
+def _memory(without: dict[str, Any], with_slow: dict[str, Any]) -> dict[str, Any]:
+    """RSS growth in phase B, and the part of it the stalled sockets account for: beyond phase A's own growth rate
+    (ours keeps a room's recent events in memory, so it grows with every event until its history is full)."""
+    per_s = (without["rss_end_bytes"] - without["rss_start_bytes"]) / without["seconds"]
+    growth = with_slow["rss_max_bytes"] - without["rss_end_bytes"]
+    return {
+        "rss_growth_bytes": growth,
+        "rss_growth_without_stalled_per_s": round(per_s),
+        "rss_growth_from_stalled_bytes": round(growth - per_s * with_slow["seconds"]),
     }
 
 
 def table(result: dict[str, Any]) -> str:
     lines = [f"{'server':<6} {'N':>5} {'stalled':>7} {'p99 A':>8} {'p99 B':>8} {'B÷A':>6} {'healthy':>8} "
-             f"{'cut within s':>12} {'RSS +MiB':>8}"]
+             f"{'cut within s':>12} {'kernel MiB':>10} {'RSS +MiB':>8} {'of it stalled':>13}"]
     for r in result["rows"]:
         lines.append(
             f"{r['server']:<6} {r['n']:>5} {r['stalled']:>7} {r['without_slow']['p99_ms']:>8.2f} "
             f"{r['with_slow']['p99_ms']:>8.2f} {r['p99_ratio_with_vs_without']!s:>6} "
             f"{r['with_slow']['healthy_delivered_ratio']:>8.4f} {r['all_cut_within_s']!s:>12} "
-            f"{r['rss_growth_bytes'] / 2**20:>8.1f}"
+            f"{r['stalled_server_send_queue_max_bytes'] / 2**20:>10.1f} {r['rss_growth_bytes'] / 2**20:>8.1f} "
+            f"{r['rss_growth_from_stalled_bytes'] / 2**20:>13.1f}"
         )
     return "\n".join(lines)
 
@@ -136,11 +201,12 @@ async def amain(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = cli.parser(__doc__, seconds=3.0, seconds_help="phase A, and each chunk of phase B")
+    p = cli.parser(__doc__, seconds=3.0, seconds_help="each chunk of phase B (cut-offs are looked for between)")
     p.add_argument("--n", type=int, default=200)
     p.add_argument("--stalled", type=float, default=0.02, help="fraction of spectators that stop reading")
     p.add_argument("--rate", type=float, default=50.0, help="events/s into the room")
     p.add_argument("--payload", default="turn", choices=["small", "turn"])
+    p.add_argument("--without", type=float, default=10.0, help="phase A (no one stalled)")
     p.add_argument("--limit", type=float, default=30.0, help="longest phase B")
     return cli.main("slow", p.parse_args(argv), amain, table)
 

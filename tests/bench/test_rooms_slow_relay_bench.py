@@ -37,6 +37,9 @@ def test_slow_consumer_benchmark_runs_ours_and_bare(tmp_path: Path) -> None:
             assert phase["sent"] > 0 and phase["samples"] > 0 and 0 <= phase["healthy_delivered_ratio"] <= 1
             assert phase["rss_max_bytes"] >= phase["rss_start_bytes"] > 0
         assert row["p99_ratio_with_vs_without"] > 0
+        assert len(row["client_saw_close_s"]) == 1
+        assert row["stalled_server_send_queue_max_bytes"] + row["stalled_client_receive_queue_max_bytes"] > 0
+        assert isinstance(row["rss_growth_from_stalled_bytes"], int)
 
 
 @pytest.mark.redis
