@@ -95,10 +95,11 @@ class NapoleonicEngine:
         return state.order.teams
 
     def active_teams(self, state: NapoleonicState) -> frozenset[str]:
-        """The team whose turn it is, and a defender choosing whether to fight (N-START-3): its clock runs while
-        it decides, and if it flags the battle is accepted (D-NAP-4). Other answers (quick resolution, sieges)
-        are `any_time_orders` and run nobody's clock."""
-        return state.order.active | frozenset(_deciding(state))
+        """The team whose turn it is unless it fights a battle (D-L-1, D-NAP-5: the clocks of teams in a running
+        battle stop — their battle room has its own), and a defender choosing whether to fight (N-START-3): its
+        clock runs while it decides, and if it flags the battle is accepted (D-NAP-4). Other answers (quick
+        resolution, sieges) are `any_time_orders` and run nobody's clock."""
+        return (state.order.active - busy_teams(state)) | frozenset(_deciding(state))
 
     def is_over(self, state: NapoleonicState) -> bool:
         return len({a["team"] for a in state.alive_armies()}) < 2
@@ -116,6 +117,9 @@ class NapoleonicEngine:
         kind = order.get("type")
         if kind in TURN_ORDERS and team not in state.order.active:
             raise NotYourTurn(f"it is {', '.join(sorted(state.order.active))}'s turn", rule="C-1.7")
+        if kind in TURN_ORDERS and team in busy_teams(state):
+            raise NotYourTurn(f"{team} is fighting a battle: its campaign turn waits", rule="D-L-1",
+                              details={"decision": "D-NAP-5"})
         ctx = Ctx(state.copy())
         s = ctx.state
         if kind == "move":
@@ -154,6 +158,7 @@ class NapoleonicEngine:
             ctx.public("general_appointed", army=army["id"], general=name, team=team, rule="D-N-14")
         else:
             raise UnknownOrder(f"unknown order {kind!r}", details={"type": kind})
+        _pass_busy(ctx)
         return s, ctx.events
 
     def _army(self, s: NapoleonicState, team: str, army_id: Any) -> dict[str, Any]:
@@ -234,28 +239,20 @@ class NapoleonicEngine:
 
     def end_turn(self, state: NapoleonicState, team: str, *, flagged: bool) -> tuple[NapoleonicState,
                                                                                      Sequence[Event]]:
-        if team not in state.order.active:
+        if team not in state.order.active or team in busy_teams(state):
             if flagged and team in _deciding(state):
                 ctx = Ctx(state.copy())
                 for b in sorted(ctx.state.battles.values(), key=lambda b: int(b["id"])):
                     if b["status"] == CONTACT and b["defender"] == team:
                         ctx.public("battle_accepted", battle=b["id"], by=team, flagged=True, rule="N-START-3, D-NAP-4")
                         battles.start(ctx, b)
+                _pass_busy(ctx)
                 return ctx.state, ctx.events
             raise NotYourTurn(f"{team} is not to act now", rule="C-1.7")
         ctx = Ctx(state.copy())
-        s = ctx.state
-        ctx.public("turn_ended", team=team, turn=s.turn, flagged=flagged)
-        s.interceptions = [i for i in s.interceptions if s.armies[i["by"]]["team"] != team]
-        s.order, complete = s.order.finish(team)
-        if complete:
-            sieges.end_of_turn(ctx)
-        nxt = sorted(s.order.active)
-        for army in s.alive_armies():
-            if army["team"] in nxt:
-                army["points"] = army["max_points"]
-        ctx.public("turn_begun", turn=s.turn, teams=nxt)
-        return s, ctx.events
+        _finish_turn(ctx, team, flagged=flagged)
+        _pass_busy(ctx)
+        return ctx.state, ctx.events
 
     # -- moderator and server ----------------------------------------------------------------------------------
     def moderate(self, state: NapoleonicState, ruling: Mapping[str, Any]) -> tuple[NapoleonicState,
@@ -283,6 +280,7 @@ class NapoleonicEngine:
             sieges.terms(ctx, None, ruling.get("fortress"), ruling.get("terms"))
         else:
             raise UnknownOrder(f"unknown ruling {kind!r}", details={"type": kind})
+        _pass_busy(ctx)
         return ctx.state, ctx.events
 
     # -- views and snapshots -----------------------------------------------------------------------------------
@@ -294,6 +292,45 @@ class NapoleonicEngine:
 
     def load(self, data: Mapping[str, Any]) -> NapoleonicState:
         return NapoleonicState.load(data)
+
+
+def busy_teams(state: NapoleonicState) -> frozenset[str]:
+    """D-L-1, D-NAP-5: the teams with an army (or reinforcement) in a running battle."""
+    return frozenset(str(a["team"]) for a in state.alive_armies()
+                     if a["battle"] is not None and state.battles[str(a["battle"])]["status"] == RUNNING)
+
+
+def _finish_turn(ctx: Ctx, team: str, *, flagged: bool, passed: bool = False) -> None:
+    """The team's part of the campaign turn ends (C-1.7); the next team's armies get their points back (D-NAP-1);
+    sieges that have lasted their turn are stormed (N-SIEGE-5)."""
+    s = ctx.state
+    ctx.public("turn_ended", team=team, turn=s.turn, flagged=flagged, **({"passed": True} if passed else {}))
+    s.interceptions = [i for i in s.interceptions if s.armies[i["by"]]["team"] != team]
+    s.order, complete = s.order.finish(team)
+    if complete:
+        sieges.end_of_turn(ctx)
+    nxt = sorted(s.order.active)
+    for army in s.alive_armies():
+        if army["team"] in nxt:
+            army["points"] = army["max_points"]
+    ctx.public("turn_begun", turn=s.turn, teams=nxt)
+
+
+def _pass_busy(ctx: Ctx) -> None:
+    """D-L-1, D-NAP-5: the campaign turn goes on while battles are fought. A team whose campaign turn is on (or
+    comes up) while it fights a battle passes it — its clock is stopped and nobody waits for it — unless every
+    team is fighting, when the turn waits with all clocks stopped until a battle ends."""
+    s = ctx.state
+    for _ in range(2 * len(s.order.teams) + 2):
+        busy = busy_teams(s)
+        current = sorted(s.order.active)
+        if not current or not set(current) <= busy or set(s.order.teams) <= busy:
+            return
+        team = current[0]
+        running = sorted({str(a["battle"]) for a in s.alive_armies(team) if a["battle"] is not None
+                          and s.battles[str(a["battle"])]["status"] == RUNNING}, key=int)
+        ctx.public("turn_passed", team=team, turn=s.turn, battles=running, rule="D-L-1, D-NAP-5")
+        _finish_turn(ctx, team, flagged=False, passed=True)
 
 
 def _deciding(state: NapoleonicState) -> set[str]:
