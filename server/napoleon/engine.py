@@ -9,7 +9,9 @@ and sieges started (N-START-1, N-SIEGE-2), armies frozen while they fight (D-L-1
 N-MORALE-7, D-N-14), quick resolution (D-L-2).
 
 Orders (a team's players):
-  {"type": "move", "army", "path": [[x, y], ...]}          in the team's turn; stops in a cell with an enemy army
+  {"type": "move", "army", "path": [[x, y], ...], "attack"?: colour}
+                                                            in the team's turn; stops in a cell with an enemy
+                                                            army (`attack`: which power, when several, D-NAP-6)
   {"type": "posture", "army", "intercept"?: bool, "support"?: bool}
   {"type": "intercept", "army", "target"}                   in the team's turn, against an army seen ending a
                                                             move within 5 cells of it while it was set to intercept
@@ -123,7 +125,8 @@ class NapoleonicEngine:
         ctx = Ctx(state.copy())
         s = ctx.state
         if kind == "move":
-            self._move(ctx, team, self._army(s, team, order.get("army")), parse_path(order.get("path")))
+            self._move(ctx, team, self._army(s, team, order.get("army")), parse_path(order.get("path")),
+                       order.get("attack"))
         elif kind == "posture":
             army = self._army(s, team, order.get("army"))
             for key in ("intercept", "support"):
@@ -169,7 +172,7 @@ class NapoleonicEngine:
             raise NotYourUnit(f"{army['id']} belongs to {army['team']}", details={"army": army["id"]})
         return army
 
-    def _move(self, ctx: Ctx, team: str, army: dict[str, Any], path: list[Cell]) -> None:
+    def _move(self, ctx: Ctx, team: str, army: dict[str, Any], path: list[Cell], attack: Any = None) -> None:
         """Movement points (D-NAP-1); a move ends in the first cell holding an enemy army: a battle (N-START-1) or,
         if the enemy holds a fortress there, a siege (N-SIEGE-2). Armies that fight are frozen (D-L-1)."""
         s = ctx.state
@@ -200,7 +203,7 @@ class NapoleonicEngine:
             if fortress is not None:
                 sieges.lay(ctx, army, end, fortress)
             else:
-                battles.meet(ctx, army, end, came_from)
+                battles.meet(ctx, army, end, came_from, target=attack)
             return
         self._watch(ctx, army)
 
@@ -235,7 +238,7 @@ class NapoleonicEngine:
         if sieges.fortress_at(s, end) is not None:
             sieges.lay(ctx, army, end, sieges.fortress_at(s, end))  # type: ignore[arg-type]
         else:
-            battles.meet(ctx, army, end, start, rule="N-START-2")
+            battles.meet(ctx, army, end, start, rule="N-START-2", target=target["team"])
 
     def end_turn(self, state: NapoleonicState, team: str, *, flagged: bool) -> tuple[NapoleonicState,
                                                                                      Sequence[Event]]:

@@ -82,3 +82,45 @@ def test_a_reinforcing_team_is_in_battle_too_D_N_12_D_NAP_5() -> None:
     assert busy_teams(state) == {"red", "blue"} and E.active_teams(state) == {"green"}
     state, _ = E.end_turn(state, "green", flagged=False)
     assert E.active_teams(state) == {"black"}
+
+
+# --- N-START-1, D-N-13, D-NAP-6: several enemy powers in one cell ------------------------------------------------
+
+def three_in_a_cell() -> NapoleonicState:
+    """Blue and green armies share a cell (set up there: nobody entered it), red marches in."""
+    return powers(red=[army("r1", (10, 17))], blue=[army("b1", (12, 17))], green=[army("g1", (12, 17), points=0)])
+
+
+def test_the_mover_fights_the_powers_in_the_cell_one_at_a_time_next_in_turn_order_N_START_1_D_NAP_6() -> None:
+    state, events = E.apply(three_in_a_cell(), RED, {"type": "move", "army": "r1", "path": [[11, 17], [12, 17]]})
+    c = event(events, "contact")
+    assert c["defender"] == "blue" and c["waiting"] == ["green"]
+    assert state.armies["g1"]["status"] == "ready"  # waits aside, not in this battle
+    state, events = E.apply(state, BLUE, {"type": "answer", "battle": "1", "choice": "accept"})
+    state, events = E.moderate(state, {"type": "battle_result", "battle": "1", "result": result("red", "blue")})
+    assert kinds(events)[:2] == ["battle_ended", "contact"]  # red holds the cell: green's turn to answer
+    nxt = event(events, "contact")
+    assert nxt["attacker"] == "red" and nxt["defender"] == "green" and nxt["can_withdraw"] is False
+    assert state.battles["2"]["armies"] == {"red": ["r1"], "green": ["g1"]}
+    assert E.active_teams(state) >= {"green"}  # green decides under its clock (D-NAP-4)
+
+
+def test_the_mover_may_name_the_power_it_attacks_D_NAP_6() -> None:
+    with pytest.raises(IllegalOrder):
+        E.apply(three_in_a_cell(), RED, {"type": "move", "army": "r1", "path": [[11, 17], [12, 17]],
+                                         "attack": "black"})
+    state, events = E.apply(three_in_a_cell(), RED, {"type": "move", "army": "r1", "path": [[11, 17], [12, 17]],
+                                                     "attack": "green"})
+    c = event(events, "contact")
+    assert c["defender"] == "green" and c["waiting"] == ["blue"]
+
+
+def test_a_declined_battle_brings_the_next_power_and_a_beaten_attacker_none_N_START_3_D_NAP_6() -> None:
+    state, _ = E.apply(three_in_a_cell(), RED, {"type": "move", "army": "r1", "path": [[11, 17], [12, 17]]})
+    state, events = E.apply(state, BLUE, {"type": "answer", "battle": "1", "choice": "withdraw",
+                                          "paths": {"b1": [[13, 17]]}})
+    assert event(events, "contact")["defender"] == "green"
+    state, _ = E.apply(three_in_a_cell(), RED, {"type": "move", "army": "r1", "path": [[11, 17], [12, 17]]})
+    state, _ = E.apply(state, BLUE, {"type": "answer", "battle": "1", "choice": "accept"})
+    state, events = E.moderate(state, {"type": "battle_result", "battle": "1", "result": result("blue", "red")})
+    assert "contact" not in kinds(events) and state.armies["r1"]["cell"] != [12, 17]

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from server.battle.ai import BattleAI
-from server.core.errors import IllegalOrder, NotYourTurn
+from server.core.errors import NotYourTurn
 from server.rooms.battles import battle_room_id
 from server.rooms.errors import RoomError
 from server.rooms.hub import Hub
