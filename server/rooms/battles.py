@@ -70,6 +70,9 @@ class BattleRooms:
                 self._put("spawn", (room.id, dict(e.data)))
             elif room.kind == "campaign" and e.kind in ("battle_ended", "siege_ended"):
                 self._put("after", (room.id, e.kind, dict(e.data)))
+            elif room.kind == "campaign" and e.kind == "secret_module" and (
+                    e.data.get("action") == "sent" or e.data.get("early")):
+                self._put("secret_module", (room.id, dict(e.data)))
         if room.kind == "battle" and room.engine is not None and room.engine.is_over(room.core.state):
             self._put("check_battle", room.id)
 
@@ -90,6 +93,8 @@ class BattleRooms:
                     await self.report(arg)
                 elif kind == "reconcile":
                     await self.reconcile(arg)
+                elif kind == "secret_module":
+                    await self.secret_module(*arg)
             except Exception:
                 log.exception("battle rooms: %s %r failed", kind, arg)
 
@@ -180,7 +185,6 @@ class BattleRooms:
             if lock:
                 body = {"player": lock["player"], "reason": lock["reason"], "minutes": lock["minutes"]}
                 await self.hub.submit(campaign_room, "lock", body, self._member(campaign))
-                await self._lock_in_battles(parent, body)
         if kind == "battle_ended" and data.get("how") in ("quick", "capitulation"):
             room_id = battle_room_id(campaign, str(data["battle"]))
             room = await self.hub.owned(room_id)
@@ -189,16 +193,32 @@ class BattleRooms:
                 ruling = {"type": "end_battle", "winner": data["winner"], "reason": "quick resolution (D-L-2)"}
                 await room.submit("ruling", {"ruling": ruling}, self._member(campaign))
 
-    async def _lock_in_battles(self, parent: Room, body: Mapping[str, Any]) -> None:
-        """D-N-14: a player in the secret module commands nothing — in the battle rooms of the campaign too."""
+    async def secret_module(self, campaign_room: str, data: Mapping[str, Any]) -> None:
+        """D-N-14: a player in the secret module commands nothing — in every running battle room of the campaign
+        too, wherever it is owned (commands go to the room's owner through the hub); the moderator's early release
+        brings the player back there as well. A return at the end of the time needs nothing: each room's own
+        timer brings the player back."""
+        parent = self.hub.rooms.get(campaign_room)
+        if parent is None or parent.engine is None:
+            return
         campaign = str(parent.setup["campaign"])
-        view = parent.engine.view(parent.core.state, "moderator") if parent.engine is not None else {}
-        for battle in view.get("battles", []):
+        player = str(data["player"])
+        team = parent.players.get(player)
+        if data.get("action") == "sent":
+            left_ms = int(data["until_ms"]) - self.hub.now()
+            if left_ms <= 0:
+                return
+            kind, body = "lock", {"player": player, "reason": data.get("reason", ""), "minutes": left_ms / 60_000}
+        else:
+            kind, body = "release", {"player": player, "by": "moderator"}
+        for battle in parent.engine.view(parent.core.state, "moderator").get("battles", []):
+            if battle["status"] != "running" or team not in (battle.get("attacker"), battle.get("defender")):
+                continue
             room_id = battle_room_id(campaign, str(battle["id"]))
-            if battle["status"] == "running" and room_id in self.hub.rooms:
-                room = self.hub.rooms[room_id]
-                if body["player"] in room.players and not room.closed:
-                    await room.submit("lock", dict(body), self._member(campaign))
+            try:
+                await self.hub.submit(room_id, kind, body, self._member(campaign))
+            except RuleError as exc:  # not away there (released already, or the room is over and gone)
+                log.info("battle room %s: %s %s not applied (%s)", room_id, kind, player, exc.message)
 
     async def reconcile(self, campaign_room: str) -> None:
         room = self.hub.rooms.get(campaign_room)
