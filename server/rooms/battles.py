@@ -20,14 +20,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from server.bus import names
 from server.bus.base import LoggedEvent
+from server.campaign.grid import label
 from server.core.errors import RuleError
-from server.napoleon.battles import battle_setup
+from server.napoleon.battles import battle_setup, cell_terrain
 from server.napoleon.field import room_engine_config
+from server.napoleon.state import RUNNING, cell_of
 from server.rooms.members import Member
 from server.rooms.room import Room
 
@@ -38,6 +40,8 @@ log = logging.getLogger(__name__)
 
 SERVER = "server"
 LEASE_TRIES = 40
+LOBBY_COPY_MS = 2_000
+"""How long the lobby reuses a read-only copy of a campaign room owned by another node (its battles list)."""
 DEFAULT_BATTLE_CLOCK = {"mode": "per_turn", "turn_ms": 5 * 60_000}
 
 
@@ -51,6 +55,7 @@ class BattleRooms:
         self._queue: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
         self._worker: asyncio.Task[None] | None = None
         self._reported: set[str] = set()
+        self._copies: dict[str, tuple[int, Room]] = {}
 
     # --- hooks --------------------------------------------------------------------------------------------------
 
@@ -103,6 +108,53 @@ class BattleRooms:
             self._worker.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._worker
+
+    # --- the lobby ----------------------------------------------------------------------------------------------
+
+    async def lobby(self, campaigns: Sequence[Mapping[str, Any]], counts: Callable[[str], Mapping[str, int]],
+                    link: Callable[[Mapping[str, Any]], str | None]) -> list[dict[str, Any]]:
+        """The live battles of these (public) campaigns for the lobby (issue 2, issue 7 "open any live battle from
+        the lobby"): one entry per running battle room with its sides and its players and spectators online
+        (`counts(room)`, from every node's presence) and the campaign's spectator `link` if it has a public one
+        (a spectator opens the campaign and its battles from there). A campaign room owned here is read as it is;
+        one owned by another node from a read-only copy of its log, reused for `LOBBY_COPY_MS`."""
+        out: list[dict[str, Any]] = []
+        for meta in campaigns:
+            room = await self._campaign_copy(names.campaign_room(str(meta["id"])))
+            battles = getattr(room.core.state, "battles", None) if room is not None else None
+            if not isinstance(battles, Mapping):
+                continue
+            assert room is not None
+            started = {str(e.data.get("battle")): e.at_ms for e in room.history if e.kind == "battle_started"}
+            for b in sorted(battles.values(), key=lambda b: int(b["id"])):
+                if b["status"] != RUNNING:
+                    continue
+                room_id = battle_room_id(str(meta["id"]), str(b["id"]))
+                online = counts(room_id)
+                place = cell_terrain(room.core.state, cell_of(b["cell"]))["place"] or label(cell_of(b["cell"]))
+                out.append({
+                    "id": f"{meta['id']}-{b['id']}", "room": room_id, "name": f"{meta['name']}: {b['kind']} at {place}",
+                    "scenario": b["engine"], "level": int(meta.get("level", 1)),
+                    "teams": [{"colour": b[side], "side": side} for side in ("attacker", "defender")],
+                    "players_online": int(online.get("player", 0)),
+                    "spectators_online": int(online.get("spectator", 0)),
+                    "created_ms": int(started.get(str(b["id"]), meta.get("created_ms", 0))),
+                    "spectator_link": link(meta),
+                })
+        return out
+
+    async def _campaign_copy(self, room_id: str) -> Room | None:
+        room = self.hub.rooms.get(room_id)
+        if room is not None and not room.closed:
+            return room
+        now = self.hub.now()
+        cached = self._copies.get(room_id)
+        if cached is not None and now - cached[0] < LOBBY_COPY_MS:
+            return cached[1]
+        copy = await Room.open(room_id, self.hub.store, self.hub.bus, self.hub.now, owner=False)
+        if copy is not None:
+            self._copies[room_id] = (now, copy)
+        return copy
 
     # --- the work -----------------------------------------------------------------------------------------------
 

@@ -238,3 +238,24 @@ async def test_campaign_clocks_of_teams_in_battle_stop_the_others_run_and_replay
     copy = await Room.open(made["room"], hub.store, hub.bus, clock, owner=False)
     assert copy is not None and copy.core.clocks == campaign.core.clocks  # replay rebuilds the clocks exactly
     await hub.close()
+
+
+async def test_the_lobby_lists_live_battles_of_public_campaigns_with_counts(tmp_path: Path) -> None:
+    """Issue 2 item 3, issue 7: live battles in the lobby; a private campaign's battles are not listed."""
+    clock = ManualClock()
+    hub = await open_hub(tmp_path, clock)
+    made = await hub.create_campaign(napoleonic())
+    hidden = await hub.create_campaign({**napoleonic(), "public": False})
+    await meet(hub, made)
+    await meet(hub, hidden)
+    metas = [m for m in await hub.store.list_campaigns() if m.get("public", True)]
+    room = battle_room_id(made["campaign"], "1")
+    counts = {room: {"player": 3, "spectator": 2}}
+    listed = await hub.battles.lobby(metas, lambda r: counts.get(r, {}), lambda m: "link")
+    assert [b["room"] for b in listed] == [room]
+    assert listed[0]["players_online"] == 3 and listed[0]["spectators_online"] == 2
+    assert listed[0]["scenario"] == "battle" and listed[0]["teams"][0] == {"colour": "red", "side": "attacker"}
+    await hub.submit(made["room"], "ruling", {"ruling": {"type": "impose_quick", "battle": "1"}},
+                     players(made["campaign"])["moderator"])
+    assert await hub.battles.lobby(metas, lambda r: {}, lambda m: None) == []  # over: no longer live
+    await hub.close()
