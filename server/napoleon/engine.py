@@ -21,6 +21,8 @@ Orders (a team's players):
   {"type": "siege", "fortress", "action": "storm" | "lift" | "sortie" | "surrender" | "hold"}
   {"type": "terms", "fortress", "terms": {"garrison", "general"}} / {"type": "accept_terms", "fortress"}
   {"type": "appoint", "army", "general"}                    a replacement general (D-N-14)
+  {"type": "fortify", "army"}                               in the team's turn: fortify the city the army stands
+                                                            in (D-N-16: 10 turns, with an artillery company)
 Rulings (the moderator, or the server on behalf of a battle room):
   {"type": "battle_result", "battle", "result"}  BattleEngine's (or SiegeEngine's) result
   {"type": "impose_quick", "battle"} / {"type": "impose_terms", "fortress", "terms"}
@@ -39,14 +41,14 @@ from server.core.engine import MODERATOR, SPECTATOR, Actor, Engine, Event
 from server.core.errors import BadOrder, IllegalOrder, NotYourTurn, NotYourUnit, UnknownOrder
 from server.core.turns import TurnOrder, in_turn_order
 
-from . import battles, quick, sieges
+from . import battles, fortify, quick, sieges
 from .events import Ctx
 from .movement import cells_apart, parse_path, path_cost
 from .state import CONTACT, FROZEN, GONE, READY, RUNNING, NapoleonicState, cell_of
 from .view import view_of
 
 SCENARIO = "napoleonic"
-TURN_ORDERS = ("move", "intercept", "appoint", "posture")
+TURN_ORDERS = ("move", "intercept", "appoint", "posture", "fortify")
 
 
 class NapoleonicEngine:
@@ -152,6 +154,8 @@ class NapoleonicEngine:
             sieges.terms(ctx, team, order.get("fortress"), order.get("terms"))
         elif kind == "accept_terms":
             sieges.terms(ctx, team, order.get("fortress"), None, accept=True)
+        elif kind == "fortify":
+            fortify.order(ctx, self._army(s, team, order.get("army")))
         elif kind == "appoint":
             army = self._army(s, team, order.get("army"))
             name = order.get("general")
@@ -196,6 +200,7 @@ class NapoleonicEngine:
         came_from = path[-2] if len(path) > 1 else start
         army["cell"], army["points"] = list(end), round(float(army["points"]) - cost, 2)
         s.interceptions = [i for i in s.interceptions if i["target"] != army["id"]]
+        fortify.moved(ctx, army)
         ctx.team(team, "army_moved", army=army["id"], path=[list(c) for c in path], cell=army["cell"],
                  points=army["points"], rule="D-NAP-1")
         if enemies:
@@ -312,6 +317,7 @@ def _finish_turn(ctx: Ctx, team: str, *, flagged: bool, passed: bool = False) ->
     s.order, complete = s.order.finish(team)
     if complete:
         sieges.end_of_turn(ctx)
+        fortify.end_of_turn(ctx)
     nxt = sorted(s.order.active)
     for army in s.alive_armies():
         if army["team"] in nxt:

@@ -109,8 +109,8 @@ def test_the_mover_may_name_the_power_it_attacks_D_NAP_6() -> None:
     with pytest.raises(IllegalOrder):
         E.apply(three_in_a_cell(), RED, {"type": "move", "army": "r1", "path": [[11, 17], [12, 17]],
                                          "attack": "black"})
-    state, events = E.apply(three_in_a_cell(), RED, {"type": "move", "army": "r1", "path": [[11, 17], [12, 17]],
-                                                     "attack": "green"})
+    _state, events = E.apply(three_in_a_cell(), RED, {"type": "move", "army": "r1", "path": [[11, 17], [12, 17]],
+                                                      "attack": "green"})
     c = event(events, "contact")
     assert c["defender"] == "green" and c["waiting"] == ["blue"]
 
@@ -124,3 +124,83 @@ def test_a_declined_battle_brings_the_next_power_and_a_beaten_attacker_none_N_ST
     state, _ = E.apply(state, BLUE, {"type": "answer", "battle": "1", "choice": "accept"})
     state, events = E.moderate(state, {"type": "battle_result", "battle": "1", "result": result("blue", "red")})
     assert "contact" not in kinds(events) and state.armies["r1"]["cell"] != [12, 17]
+
+
+# --- D-N-16: fortresses built, ports in a siege (D-NAP-7, D-NAP-8) -----------------------------------------------
+
+GUNS = (("infantry", 2), ("foot_artillery", 1))
+
+
+def turns(state: NapoleonicState, n: int) -> tuple[NapoleonicState, list[Any]]:
+    seen: list[Any] = []
+    for _ in range(n):
+        for team in state.order.teams:
+            state, events = E.end_turn(state, team, flagged=False)
+            seen += events
+    return state, seen
+
+
+def test_fortify_needs_a_city_artillery_and_no_fortress_yet_D_N_16_N_SIEGE_1() -> None:
+    state = powers(red=[army("r1", (12, 15)), army("r2", (12, 14), units=GUNS), army("r3", (24, 18), units=GUNS)],
+                   blue=[army("b1", (16, 17))])
+    for aid, rule in (("r1", "D-N-16"), ("r2", "D-N-16"), ("r3", "N-SIEGE-1")):  # no guns; no city; Dresden
+        with pytest.raises(IllegalOrder) as err:
+            E.apply(state, RED, {"type": "fortify", "army": aid})
+        assert err.value.rule == rule
+    with pytest.raises(NotYourTurn):
+        E.apply(state, BLUE, {"type": "fortify", "army": "b1"})
+
+
+def test_ten_turns_in_a_city_with_artillery_make_it_a_fortress_that_is_besieged_D_N_16_N_SIEGE_2() -> None:
+    state = powers(red=[army("r1", (12, 15), units=GUNS)], blue=[army("b1", (12, 12), units=GUNS, points=6)])
+    state, events = E.apply(state, RED, {"type": "fortify", "army": "r1"})
+    assert event(events, "fortifying_begun")["city"] == "Paris"
+    assert next(e for e in events if e.kind == "fortifying_begun").audience is not None  # the builder's own news
+    state, events = turns(state, 9)
+    assert "fortress_built" not in kinds(events) and state.fortifications["Paris"]["done"] == 9
+    state, events = turns(state, 1)
+    built = event(events, "fortress_built")
+    assert built["city"] == "Paris" and built["port"] is False and state.control["Paris"] == "red"
+    assert E.view(state, "team:blue")["fortresses_built"] == ["Paris"]
+    state, _ = E.end_turn(state, "red", flagged=False)
+    state, events = E.apply(state, BLUE, {"type": "move", "army": "b1", "path": [[12, 13], [12, 14], [12, 15]]})
+    assert "siege_laid" in kinds(events) and "contact" not in kinds(events)
+
+
+def test_marching_off_abandons_the_work_D_N_16() -> None:
+    state = powers(red=[army("r1", (12, 15), units=GUNS)], blue=[army("b1", (16, 17))])
+    state, _ = E.apply(state, RED, {"type": "fortify", "army": "r1"})
+    state, _ = turns(state, 3)
+    state, events = E.apply(state, RED, {"type": "move", "army": "r1", "path": [[12, 14]]})
+    assert event(events, "fortifying_abandoned")["done"] == 3 and state.fortifications == {}
+
+
+def test_a_coastal_city_becomes_a_port_fortress_D_N_16() -> None:
+    state = powers(red=[army("r1", (9, 11), units=GUNS)], blue=[army("b1", (16, 17))])
+    state, _ = E.apply(state, RED, {"type": "fortify", "army": "r1"})
+    state, events = turns(state, 10)
+    assert event(events, "fortress_built") == {"city": "Bordeaux", "army": "r1", "port": True, "rule": "D-N-16",
+                                               "team": "red"}
+
+
+@pytest.mark.parametrize(("fortress", "cell", "approach"), [
+    ("Dresden", (24, 18), [[26, 18], [25, 18], [24, 18]]),
+    ("Hamburg", (20, 21), [[22, 21], [21, 21], [20, 21]]),
+])
+def test_a_besieger_cuts_a_fortress_off_but_not_a_port_D_N_16_D_NAP_8(
+        fortress: str, cell: tuple[int, int], approach: list[list[int]]) -> None:
+    start = (27, 18) if fortress == "Dresden" else (23, 21)
+    state = powers(red=[army("r1", start, units=GUNS, points=9)],
+                   blue=[army("b1", cell, units=GUNS)])
+    state, events = E.apply(state, RED, {"type": "move", "army": "r1", "path": approach})
+    assert "siege_laid" in kinds(events)
+    before = [u["morale"] for u in state.armies["b1"]["units"]]
+    state, events = E.end_turn(state, "red", flagged=False)
+    state, events = E.end_turn(state, "blue", flagged=False)
+    after = [u["morale"] for u in state.armies["b1"]["units"]]
+    if fortress == "Hamburg":
+        assert event(events, "garrison_resupplied")["by"] == "sea" and after == before
+    else:
+        cut = event(events, "garrison_cut_off")
+        assert after == [before[0] - 1, before[1] - 1, before[2]]  # the guns have no morale (D-N-11)
+        assert len(cut["units"]) == 2
