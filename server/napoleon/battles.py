@@ -14,7 +14,7 @@ from server.campaign.grid import Cell, direction, label
 from server.core.errors import BadOrder, IllegalOrder, NotYourUnit
 
 from .events import Ctx
-from .movement import can_step_out, cells_apart, parse_path, path_cost, retreat_cell
+from .movement import can_step_out, cells_apart, parse_path, path_cost, retreat_cell, withdrawal_path
 from .state import (
     CAPTURED,
     CONTACT,
@@ -106,8 +106,9 @@ def next_contact(ctx: Ctx, battle: Mapping[str, Any]) -> None:
         meet(ctx, movers[0], cell, cell_of(battle["came_from"]), target=waiting[0], rule="N-START-1, D-NAP-6")
 
 def answer(ctx: Ctx, team: str, battle_id: Any, choice: Any, paths: Any) -> None:
-    """N-START-3, D-N-13: the defender withdraws (each army along a path it has the points for), accepts battle, or
-    — when it has no points left to withdraw — accepts and may "retreat with battle"."""
+    """N-START-3, D-N-13: the defender withdraws (each army along a path it has the points for — its own, or the
+    one toward its base that `withdrawal_path` finds when it gives none), accepts battle, or — when it has no points
+    left to withdraw — accepts and may "retreat with battle"."""
     s = ctx.state
     battle = get_battle(s, battle_id, statuses=(CONTACT,))
     if team != battle["defender"]:
@@ -117,11 +118,14 @@ def answer(ctx: Ctx, team: str, battle_id: Any, choice: Any, paths: Any) -> None
     if choice == "withdraw":
         if not able:
             raise IllegalOrder("no movement points left to withdraw: battle must be accepted", rule="N-START-3")
-        if not isinstance(paths, Mapping):
-            raise BadOrder("withdraw needs a path for every army: {army: path}", rule="N-START-3")
+        if paths is not None and not isinstance(paths, Mapping):
+            raise BadOrder("withdraw takes a path for every army: {army: path}, or none", rule="N-START-3")
         moves = []
         for army in defenders:
-            path = parse_path(paths.get(army["id"]))
+            given = paths.get(army["id"]) if paths is not None else None
+            path = parse_path(given) if given is not None else withdrawal_path(s, army)
+            if path is None:
+                raise IllegalOrder(f"{army['id']} cannot step out", rule="N-START-3", details={"army": army["id"]})
             cost = path_cost(s, cell_of(army["cell"]), path, "N-START-3")
             if cost > float(army["points"]) + 1e-9:
                 raise IllegalOrder(f"{army['id']} has {army['points']} points, the path costs {cost}",

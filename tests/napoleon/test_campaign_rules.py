@@ -204,3 +204,14 @@ def test_a_besieger_cuts_a_fortress_off_but_not_a_port_D_N_16_D_NAP_8(
         cut = event(events, "garrison_cut_off")
         assert after == [before[0] - 1, before[1] - 1, before[2]]  # the guns have no morale (D-N-11)
         assert len(cut["units"]) == 2
+
+
+def test_a_withdrawal_without_a_path_goes_toward_the_base_within_the_points_left_N_START_3() -> None:
+    state = powers(red=[army("r1", (10, 17))], blue=[army("b1", (12, 17), points=2, base="Brussels")])
+    state, _ = E.apply(state, RED, {"type": "move", "army": "r1", "path": [[11, 17], [12, 17]]})
+    state, events = E.apply(state, BLUE, {"type": "answer", "battle": "1", "choice": "withdraw"})
+    assert "battle_declined" in kinds(events)
+    b1 = state.armies["b1"]
+    assert b1["cell"] != [12, 17] and b1["points"] >= 0 and b1["status"] == "ready"
+    moved = event(events, "army_moved")
+    assert moved["path"][-1] == b1["cell"] and all(c != [11, 17] for c in moved["path"])
