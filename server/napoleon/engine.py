@@ -53,6 +53,8 @@ TURN_ORDERS = ("move", "intercept", "appoint", "posture", "fortify")
 
 class NapoleonicEngine:
     kind = "napoleonic"
+    #: Its battles are fought in battle rooms of their own (server.rooms.battles spawns them; the lobby lists them).
+    battle_rooms = True
     #: Orders a team gives whenever the game asks it (the room lets them through out of turn; the engine checks
     #: that the team is the one asked): answers to contact and offers, reinforcements, siege decisions and terms.
     any_time_orders = frozenset({"answer", "reinforce", "offer_quick", "answer_quick", "siege", "terms",

@@ -30,6 +30,7 @@ from server.core.errors import RuleError
 from server.napoleon.battles import battle_setup, cell_terrain
 from server.napoleon.field import room_engine_config
 from server.napoleon.state import RUNNING, cell_of
+from server.rooms.engines import find_engine
 from server.rooms.members import Member
 from server.rooms.room import Room
 
@@ -120,6 +121,8 @@ class BattleRooms:
         one owned by another node from a read-only copy of its log, reused for `LOBBY_COPY_MS`."""
         out: list[dict[str, Any]] = []
         for meta in campaigns:
+            if not _has_battle_rooms(str(meta.get("scenario"))):
+                continue
             room = await self._campaign_copy(names.campaign_room(str(meta["id"])))
             battles = getattr(room.core.state, "battles", None) if room is not None else None
             if not isinstance(battles, Mapping):
@@ -286,3 +289,10 @@ class BattleRooms:
             child = await self.spawn(campaign_room, battle_setup(state, state.battles[str(battle["id"])]))
             if child is not None:
                 await self.report(room_id)
+
+
+def _has_battle_rooms(scenario: str) -> bool:
+    try:
+        return bool(getattr(find_engine(scenario), "battle_rooms", False))
+    except KeyError:
+        return False
