@@ -40,7 +40,7 @@ def engaged_states(turns: int, seed: int) -> list[BattleState]:
     """States of a 25v25 battle just before its resolution (second phase about to end), turn after turn."""
     rng = random.Random(seed)
     rec = Recorder(close_battle_config(rng, 25, turn_limit=turns + 5), seed)
-    out = []
+    out: list[BattleState] = []
     while not rec.state.over and len(out) < turns:
         play_phase(rec, rng, retreat_chance=0.0)
         if rec.state.phase == 1 and not rec.state.over:

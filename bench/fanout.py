@@ -77,7 +77,7 @@ async def step(
     probes = [c for c in clients if c.probe]
     loadgen.take_latencies(probes)
     gaps0 = sum(c.gaps for c in probes)
-    base = loadgen.snapshot(clients).frames
+    base = loadgen.frames(clients)
     for c in clients:
         c.lazy(True)
     core0 = core_ticks(targets.SERVER_CORE)
@@ -116,8 +116,9 @@ async def ceiling(
     n = len(clients)
     steps: list[Step] = []
     limit: Step | None = None
+    warmup = 0
     try:
-        await loadgen.pace(publishers, min(50.0, start_rate), 0.3)  # warm-up; not measured
+        warmup = await loadgen.pace(publishers, min(50.0, start_rate), 0.3)  # not measured
         await loadgen.drain(clients, 10**12, 0, quiet=0.2, limit=1.0)
         good: Step | None = None
         for rate in rates(start_rate, factor, max_steps):
@@ -155,6 +156,7 @@ async def ceiling(
         "at": asdict(best) if best else None,
         "load_bound": bool(best and best.load_bound),
         "limit_reached": limit is not None,
+        "events_per_room": warmup + sum(s.sent for s in steps),
         "steps": [asdict(s) for s in steps],
     }
 

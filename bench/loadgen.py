@@ -22,7 +22,6 @@ import socket
 import struct
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any, cast
 
 import msgpack
@@ -286,20 +285,9 @@ async def pace(publishers: Sequence[Publisher], rate: float, seconds: float, tic
     return sent
 
 
-@dataclass
-class Counts:
-    frames: int = 0
-    bytes: int = 0
-    latencies: list[float] = field(default_factory=list)
-    per_client: list[int] = field(default_factory=list)
-
-
-def snapshot(clients: Sequence[WsClient]) -> Counts:
-    return Counts(
-        frames=sum(c.frames for c in clients),
-        bytes=sum(c.bytes for c in clients),
-        per_client=[c.frames for c in clients],
-    )
+def frames(clients: Sequence[WsClient]) -> int:
+    """`ev` frames received so far by all of `clients`."""
+    return sum(c.frames for c in clients)
 
 
 async def publisher(host: str, port: int, token: str, room: str, data: dict[str, Any]) -> Publisher:

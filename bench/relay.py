@@ -2,8 +2,10 @@
 redis-py relay (two bench/servers/bare_aiohttp.py processes, one PUBLISH per event, a pattern subscription
 relaying each message to the local sockets) doing the same work in the same run.
 
-Both nodes of a pair run pinned to core 0, the load on core 1; Redis is the machine's (REDIS_URL, default
-redis://127.0.0.1:6379/0). The per-room rate rises as in bench/fanout.py; reported per pair: the highest
+Both nodes of a pair run pinned to core 0, the load on core 1. Redis is a private `redis-server` started for the
+run when one is installed (nothing else publishes on it), else `--redis-url`/REDIS_URL. Redis's own count of
+PUBLISH calls gives the publishes per event (1 for the bare relay; below 1 when ours coalesces a tick's events).
+The per-room rate rises as in bench/fanout.py; reported per pair: the highest
 sustainable delivered frames/s at node B, latency there, CPU of both nodes per delivered frame, and ours ÷ bare.
 Our nodes use a fresh key prefix, deleted afterwards.
 
@@ -13,13 +15,20 @@ Our nodes use a fresh key prefix, deleted afterwards.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import secrets
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from bench import loadgen, targets
-from bench.common import pin_self, ratio, run, write_result
+from bench.common import free_port, pin_self, ratio, run, write_result
 from bench.fanout import ceiling, cpu_per_frame
 from bench.payloads import frame_size, payload
 
@@ -38,6 +47,41 @@ async def _forget(redis_url: str, prefix: str) -> None:
         await client.aclose()
 
 
+async def _publishes(redis_url: str) -> int:
+    from redis.asyncio import Redis
+
+    client = Redis.from_url(redis_url)
+    try:
+        stats = await client.info("commandstats")
+    finally:
+        await client.aclose()
+    return int(stats.get("cmdstat_publish", {}).get("calls", 0))
+
+
+@contextlib.contextmanager
+def private_redis() -> Iterator[str | None]:
+    """A throw-away redis-server on a free loopback port (None when redis-server is not installed)."""
+    binary = shutil.which("redis-server")
+    if binary is None:
+        yield None
+        return
+    port = free_port()
+    with tempfile.TemporaryDirectory(prefix="bench-redis-") as folder:
+        proc = subprocess.Popen(
+            [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", folder],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        try:
+            for _ in range(100):
+                with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                    break
+                time.sleep(0.05)
+            yield f"redis://127.0.0.1:{port}/0"
+        finally:
+            proc.terminate()
+            proc.wait(10)
+
+
 async def run_pair(kind: str, args: argparse.Namespace) -> dict[str, Any]:
     prefix = f"bench{secrets.token_hex(4)}"
     a = await targets.start(kind, cap=args.cap, redis_url=args.redis_url, redis_prefix=prefix)
@@ -52,11 +96,18 @@ async def run_pair(kind: str, args: argparse.Namespace) -> dict[str, Any]:
         )
         pub = await loadgen.publisher(a.host, a.port, access.moderator_token, access.room,
                                       payload(args.payload, access.room))
+        published = await _publishes(args.redis_url)
         result = await ceiling(
             f"{kind:<5} A→B N={args.n}", [a.pid, b.pid], clients, [pub], args.start_fps / args.n, args.factor,
             args.max_steps, args.seconds, args.retries,
         )
-        return {"server": kind, "n": args.n, "frame_bytes": frame_size(args.payload, access.room), **result}
+        published = await _publishes(args.redis_url) - published
+        return {
+            "server": kind, "n": args.n, "frame_bytes": frame_size(args.payload, access.room),
+            "redis_publishes": published,
+            "publishes_per_event": round(published / max(1, result["events_per_room"]), 3),
+            **result,
+        }
     except Exception:
         for t in (a, b):
             if t is not None:
@@ -115,11 +166,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--max-steps", type=int, default=12)
     p.add_argument("--retries", type=int, default=1)
     p.add_argument("--cap", type=int, default=2 << 20)
-    p.add_argument("--redis-url", default=os.environ.get("REDIS_URL") or DEFAULT_REDIS)
+    p.add_argument("--redis-url", default=None,
+                   help="use this Redis instead of a private redis-server (default without one: REDIS_URL, else "
+                        f"{DEFAULT_REDIS})")
     p.add_argument("--out", type=Path, default=None)
     args = p.parse_args(argv)
     pin_self(1)
-    result = run(amain(args))
+    with contextlib.ExitStack() as stack:
+        if args.redis_url is None:
+            args.redis_url = stack.enter_context(private_redis()) or os.environ.get("REDIS_URL") or DEFAULT_REDIS
+        result = run(amain(args))
     print(table(result))
     print("wrote", write_result("relay", result, args.out))
     return 0

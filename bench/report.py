@@ -90,6 +90,9 @@ def _ceiling_rows(doc: dict[str, Any], title: str, what: str) -> list[str]:
         out.append(f"| {r['server']} | {size} | {_f(r['max_sustainable_fps'], 0)}{flag} | {_f(at.get('rate'))} | "
                    f"{_f(at.get('p50_ms'), 2)} | {_f(at.get('p99_ms'), 2)} | {_f(at.get('p999_ms'), 2)} | "
                    f"{_f(at.get('cpu_us_per_frame'), 2)} |")
+    if any("publishes_per_event" in r for r in doc["rows"]):
+        out += ["", "Redis PUBLISH calls per event: " + ", ".join(
+            f"{r['server']} {r.get('publishes_per_event')}" for r in doc["rows"]) + "."]
     ratios = doc.get("ratios_ours_vs_bare") or {}
     if ratios:
         out += ["", f"ours ÷ bare: throughput {ratios['throughput']}, CPU per frame {ratios['cpu_per_frame']}."]

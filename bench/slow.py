@@ -29,7 +29,7 @@ async def phase(
     """Publish at `rate` for `seconds`, sampling server RSS; healthy clients read lazily, then drain."""
     probes = [c for c in healthy if c.probe]
     loadgen.take_latencies(probes)
-    base = loadgen.snapshot(healthy).frames
+    base = loadgen.frames(healthy)
     for c in healthy:
         c.lazy(True)
     rss: list[int] = [rss_bytes(pid)]

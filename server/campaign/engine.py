@@ -220,17 +220,26 @@ class CampaignEngine:
         ctx.emit(public("resolution", turn=s.turn - 1, rule="C-1.7"))
         queue = [(t, parse(o)) for t in s.order.teams for o in pending.get(t, [])]
         for kind in RESOLUTION_ORDER:
+            if kind is Move:
+                self._resolve_moves(ctx, [(i, t, c) for i, (t, c) in enumerate(queue) if isinstance(c, Move)])
+                continue
             for team, cmd in queue:
-                if type(cmd) is not kind or s.phase == OVER:
-                    continue
-                handler = TURN_ORDERS[kind]
-                try:
-                    handler(ctx, team, cmd)
-                except Dropped:
-                    pass
-                except RuleError as err:
-                    ctx.emit(umpire("order_dropped", team=team, rule=err.rule, message=err.message))
+                if type(cmd) is kind and s.phase != OVER:
+                    _carry_out(ctx, TURN_ORDERS[kind], team, cmd)
         ctx.silent = False
+
+    @staticmethod
+    def _resolve_moves(ctx: Ctx, moves: list[tuple[int, str, Move]]) -> None:
+        """C-1.7 [L3]: moves are simultaneous — every ordered move advances one cell a round, teams in turn order
+        within a round, so nobody's whole march goes before the other side's first step. A move that meets an
+        obstacle stops there (C-9.3)."""
+        stopped: set[int] = set()
+        for k in range(max((len(m.path) for _, _, m in moves), default=0)):
+            for i, team, cmd in moves:
+                if i in stopped or k >= len(cmd.path) or ctx.state.phase == OVER:
+                    continue
+                if not _carry_out(ctx, movement.move, team, Move(cmd.unit, (cmd.path[k],))):
+                    stopped.add(i)
 
     def refused(self, state: CampaignState, team: str, error: RuleError) -> tuple[CampaignState, Sequence[Event]]:
         """D-C-6, C-9.3: after the room refused `team`'s order with `error` (levels 1–2), record the 50-point
@@ -262,6 +271,18 @@ class CampaignEngine:
 
     def load(self, data: Mapping[str, Any]) -> CampaignState:
         return CampaignState.load(data)
+
+
+def _carry_out(ctx: Ctx, handler: Handler, team: str, cmd: Command) -> bool:
+    """Level 3: carry out one recorded order as far as possible; False when nothing of it could be done."""
+    try:
+        handler(ctx, team, cmd)
+    except Dropped:
+        return False
+    except RuleError as err:
+        ctx.emit(umpire("order_dropped", team=team, rule=err.rule, message=err.message))
+        return False
+    return True
 
 
 def _teams(raw: Any) -> dict[str, int]:

@@ -582,15 +582,21 @@ def _sort_out(ctx: Ctx, unit: Unit) -> bool:
     """C-4.12: regrouping over, counters still sharing a cell where the rules forbid it are sorted out: this one
     goes to the nearest free cell it can stand on (our decision). False if there is none (it regroups on)."""
     state = ctx.state
-    others = blocking(state, unit, unit.cell)
-    if not others or stack_allowed(state, [*others, unit]):
+    clashes = [c for c in unit.cells()
+               if blocking(state, unit, c) and not stack_allowed(state, [*blocking(state, unit, c), unit])]
+    if not clashes:
         return True
+    others = [o for c in clashes for o in blocking(state, unit, c)]
     if all(o.status == REGROUPING for o in others) and min(o.id for o in others) > unit.id:
         return True  # the first of them stays; the others move off
+    if clashes == [unit.second]:
+        unit.second, unit.wide = None, False  # only its wide front overlaps: it closes up
+        ctx.emit(for_team(unit.team, "sorted_out", unit=unit.id, at=list(unit.cell), rule="C-4.12"))
+        return True
     cell = nearest_free(state, unit.team, unit.cell, unit, own_only=False)
     if cell is None:
         return False
-    unit.cell, unit.second = cell, None
+    unit.cell, unit.second, unit.wide = cell, None, False
     ctx.emit(for_team(unit.team, "sorted_out", unit=unit.id, at=list(cell), rule="C-4.12"))
     return True
 

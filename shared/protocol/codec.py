@@ -62,10 +62,15 @@ def decode_server(frame: bytes | str) -> ServerMessage:
     return _server_adapter.validate_python(_unpack(frame))
 
 
+_packer = msgpack.Packer(use_bin_type=True)
+"""One packer for the process: `msgpack.packb` builds a new Packer per call, which was most of the cost of
+encoding small messages (bench/codec.py). The server is one thread per event loop and packing never yields."""
+
+
 def encode(message: BaseModel | dict[str, Any]) -> bytes:
     """Pack a message (a model, or an already-built dict on the hot path) as one msgpack frame."""
     obj = message.model_dump(mode="json") if isinstance(message, BaseModel) else message
-    return msgpack.packb(obj, use_bin_type=True)  # type: ignore[no-any-return]
+    return _packer.pack(obj)  # type: ignore[no-any-return]
 
 
 def encode_json(message: BaseModel | dict[str, Any]) -> str:

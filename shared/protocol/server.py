@@ -122,6 +122,19 @@ class Snapshot(_Msg):
     active: list[str] = Field(default_factory=list)
 
 
+class View(_Msg):
+    """What this viewer now sees of the room, after the events up to `seq`: sent after an accepted command (or a
+    turn, flag or ruling) whose events changed it, so that a client never has to re-join to redraw. Once per
+    viewer class and command; the same bytes go to every socket of that class."""
+
+    t: Literal["view"] = "view"
+    room: str
+    seq: int
+    state: dict[str, Any]
+    clocks: dict[str, Any]
+    server_ms: int
+
+
 class Ping(_Msg):
     t: Literal["ping"] = "ping"
     nonce: int
@@ -139,6 +152,6 @@ class Joined(_Msg):
 
 
 ServerMessage = Annotated[
-    Welcome | Ack | Error | Event | Snapshot | Ping | Joined,
+    Welcome | Ack | Error | Event | Snapshot | View | Ping | Joined,
     Field(discriminator="t"),
 ]

@@ -50,4 +50,5 @@ def test_relay_benchmark_runs_ours_and_bare_through_redis(tmp_path: Path) -> Non
     for row in doc["rows"]:
         for step in row["steps"]:
             _well_formed_step(step)
+        assert row["redis_publishes"] > 0 and row["publishes_per_event"] > 0
     assert doc["ratios_ours_vs_bare"]["throughput"] is not None

@@ -329,3 +329,36 @@ def test_divisions_form_a_corps_free_in_planning_and_in_3_turns_at_level_2_C_5_3
         order(s2, RED, type="corps", name="9RC", units=[a, far])
     s2, _ = order(s2, RED, type="corps", name="9RC", units=[a, b])
     assert s2.units[a].corps == "9RC" and s2.units[a].debt == pytest.approx(2.0)
+
+
+def test_level_3_moves_are_simultaneous_step_by_step_C_1_7() -> None:
+    """Red's division three cells away and Blue's one cell away both make for 44-20: Blue gets there in the first
+    round, Red stops next to it — Red moving first in turn order does not give it the whole road."""
+    s = start(3)
+    r = place(s, "red", "MD", (41, 20), facing="E")
+    b = place(s, "blue", "RD", (45, 20), facing="W")
+    s, _ = order(s, RED, type="move", unit=r, path=[[42, 20], [43, 20], [44, 20]])
+    s, _ = order(s, BLUE, type="move", unit=b, path=[[44, 20]])
+    s, _ = end(s, "red")
+    s, events = end(s, "blue")
+    assert s.units[b].cell == (44, 20) and s.units[r].cell == (43, 20)
+    assert any(e.kind == "order_adjusted" for e in events)
+
+
+def test_regrouped_counters_are_sorted_out_even_by_the_second_cell_C_4_12() -> None:
+    from server.campaign.movement import stack_allowed
+
+    s = start(3)
+    wide = place(s, "red", "RD", (32, 20), facing="N")
+    s.units[wide].wide, s.units[wide].second = True, (33, 20)
+    mover = place(s, "red", "MD", (34, 20), facing="W")
+    s, _ = order(s, RED, type="move", unit=mover, path=[[33, 20]])
+    s, _ = end(s, "red")
+    s, _ = end(s, "blue")
+    assert s.units[mover].status == REGROUPING and s.units[wide].status == REGROUPING
+    s = next_turn(s)
+    cells = {}
+    for u in s.alive_units("red"):
+        for c in u.cells():
+            cells.setdefault(c, []).append(u)
+    assert all(stack_allowed(s, here) for here in cells.values())

@@ -120,8 +120,7 @@ async def test_level_3_campaign_over_websockets_simultaneous_orders_to_a_comprom
         assert recorded["data"]["number"] == 1
         await end_turn(blue, room)
         await end_turn(red, room)
-        moved = await red.event("moved", unit="r5RD")
-        assert moved["data"]["path"][-1] == [43, 22]  # carried out as far as possible, silently (C-9.3, D-C-6)
+        await red.event("moved", unit="r5RD", path=[[43, 22]])  # as far as possible, silently (C-9.3, D-C-6)
         assert not [m for m in red.events(room) if m["kind"] == "order_adjusted"]
         assert not [m for m in spectator.events(room) if m["kind"] == "order_adjusted"]
         await order(blue, room, type="move", unit="b1RD", path=[[43, 27]])  # blue starts the war

@@ -182,6 +182,20 @@ export interface Snapshot {
   t: "snapshot";
 }
 
+/**
+ * What this viewer now sees of the room, after the events up to `seq`: sent after an accepted command (or a
+ * turn, flag or ruling) whose events changed it, so that a client never has to re-join to redraw. Once per
+ * viewer class and command; the same bytes go to every socket of that class.
+ */
+export interface View {
+  clocks: Record<string, unknown>;
+  room: string;
+  seq: number;
+  server_ms: number;
+  state: Record<string, unknown>;
+  t: "view";
+}
+
 /** Answer to a good `hello`: who the session is and which rooms it may join. */
 export interface Welcome {
   campaign: string;
@@ -198,9 +212,9 @@ export interface Welcome {
 }
 
 export type ClientMessage = Chat | EndTurn | Hello | Join | Leave | ModClock | ModRelease | ModRuling | ModSecretModule | Order | Pong;
-export type ServerMessage = Ack | Error | Event | Joined | Ping | Snapshot | Welcome;
+export type ServerMessage = Ack | Error | Event | Joined | Ping | Snapshot | View | Welcome;
 export type ClientMessageType = ClientMessage["t"];
 export type ServerMessageType = ServerMessage["t"];
 export const CLIENT_MESSAGE_TYPES: readonly ClientMessageType[] = ["chat","end_turn","hello","join","leave","mod_clock","mod_release","mod_ruling","mod_secret_module","order","pong"];
-export const SERVER_MESSAGE_TYPES: readonly ServerMessageType[] = ["ack","error","ev","joined","ping","snapshot","welcome"];
+export const SERVER_MESSAGE_TYPES: readonly ServerMessageType[] = ["ack","error","ev","joined","ping","snapshot","view","welcome"];
 export type ErrorCode = Error["code"];
