@@ -86,58 +86,98 @@ def rates(start: float, factor: float, steps: int) -> list[float]:
     return [start * factor**k for k in range(steps)]
 
 
-async def ceiling(
-    label: str, pids: Sequence[int], clients: list[loadgen.WsClient], publishers: Sequence[loadgen.Publisher],
-    start_rate: float, factor: float, max_steps: int, seconds: float, retries: int = 1,
-) -> dict[str, Any]:
-    """Raise the per-room rate from `start_rate` until a step fails, then probe once between the last good and
-    the first bad rate. Returns the steps and the best sustainable one."""
-    n = len(clients)
-    steps: list[Step] = []
-    limit: Step | None = None
-    warmup = 0
-    try:
-        warmup = await loadgen.pace(publishers, min(50.0, start_rate), 0.3)  # not measured
-        await loadgen.drain(clients, 10**12, 0, quiet=0.2, limit=1.0)
-        good: Step | None = None
-        for rate in rates(start_rate, factor, max_steps):
-            s = await step(pids, clients, publishers, rate, seconds)
-            steps.append(s)
-            for _ in range(retries):
-                if s.ok or s.alive < n:
-                    break
-                await asyncio.sleep(0.5)  # a failed step is tried again: the machine is shared
-                s = await step(pids, clients, publishers, rate, seconds)
-                steps.append(s)
-            print(f"  {label} rate={s.rate:>9.1f}/s  "
-                  f"delivered={s.delivered_fps:>10.0f} fr/s ({s.delivered_ratio:.4f})  "
-                  f"p50/p99/p99.9={s.p50_ms}/{s.p99_ms}/{s.p999_ms} ms  "
-                  f"cpu={s.cpu_us_per_frame} µs/fr srv={s.server_cpu_util:.2f} core0={s.server_core_busy:.2f} "
-                  f"load={s.load_cpu_util:.2f}"
-                  f"{'' if s.ok else '  FAIL'}", flush=True)
-            if not s.ok or s.alive < n:
-                limit = s
+@dataclass
+class Contestant:
+    """One server in a climb: its processes (CPU summed), its spectators and the moderators feeding its rooms."""
+
+    label: str
+    pids: Sequence[int]
+    clients: list[loadgen.WsClient]
+    publishers: Sequence[loadgen.Publisher]
+
+
+class _Climb:
+    def __init__(self, who: Contestant, seconds: float, retries: int) -> None:
+        self.who, self.seconds, self.retries = who, seconds, retries
+        self.steps: list[Step] = []
+        self.good: Step | None = None
+        self.limit: Step | None = None
+        self.warmup = 0
+
+    async def _step(self, rate: float) -> Step:
+        s = await step(self.who.pids, self.who.clients, self.who.publishers, rate, self.seconds)
+        self.steps.append(s)
+        return s
+
+    async def warm(self, start_rate: float) -> None:
+        self.warmup = await loadgen.pace(self.who.publishers, min(50.0, start_rate), 0.3)  # not measured
+        await loadgen.drain(self.who.clients, 10**12, 0, quiet=0.2, limit=1.0)
+
+    async def take(self, rate: float) -> None:
+        n = len(self.who.clients)
+        s = await self._step(rate)
+        for _ in range(self.retries):
+            if s.ok or s.alive < n:
                 break
-            good = s
-        last = steps[-1]
-        if good is not None and not last.ok and last.alive == n:
-            mid = math.sqrt(good.rate * last.rate)
-            s = await step(pids, clients, publishers, mid, seconds)
-            steps.append(s)
-            if s.ok and s.delivered_fps > good.delivered_fps:
-                good = s
+            await asyncio.sleep(0.5)  # a failed step is tried again: the machine is shared
+            s = await self._step(rate)
+        print(f"  {self.who.label} rate={s.rate:>9.1f}/s  "
+              f"delivered={s.delivered_fps:>10.0f} fr/s ({s.delivered_ratio:.4f})  "
+              f"p50/p99/p99.9={s.p50_ms}/{s.p99_ms}/{s.p999_ms} ms  "
+              f"cpu={s.cpu_us_per_frame} µs/fr srv={s.server_cpu_util:.2f} core0={s.server_core_busy:.2f} "
+              f"load={s.load_cpu_util:.2f}"
+              f"{'' if s.ok else '  FAIL'}", flush=True)
+        if s.ok and s.alive == n:
+            self.good = s
+        else:
+            self.limit = s
+
+    async def probe_between(self) -> None:
+        """One step between the last good and the first bad rate."""
+        last = self.steps[-1] if self.steps else None
+        if self.good is None or last is None or last.ok or last.alive < len(self.who.clients):
+            return
+        s = await self._step(math.sqrt(self.good.rate * last.rate))
+        if s.ok and s.delivered_fps > self.good.delivered_fps:
+            self.good = s
+
+    def result(self) -> dict[str, Any]:
+        best = self.good
+        return {
+            "max_sustainable_fps": best.delivered_fps if best else 0.0,
+            "at": asdict(best) if best else None,
+            "load_bound": bool(best and best.load_bound),
+            "limit_reached": self.limit is not None,
+            "events_per_room": self.warmup + sum(s.sent for s in self.steps),
+            "steps": [asdict(s) for s in self.steps],
+        }
+
+
+async def ceilings(
+    contestants: Sequence[Contestant], start_rate: float, factor: float, max_steps: int, seconds: float,
+    retries: int = 1,
+) -> list[dict[str, Any]]:
+    """Raise the per-room rate from `start_rate` by `factor` until a step fails, then probe once between the last
+    good and the first bad rate; every server climbs in lockstep, taking its step at a rate in turn (the order
+    reversed from one rate to the next), so that other work on a shared machine falls on all of them alike.
+    Returns, per contestant, the steps and the best sustainable one."""
+    climbs = [_Climb(c, seconds, retries) for c in contestants]
+    try:
+        for climb in climbs:
+            await climb.warm(start_rate)
+        for k, rate in enumerate(rates(start_rate, factor, max_steps)):
+            going = [c for c in (climbs if k % 2 == 0 else climbs[::-1]) if c.limit is None]
+            if not going:
+                break
+            for climb in going:
+                await climb.take(rate)
+        for climb in climbs:
+            await climb.probe_between()
     finally:
-        for p in publishers:
-            p.close()
-    best = good
-    return {
-        "max_sustainable_fps": best.delivered_fps if best else 0.0,
-        "at": asdict(best) if best else None,
-        "load_bound": bool(best and best.load_bound),
-        "limit_reached": limit is not None,
-        "events_per_room": warmup + sum(s.sent for s in steps),
-        "steps": [asdict(s) for s in steps],
-    }
+        for c in contestants:
+            for p in c.publishers:
+                p.close()
+    return [climb.result() for climb in climbs]
 
 
 def cpu_per_frame(result: dict[str, Any]) -> float:

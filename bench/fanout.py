@@ -1,7 +1,8 @@
 """Fan-out ceiling: one room, N spectators, a rising event rate, our server against bare aiohttp and Node `ws`.
 
-For each N and payload (128 B; the recorded few-KB turn result) the offered event rate rises by `--factor` per
-step (every server sees the same series) until fewer than 99.9% of frames arrive or p99 passes 100 ms; one more
+For each N, every server runs at once with its N spectators; for each payload (128 B; the recorded few-KB turn
+result) the offered event rate rises by `--factor` per step, the servers taking their steps in turn at each rate
+(bench/ceiling.py), until fewer than 99.9% of frames arrive or p99 passes 100 ms; one more
 step then probes between the last good and the first bad rate. A failed step is run once more before it counts
 (the machine is shared; another process's burst should not end a series). Reported per server: the highest sustainable
 delivered frames/s, p50/p99/p99.9 end-to-end latency there, server CPU µs per delivered frame, RSS per connection;
@@ -15,39 +16,41 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 from typing import Any
 
-from bench import cli, targets
-from bench.ceiling import LOSS_LIMIT, P99_LIMIT_MS, ceiling, common_step, cpu_per_frame
+from bench import cli, loadgen, targets
+from bench.ceiling import LOSS_LIMIT, P99_LIMIT_MS, Contestant, ceilings, common_step, cpu_per_frame
 from bench.common import ratio, rss_bytes
 from bench.payloads import frame_size, payload
 
 
-async def run_server(
-    kind: str, n: int, payloads: list[str], args: argparse.Namespace,
-) -> dict[str, Any]:
-    async with targets.serving(kind, cap=args.cap) as target:
-        idle = rss_bytes(target.pid)
-        access = target.rooms[0]
-        clients = await target.spectators(n, probes=min(args.probes, max(2, n // 5)))
-        await asyncio.sleep(0.2)
-        connected = rss_bytes(target.pid)
-        out: dict[str, Any] = {
-            "server": kind, "n": n, "rss_idle_bytes": idle,
-            "rss_per_conn_bytes": round((connected - idle) / n), "by_payload": {},
-        }
+async def run_n(n: int, kinds: list[str], payloads: list[str], args: argparse.Namespace) -> list[dict[str, Any]]:
+    """Every server with `n` spectators at once; per payload, their ceilings climbed in lockstep."""
+    async with contextlib.AsyncExitStack() as stack:
+        servers = [await stack.enter_async_context(targets.serving(kind, cap=args.cap)) for kind in kinds]
+        rows: list[dict[str, Any]] = []
+        clients: list[list[loadgen.WsClient]] = []
+        for target in servers:
+            idle = rss_bytes(target.pid)
+            clients.append(await target.spectators(n, probes=min(args.probes, max(2, n // 5))))
+            await asyncio.sleep(0.2)
+            rows.append({"server": target.kind, "n": n, "rss_idle_bytes": idle,
+                         "rss_per_conn_bytes": round((rss_bytes(target.pid) - idle) / n), "by_payload": {}})
         for name in payloads:
-            pub = await target.publisher(payload(name, access.room))
-            out["by_payload"][name] = {
-                "payload": name,
-                "frame_bytes": frame_size(name, access.room),
-                **await ceiling(
-                    f"{kind:<5} N={n:<5} {name:<5}", [target.pid], clients, [pub], args.start_fps / n, args.factor,
-                    args.max_steps, args.seconds, args.retries,
-                ),
-            }
-        out["rss_per_conn_after_load_bytes"] = round((rss_bytes(target.pid) - idle) / n)
-        return out
+            contestants = [
+                Contestant(f"{t.kind:<5} N={n:<5} {name:<5}", [t.pid], mine,
+                           [await t.publisher(payload(name, t.rooms[0].room))])
+                for t, mine in zip(servers, clients, strict=True)
+            ]
+            results = await ceilings(contestants, args.start_fps / n, args.factor, args.max_steps, args.seconds,
+                                     args.retries)
+            for row, result, t in zip(rows, results, servers, strict=True):
+                size = frame_size(name, t.rooms[0].room)
+                row["by_payload"][name] = {"payload": name, "frame_bytes": size, **result}
+        for row, target in zip(rows, servers, strict=True):
+            row["rss_per_conn_after_load_bytes"] = round((rss_bytes(target.pid) - row["rss_idle_bytes"]) / n)
+        return rows
 
 
 def compare(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -105,8 +108,7 @@ async def amain(args: argparse.Namespace) -> dict[str, Any]:
         print("skipping node: run `npm ci` in bench/node first")
         servers.remove("node")
     for n in (int(x) for x in args.n.split(",")):
-        for kind in servers:
-            rows.append(await run_server(kind, n, args.payloads.split(","), args))
+        rows += await run_n(n, servers, args.payloads.split(","), args)
     return {
         "criteria": {"delivered_at_least": LOSS_LIMIT, "p99_ms_at_most": P99_LIMIT_MS},
         "settings": cli.settings(args),

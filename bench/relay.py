@@ -2,10 +2,11 @@
 redis-py relay (two bench/servers/bare_aiohttp.py processes, one PUBLISH per event, a pattern subscription
 relaying each message to the local sockets) doing the same work in the same run.
 
-Both nodes of a pair run pinned to core 0, the load on core 1. Redis is a private `redis-server` started for the
-run when one is installed (nothing else publishes on it), else `--redis-url`/REDIS_URL. Redis's own count of
-PUBLISH calls gives the publishes per event (1 for the bare relay; below 1 when ours coalesces a tick's events).
-The per-room rate rises as in bench/fanout.py; reported per pair: the highest
+Both nodes of a pair run pinned to core 0, the load on core 1; both pairs run at once and climb in lockstep
+(bench/ceiling.py). Each pair gets a private `redis-server` started for the run when one is installed (nothing
+else publishes on it), else both share `--redis-url`/REDIS_URL. Redis's own count of PUBLISH calls gives the
+publishes per event (1 for the bare relay; below 1 when ours coalesces a tick's events; not separable when the
+pairs share a Redis). The per-room rate rises as in bench/fanout.py; reported per pair: the highest
 sustainable delivered frames/s at node B, latency there, CPU of both nodes per delivered frame, and ours ÷ bare.
 Our nodes use a fresh key prefix, deleted afterwards.
 
@@ -27,7 +28,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from bench import cli, targets
-from bench.ceiling import ceiling, ours_vs_bare
+from bench.ceiling import Contestant, ceilings, ours_vs_bare
 from bench.common import free_port
 from bench.payloads import frame_size, payload
 
@@ -81,36 +82,44 @@ def private_redis() -> Iterator[str | None]:
             proc.wait(10)
 
 
-async def run_pair(kind: str, args: argparse.Namespace) -> dict[str, Any]:
-    prefix = f"bench{secrets.token_hex(4)}"
-    nodes = {"cap": args.cap, "redis_url": args.redis_url, "redis_prefix": prefix}
-    try:
-        async with targets.serving(kind, **nodes) as a, targets.serving(kind, **nodes, existing=a.rooms) as b:
-            room = a.rooms[0].room
-            clients = await b.spectators(args.n, probes=min(10, max(2, args.n // 5)))
-            pub = await a.publisher(payload(args.payload, room))
-            published = await _publishes(args.redis_url)
-            result = await ceiling(
-                f"{kind:<5} A→B N={args.n}", [a.pid, b.pid], clients, [pub], args.start_fps / args.n, args.factor,
-                args.max_steps, args.seconds, args.retries,
-            )
-            published = await _publishes(args.redis_url) - published
-            return {
-                "server": kind, "n": args.n, "frame_bytes": frame_size(args.payload, room),
-                "redis_publishes": published,
-                "publishes_per_event": round(published / max(1, result["events_per_room"]), 3),
-                **result,
-            }
-    finally:
-        if kind == "ours":
-            await _forget(args.redis_url, prefix)
+async def pair(
+    kind: str, redis_url: str, args: argparse.Namespace, stack: contextlib.AsyncExitStack,
+) -> tuple[Contestant, int]:
+    """Node A (the room's owner, its moderator publishing) and node B (the spectators) of one server kind, and the
+    size of the frames its spectators get."""
+    nodes = {"cap": args.cap, "redis_url": redis_url, "redis_prefix": args.prefix}
+    a = await stack.enter_async_context(targets.serving(kind, **nodes))
+    b = await stack.enter_async_context(targets.serving(kind, **nodes, existing=a.rooms))
+    clients = await b.spectators(args.n, probes=min(10, max(2, args.n // 5)))
+    room = a.rooms[0].room
+    pub = await a.publisher(payload(args.payload, room))
+    return Contestant(f"{kind:<5} A→B N={args.n}", [a.pid, b.pid], clients, [pub]), frame_size(args.payload, room)
 
 
 async def amain(args: argparse.Namespace) -> dict[str, Any]:
-    rows = [await run_pair(kind, args) for kind in cli.servers(args)]
+    kinds = cli.servers(args)
+    urls = {kind: args.redis_urls[i % len(args.redis_urls)] for i, kind in enumerate(kinds)}
+    own = len(set(urls.values())) == len(kinds)  # one Redis each: its PUBLISH count is that server's alone
+    try:
+        async with contextlib.AsyncExitStack() as stack:
+            pairs = [await pair(kind, urls[kind], args, stack) for kind in kinds]
+            published = {kind: await _publishes(urls[kind]) for kind in kinds}
+            results = await ceilings([c for c, _ in pairs], args.start_fps / args.n, args.factor, args.max_steps,
+                                     args.seconds, args.retries)
+            published = {kind: await _publishes(urls[kind]) - published[kind] for kind in kinds}
+    finally:
+        if "ours" in urls:
+            await _forget(urls["ours"], args.prefix)
+    rows = [{
+        "server": kind, "n": args.n, "frame_bytes": size,
+        "redis_publishes": published[kind] if own else None,
+        "publishes_per_event": round(published[kind] / max(1, result["events_per_room"]), 3) if own else None,
+        **result,
+    } for kind, (_, size), result in zip(kinds, pairs, results, strict=True)]
     return {
         "target": {"throughput_ours_vs_bare_at_least": 0.7},
-        "settings": cli.settings(args, "redis_url"),
+        "settings": cli.settings(args, "redis_urls", "prefix"),
+        "redis": "a private redis-server per server kind" if own else "one Redis (PUBLISH counts not separable)",
         "rows": rows,
         "ratios_ours_vs_bare": ours_vs_bare(rows),
     }
@@ -126,9 +135,13 @@ def main(argv: list[str] | None = None) -> int:
                    help="use this Redis instead of a private redis-server (default without one: REDIS_URL, else "
                         f"{DEFAULT_REDIS})")
     args = p.parse_args(argv)
+    args.prefix = f"bench{secrets.token_hex(4)}"
     with contextlib.ExitStack() as stack:
-        if args.redis_url is None:
-            args.redis_url = stack.enter_context(private_redis()) or os.environ.get("REDIS_URL") or DEFAULT_REDIS
+        if args.redis_url is not None:
+            args.redis_urls = [args.redis_url]
+        else:
+            private = [stack.enter_context(private_redis()) for _ in cli.servers(args)]
+            args.redis_urls = [u for u in private if u] or [os.environ.get("REDIS_URL") or DEFAULT_REDIS]
         return cli.main("relay", args, amain, lambda result: cli.ceiling_table(result, "n"))
 
 
