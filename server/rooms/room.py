@@ -162,6 +162,22 @@ class Room:
             self.history.append(ev)
             self.seq = ev.seq
 
+    def advance(self, records: list[Record]) -> None:
+        """A read-only copy follows the log: apply the records after its index (a follower node's mirror)."""
+        for record in records:
+            if record.index == self.index + 1:
+                self._replay(record)
+
+    def views(self, viewers: set[str]) -> dict[str, dict[str, Any]]:
+        """The engine's projection of the state for each viewer class (no view without an engine)."""
+        if self.engine is None:
+            return {}
+        return {v: self.engine.view(self.core.state, v) for v in sorted(viewers)}
+
+    def clocks_view(self) -> dict[str, Any]:
+        clocks = self.core.clocks
+        return clocks.view(self.now()) if clocks is not None else {}
+
     async def save_snapshot(self) -> None:
         core = self.core
         data = {
