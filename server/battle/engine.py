@@ -50,11 +50,7 @@ class BattleEngine:
         return frozenset({side}) if side else frozenset()
 
     def apply(self, state: BattleState, actor: Actor, order: Mapping[str, Any]) -> tuple[BattleState, Sequence[Event]]:
-        side = state.active_side
-        if side is None:
-            raise NotYourTurn("the battle is over", rule="D-N-2")
-        if not actor.moderator and actor.team != side:
-            raise NotYourTurn(f"it is {side}'s order phase", rule="D-N-1", details={"active": side})
+        side = acting_side(state, actor)
         cmd = orders.parse(order)
         work = state.copy()
         audience = frozenset({team_viewer(side), SPECTATOR, MODERATOR}) if work.hidden else None
@@ -62,17 +58,7 @@ class BattleEngine:
         if isinstance(cmd, orders.Retreat):
             victory.order_retreat(work, log, side)
             return work, log.events
-        unit = work.units.get(cmd.unit)
-        if unit is None:
-            raise BadOrder(f"no unit {cmd.unit!r}", rule="D-N-1", details={"unit": cmd.unit})
-        if unit.side != side:
-            raise NotYourUnit(f"{unit.id} belongs to {unit.side}", rule="D-N-1", details={"unit": unit.id})
-        if not unit.on_field:
-            raise IllegalOrder(f"{unit.id} is not on the field ({unit.status})", rule="N-MORALE-5",
-                               details={"unit": unit.id, "status": unit.status})
-        if unit.busy is not None and not isinstance(cmd, orders.Targets):
-            raise IllegalOrder("the unit is still carrying out an order from last turn", rule="D-N-10",
-                               details={"unit": unit.id, "order": unit.busy["order"]})
+        unit = own_unit(work, side, cmd.unit, carrying=isinstance(cmd, orders.Targets))
         _execute(work, log, unit, cmd)
         return work, log.events
 
@@ -128,6 +114,33 @@ class BattleEngine:
 
     def load(self, data: Mapping[str, Any]) -> BattleState:
         return BattleState.load(data)
+
+
+def acting_side(state: BattleState, actor: Actor) -> str:
+    """D-N-1: the side whose order phase it is, when `actor` may give its orders (the moderator always may)."""
+    side = state.active_side
+    if side is None:
+        raise NotYourTurn("the battle is over", rule="D-N-2")
+    if not actor.moderator and actor.team != side:
+        raise NotYourTurn(f"it is {side}'s order phase", rule="D-N-1", details={"active": side})
+    return side
+
+
+def own_unit(state: BattleState, side: str, uid: Any, *, carrying: bool = False) -> Unit:
+    """The unit an order of `side` is for: its own, on the field, and (unless the order may be given while it is
+    `carrying` an order over from last turn, D-N-10) free."""
+    unit = state.units.get(uid) if isinstance(uid, str) else None
+    if unit is None:
+        raise BadOrder(f"no unit {uid!r}", rule="D-N-1", details={"unit": str(uid)})
+    if unit.side != side:
+        raise NotYourUnit(f"{unit.id} belongs to {unit.side}", rule="D-N-1", details={"unit": unit.id})
+    if not unit.on_field:
+        raise IllegalOrder(f"{unit.id} is not on the field ({unit.status})", rule="N-MORALE-5",
+                           details={"unit": unit.id, "status": unit.status})
+    if unit.busy is not None and not carrying:
+        raise IllegalOrder("the unit is still carrying out an order from last turn", rule="D-N-10",
+                           details={"unit": unit.id, "order": unit.busy["order"]})
+    return unit
 
 
 def _execute(state: BattleState, log: Log, unit: Unit, cmd: orders.Command) -> None:

@@ -1,25 +1,35 @@
-"""Replay files: a battle's seed, setup and accepted commands, replayed to the same events byte for byte
-(D-GEN-1: the dice are in the state, so the commands decide everything).
+"""Replay files: a game's seed, setup and accepted commands, replayed to the same events byte for byte
+(D-GEN-1: the dice are in the state, so the commands decide everything). One recorder and one player for every
+engine of the Engine protocol (server.core.engine): field battles, storms (server.siege), any other.
 
     {"format": "kriegsspiel/battle-replay/1", "seed": 7, "config": {...},
      "commands": [{"op": "order", "actor": {"player": "p1", "team": "red"}, "order": {...}},
                   {"op": "end_turn", "team": "red", "flagged": false},
                   {"op": "moderate", "ruling": {...}}]}
+
+The format names the engine's `kind`: "kriegsspiel/<kind>-replay/1" ("battle", "siege").
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar, overload
 
-from server.core.engine import Actor, Event
+from server.core.engine import Actor, Engine, Event
 
 from .engine import BattleEngine
 from .state import BattleState
 
-FORMAT = "kriegsspiel/battle-replay/1"
+S = TypeVar("S")
+
+
+def replay_format(kind: str) -> str:
+    """The replay format of an engine kind."""
+    return f"kriegsspiel/{kind}-replay/1"
+
+
+FORMAT = replay_format(BattleEngine.kind)
 
 
 def event_line(event: Event) -> str:
@@ -33,52 +43,65 @@ def event_lines(events: Iterable[Event]) -> list[str]:
     return [event_line(e) for e in events]
 
 
-@dataclass
-class Recorder:
-    """Drives a BattleEngine and records every accepted command (refused ones change nothing and are dropped)."""
+class Recorder(Generic[S]):
+    """Drives an engine (a BattleEngine unless given) and records every accepted command; a refused one changes
+    nothing and is dropped."""
 
-    config: Mapping[str, Any]
-    seed: int
-    engine: BattleEngine = field(default_factory=BattleEngine)
-    commands: list[dict[str, Any]] = field(default_factory=list)
-    events: list[Event] = field(default_factory=list)
-    state: BattleState = field(init=False)
+    @overload
+    def __init__(self: Recorder[BattleState], config: Mapping[str, Any], seed: int) -> None: ...
 
-    def __post_init__(self) -> None:
-        self.state, events = self.engine.setup(self.config, self.seed)
+    @overload
+    def __init__(self, config: Mapping[str, Any], seed: int, engine: Engine[S]) -> None: ...
+
+    def __init__(self, config: Mapping[str, Any], seed: int, engine: Engine[Any] | None = None) -> None:
+        self.config = config
+        self.seed = seed
+        self.engine: Engine[S] = engine if engine is not None else BattleEngine()  # type: ignore[assignment]
+        self.commands: list[dict[str, Any]] = []
+        self.state, first = self.engine.setup(config, seed)
+        self.events: list[Event] = list(first)
+
+    def _record(self, command: dict[str, Any], step: tuple[S, Sequence[Event]]) -> Sequence[Event]:
+        self.state, events = step
+        self.commands.append(command)
         self.events.extend(events)
+        return events
 
     def order(self, actor: Actor, order: Mapping[str, Any]) -> Sequence[Event]:
-        self.state, events = self.engine.apply(self.state, actor, order)
-        self.commands.append({"op": "order", "actor": _actor(actor), "order": dict(order)})
-        self.events.extend(events)
-        return events
+        return self._record({"op": "order", "actor": _actor(actor), "order": dict(order)},
+                            self.engine.apply(self.state, actor, order))
 
     def end_turn(self, team: str, flagged: bool = False) -> Sequence[Event]:
-        self.state, events = self.engine.end_turn(self.state, team, flagged=flagged)
-        self.commands.append({"op": "end_turn", "team": team, "flagged": flagged})
-        self.events.extend(events)
-        return events
+        return self._record({"op": "end_turn", "team": team, "flagged": flagged},
+                            self.engine.end_turn(self.state, team, flagged=flagged))
 
     def moderate(self, ruling: Mapping[str, Any]) -> Sequence[Event]:
-        self.state, events = self.engine.moderate(self.state, ruling)
-        self.commands.append({"op": "moderate", "ruling": dict(ruling)})
-        self.events.extend(events)
-        return events
+        return self._record({"op": "moderate", "ruling": dict(ruling)}, self.engine.moderate(self.state, ruling))
 
     def export(self) -> dict[str, Any]:
-        return {"format": FORMAT, "seed": self.seed, "config": self.config, "commands": self.commands}
+        return {"format": replay_format(self.engine.kind), "seed": self.seed, "config": self.config,
+                "commands": self.commands}
 
 
 def _actor(actor: Actor) -> dict[str, Any]:
     return {"player": actor.player, "team": actor.team, "seat": actor.seat, "moderator": actor.moderator}
 
 
-def replay(data: Mapping[str, Any], engine: BattleEngine | None = None) -> tuple[BattleState, list[Event]]:
-    """Rebuild a battle from a replay file; returns the final state and every event in order."""
-    if data.get("format") != FORMAT:
-        raise ValueError(f"not a battle replay (format {data.get('format')!r})")
-    engine = engine or BattleEngine()
+@overload
+def replay(data: Mapping[str, Any]) -> tuple[BattleState, list[Event]]: ...
+
+
+@overload
+def replay(data: Mapping[str, Any], engine: Engine[S]) -> tuple[S, list[Event]]: ...
+
+
+def replay(data: Mapping[str, Any], engine: Engine[Any] | None = None) -> tuple[Any, list[Event]]:
+    """Rebuild a game from its replay file with `engine` (a BattleEngine unless given); returns the final state and
+    every event in order. The file's format must be the engine's."""
+    engine = engine if engine is not None else BattleEngine()
+    expected = replay_format(engine.kind)
+    if data.get("format") != expected:
+        raise ValueError(f"not a {engine.kind} replay (format {data.get('format')!r}, expected {expected!r})")
     state, first = engine.setup(data["config"], int(data["seed"]))
     events = list(first)
     for cmd in data["commands"]:

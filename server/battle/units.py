@@ -18,7 +18,8 @@ ARTILLERY = "artillery"
 @dataclass(frozen=True, slots=True)
 class UnitType:
     """Base values of one kind of unit. `hit_table` names a table of `HIT_TABLES`; `round_shot_multiplier` and
-    `fires_over` are the howitzer hooks (N-SIEGE-9); `can_move` False for fortress guns (N-SIEGE-11)."""
+    `fires_over` are the howitzer hooks (N-SIEGE-9); `can_move` False for fortress guns (N-SIEGE-11), and
+    `in_field_limit` False too: they are the fortress's, not the army's, and count against no side's limit."""
 
     name: str
     arm: str
@@ -37,6 +38,7 @@ class UnitType:
     round_shot_multiplier: int = 1
     fires_over: bool = False
     can_move: bool = True
+    in_field_limit: bool = True
 
 
 UNIT_TYPES: dict[str, UnitType] = {

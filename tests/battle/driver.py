@@ -59,7 +59,8 @@ def fire_ruling(state: BattleState, side: str, rng: random.Random) -> dict[str, 
             "turns": rng.randint(1, 3)}
 
 
-def play_phase(rec: Recorder, rng: random.Random, retreat_chance: float = 0.002, ruling_chance: float = 0.0) -> int:
+def play_phase(rec: Recorder[BattleState], rng: random.Random, retreat_chance: float = 0.002,
+               ruling_chance: float = 0.0) -> int:
     """Give random orders for the active side, then end its phase. Returns the number of accepted orders. With
     `ruling_chance` the moderator now and then shares a regiment's fire (N-FIRE-4)."""
     side = rec.state.active_side

@@ -45,7 +45,7 @@ def check(state: BattleState) -> None:
             assert state.occ[y * m.width + x] == u.num
     assert sum(1 for v in state.occ if v) == len(seen)
     for side in state.sides:
-        assert sum(1 for _ in state.field_units(side)) <= state.field_limit
+        assert state.counted(side) <= state.limit(side)
     for a, b in state.melees:
         assert state.units[a].on_field and state.units[b].on_field and state.units[a].side != state.units[b].side
 

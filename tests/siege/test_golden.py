@@ -7,16 +7,19 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from server.battle.replay import event_lines, loads
-from server.siege.replay import FORMAT, replay
+import pytest
+
+from server.battle.replay import Recorder, event_lines, loads, replay
+from server.core.engine import Actor
+from server.siege.engine import SiegeEngine
 
 GOLDEN = Path(__file__).parent / "golden"
 
 
 def test_golden_storm_replays_byte_for_byte_N_SIEGE_5_D_GEN_1() -> None:
     data = loads((GOLDEN / "storm.replay.json").read_text(encoding="utf-8"))
-    assert data["format"] == FORMAT
-    state, events = replay(data)
+    assert data["format"] == "kriegsspiel/siege-replay/1"
+    state, events = replay(data, SiegeEngine())
     expected = (GOLDEN / "storm.events.jsonl").read_text(encoding="utf-8").splitlines()
     got = event_lines(events)
     assert len(got) == len(expected)
@@ -51,3 +54,21 @@ def _turn_of(lines: list[dict], event: dict) -> int:  # type: ignore[type-arg]
         if x is event:
             return turn
     raise AssertionError("event not found")
+
+
+def test_one_replay_player_for_every_engine_checks_the_format_D_GEN_1() -> None:
+    """server.battle.replay records and replays any Engine; a file is replayed only by the engine of its kind."""
+    data = loads((GOLDEN / "storm.replay.json").read_text(encoding="utf-8"))
+    with pytest.raises(ValueError, match="not a battle replay"):
+        replay(data)
+    battle = loads((GOLDEN.parent.parent / "battle" / "golden" / "field_battle.replay.json").read_text("utf-8"))
+    with pytest.raises(ValueError, match="not a siege replay"):
+        replay(battle, SiegeEngine())
+    rec = Recorder(data["config"], int(data["seed"]), SiegeEngine())
+    for cmd in data["commands"][:40]:
+        if cmd["op"] == "order":
+            rec.order(Actor(cmd["actor"]["player"], cmd["actor"]["team"]), cmd["order"])
+        else:
+            rec.end_turn(cmd["team"], cmd["flagged"])
+    again, events = replay(rec.export(), SiegeEngine())
+    assert event_lines(events) == event_lines(rec.events) and again.battle.dump() == rec.state.battle.dump()
