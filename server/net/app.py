@@ -214,14 +214,13 @@ async def reissue_token(request: web.Request) -> web.Response:
 
 async def lobby(request: web.Request) -> web.Response:
     node = request.app[NODE]
-    presence = await node.hub.store.presence()
-    local = node.hub.presence()
+    presence = await node.hub.room_counts()
     rooms: list[LobbyRoom] = []
     for meta in sorted(await node.hub.store.list_campaigns(), key=lambda m: -int(m.get("created_ms", 0))):
         if not meta.get("public", True):
             continue
         room = campaign_room(meta["id"])
-        counts = presence.get(room) or local.get(room) or {}
+        counts = presence.get(room, {})
         rooms.append(LobbyRoom(
             id=meta["id"], room=room, name=meta["name"], scenario=meta["scenario"], level=meta["level"],
             teams=meta["teams"], players_online=counts.get("player", 0), spectators_online=counts.get("spectator", 0),

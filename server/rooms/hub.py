@@ -260,7 +260,18 @@ class Hub:
         return room.lockout_of(member.player) if room is not None else None
 
     def presence(self) -> dict[str, dict[str, int]]:
+        """This node's sessions per room and role, as they are now."""
         return {room_id: feed.counts() for room_id, feed in self.feeds.items() if feed.subs}
+
+    async def room_counts(self) -> dict[str, dict[str, int]]:
+        """Sessions per room and role over all nodes: this node's live counts plus what the other nodes last
+        reported (every 2 s), so a session that just joined here is counted at once (the lobby)."""
+        total = await self.store.presence(exclude=self.node)
+        for room_id, counts in self.presence().items():
+            into = total.setdefault(room_id, {})
+            for role, n in counts.items():
+                into[role] = into.get(role, 0) + n
+        return total
 
     # --- campaigns ---------------------------------------------------------------------------------------------
 

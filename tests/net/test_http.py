@@ -63,6 +63,31 @@ async def test_lobby_counts_connected_players_and_spectators(server: ServerProce
         await c.close()
 
 
+async def test_lobby_counts_are_current_after_the_node_has_reported_its_presence(server: ServerProcess) -> None:
+    """The node's own sessions are counted live; its 2-second presence report (for the other nodes) does not
+    make a spectator who just joined count 0 or one who left still count."""
+    made = campaign(server)
+
+    def counts() -> tuple[int, int]:
+        entry = next(c for c in server.http("GET", "/api/lobby")["campaigns"] if c["room"] == made["room"])
+        return entry["players_online"], entry["spectators_online"]
+
+    red = await signed_in(server.ws_url, made["seats"][0]["token"], made["room"])
+    await asyncio.sleep(2.5)  # the node has now reported (1 player, 0 spectators) to the store
+    spectator = await signed_in(server.ws_url, made["spectator_token"], made["room"])
+    assert counts() == (1, 1)
+    blue = await signed_in(server.ws_url, made["seats"][2]["token"], made["room"])
+    assert counts() == (2, 1)
+    await spectator.close()
+    for _ in range(50):  # the server notices the closed socket
+        if counts() == (2, 0):
+            break
+        await asyncio.sleep(0.05)
+    assert counts() == (2, 0)
+    await red.close()
+    await blue.close()
+
+
 def test_healthz_and_metrics(server: ServerProcess) -> None:
     assert server.http("GET", "/healthz")["ok"] is True
     text = server.http("GET", "/metrics")

@@ -69,6 +69,13 @@ async def test_two_nodes_share_redis_and_a_spectator_on_the_second_sees_live_eve
             break
         await asyncio.sleep(0.1)
     assert counts == (1, 1)
+    # the second node counts its own spectator live and the first node's player from its report: exact at once
+    entry = next(c for c in second.http("GET", "/api/lobby")["campaigns"] if c["room"] == room)
+    assert (entry["players_online"], entry["spectators_online"]) == (1, 1)
+    another = await signed_in(second.ws_url, made["spectator_token"], room)
+    entry = next(c for c in second.http("GET", "/api/lobby")["campaigns"] if c["room"] == room)
+    assert (entry["players_online"], entry["spectators_online"]) == (1, 2)
+    await another.close()
     await red.close()
     await spectator.close()
 
