@@ -21,6 +21,7 @@ from server.rooms.campaigns import new_token, plan_campaign, reissued_grant, tok
 from server.rooms.errors import RoomError
 from server.rooms.feed import Feed, Outlet, Subscription
 from server.rooms.members import Member
+from server.rooms.replay import Replays
 from server.rooms.room import Away, Room
 
 log = logging.getLogger(__name__)
@@ -45,6 +46,7 @@ class Hub:
         self.mirrors: dict[str, Room] = {}  # read-only copies of rooms followed here and owned elsewhere (views)
         self._mirroring: dict[str, asyncio.Task[None]] = {}
         self._opening: dict[str, asyncio.Lock] = {}
+        self.replays = Replays(store, bus, now)
         self._tasks: list[asyncio.Task[None]] = []
         from server.rooms.battles import BattleRooms
 
