@@ -16,6 +16,7 @@ from server.bus import open_backend
 from server.bus.names import campaign_room
 from server.net.metrics import Metrics
 from server.net.session import CLOSE_NO_HELLO, CLOSE_REPLACED, CLOSE_REVOKED, Session
+from server.net.sockets import bound_send_buffer
 from server.rooms.engines import engine_names
 from server.rooms.errors import RoomError
 from server.rooms.hub import Hub
@@ -105,6 +106,7 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
     s = node.settings
     ws = web.WebSocketResponse(heartbeat=s.heartbeat_s, max_msg_size=s.max_frame_bytes, compress=False)
     await ws.prepare(request)
+    bound_send_buffer(request.transport, s.socket_send_buffer_bytes)
     session = Session(ws, node, request.transport)
     node.sessions.add(session)
     node.metrics.connections += 1
