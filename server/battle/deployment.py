@@ -22,7 +22,7 @@ from server.core.errors import BadOrder, IllegalOrder
 from .footprint import FACING_NAMES
 from .state import FIELD_LIMIT, ON_FIELD, RESERVE, BattleState, Reinforcement, Side, Unit, new_unit
 from .terrain import FIELD_SIZE, BattleMap
-from .units import UNIT_TYPES
+from .units import HIT_TABLES, UNIT_TYPES
 
 ZONE_DEPTH = 15
 ZONE_GAP = 5
@@ -138,8 +138,13 @@ def make_unit(spec: Mapping[str, Any], side: str, num: int) -> Unit:
     def opt(name: str) -> int | None:
         return int(spec[name]) if spec.get(name) is not None else None
 
+    accuracy = opt("accuracy")
+    rows = HIT_TABLES[t.hit_table].accuracies if t.hit_table else None
+    if accuracy is not None and rows is not None and accuracy not in rows:
+        raise BadOrder(f"a {kind} company's accuracy is {rows.start}–{rows.stop - 1}", rule="D-N-11",
+                       details={"unit": spec.get("id"), "accuracy": accuracy, "table": t.hit_table})
     return new_unit(str(spec["id"]), side, kind, num, morale=opt("morale"), loss_tolerance=opt("loss_tolerance"),
-                    guns=opt("guns"), accuracy=opt("accuracy"), formation=formation)
+                    guns=opt("guns"), accuracy=accuracy, formation=formation)
 
 
 def field_limits(config: Mapping[str, Any], sides_cfg: Sequence[Mapping[str, Any]]) -> dict[str, int]:

@@ -8,10 +8,10 @@ from typing import Any
 
 from server.battle.fire import round_shot_distance
 from server.battle.footprint import DIRECTIONS
-from server.battle.replay import Recorder
 from server.battle.state import BattleState, Unit
 from server.core.engine import Actor
 from server.core.errors import RuleError
+from server.core.replay import Recorder
 
 FORMATIONS = {"infantry": ["line", "attack_column", "square", "march_column"],
               "cavalry": ["attack_column", "march_column"], "artillery": ["deployed", "limbered"]}

@@ -7,10 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-
-from server.battle.replay import Recorder, event_lines, loads, replay
-from server.core.engine import Actor
+from server.core.replay import event_lines, loads, replay
 from server.siege.engine import SiegeEngine
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -54,21 +51,3 @@ def _turn_of(lines: list[dict], event: dict) -> int:  # type: ignore[type-arg]
         if x is event:
             return turn
     raise AssertionError("event not found")
-
-
-def test_one_replay_player_for_every_engine_checks_the_format_D_GEN_1() -> None:
-    """server.battle.replay records and replays any Engine; a file is replayed only by the engine of its kind."""
-    data = loads((GOLDEN / "storm.replay.json").read_text(encoding="utf-8"))
-    with pytest.raises(ValueError, match="not a battle replay"):
-        replay(data)
-    battle = loads((GOLDEN.parent.parent / "battle" / "golden" / "field_battle.replay.json").read_text("utf-8"))
-    with pytest.raises(ValueError, match="not a siege replay"):
-        replay(battle, SiegeEngine())
-    rec = Recorder(data["config"], int(data["seed"]), SiegeEngine())
-    for cmd in data["commands"][:40]:
-        if cmd["op"] == "order":
-            rec.order(Actor(cmd["actor"]["player"], cmd["actor"]["team"]), cmd["order"])
-        else:
-            rec.end_turn(cmd["team"], cmd["flagged"])
-    again, events = replay(rec.export(), SiegeEngine())
-    assert event_lines(events) == event_lines(rec.events) and again.battle.dump() == rec.state.battle.dump()

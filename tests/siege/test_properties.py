@@ -8,9 +8,9 @@ import random
 
 import pytest
 
-from server.battle.replay import Recorder, event_lines, replay
 from server.core.engine import Actor
 from server.core.errors import RuleError
+from server.core.replay import Recorder, event_lines, replay
 from server.siege.engine import SiegeEngine, StormState
 
 from ..battle.driver import army, candidates

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from server.battle.fire import reach
 from server.core.errors import IllegalOrder, RuleError
 from server.siege.deployment import howitzer_limit
+from server.siege.engine import StormState
 
 from .helpers import ENGINE, act, kinds, north, play_turn, setup, south, storm, u
 
@@ -238,6 +241,20 @@ def test_entering_the_ditch_ends_the_move_for_the_turn_N_SIEGE_12() -> None:
     assert kinds(ev, "about_face") and s.battle.units["bc"].points == 0
 
 
+def shown(state: StormState, uid: str, viewer: str = "team:blue") -> dict[str, Any]:
+    (unit,) = [x for x in ENGINE.view(state, viewer)["units"] if x["id"] == uid]
+    return dict(unit)
+
+
+def test_the_view_shows_the_move_the_ditch_ended_until_the_turn_is_over_N_SIEGE_12() -> None:
+    s, _ = storm([u("bc", "infantry", 6, 44, formation="attack_column", facing="N")], [FAR_GARRISON])
+    assert shown(s, "bc")["move_ended"] is None
+    s, _ = act(s, "blue", north(s, "bc", 5))
+    assert shown(s, "bc")["move_ended"] == shown(s, "bc", "spectator")["move_ended"] == "N-SIEGE-12"
+    s, _ = play_turn(s)
+    assert shown(s, "bc")["move_ended"] is None
+
+
 def test_a_unit_in_the_ditch_moves_on_through_a_breach_N_SIEGE_12() -> None:
     """Only entering the ditch ends a move: next turn the column crosses the rest of the ditch and the breach in one
     move (it used to crawl a cell a turn while any of it was in the ditch)."""
@@ -309,6 +326,7 @@ def test_reaching_the_wall_ends_the_move_for_the_turn_N_SIEGE_13() -> None:
         s, _ = ENGINE.end_turn(s, s.battle.active_side or "", flagged=False)
     s, ev = act(s, "blue", north(s, "bc", 1))
     assert kinds(ev, "move_ended") == [{"unit": "bc", "reason": "reached the wall", "rule": "N-SIEGE-13"}]
+    assert shown(s, "bc")["move_ended"] == "N-SIEGE-13"
     with pytest.raises(IllegalOrder) as e:
         act(s, "blue", {"type": "move", "unit": "bc", "path": [[34, 33]]})
     assert rule_of(e) == "N-SIEGE-13"

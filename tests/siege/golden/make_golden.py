@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from server.battle.fire import round_shot_distance
-from server.battle.replay import Recorder, dumps, event_lines
 from server.core.engine import Actor
 from server.core.errors import RuleError
+from server.core.replay import Recorder, dumps, event_lines
 from server.siege.engine import SiegeEngine, StormState
 
 HERE = Path(__file__).parent

@@ -1,6 +1,6 @@
 """Replay files: a game's seed, setup and accepted commands, replayed to the same events byte for byte
 (D-GEN-1: the dice are in the state, so the commands decide everything). One recorder and one player for every
-engine of the Engine protocol (server.core.engine): field battles, storms (server.siege), any other.
+engine of the Engine protocol (server.core.engine): field battles (server.battle), storms (server.siege), any other.
 
     {"format": "kriegsspiel/battle-replay/1", "seed": 7, "config": {...},
      "commands": [{"op": "order", "actor": {"player": "p1", "team": "red"}, "order": {...}},
@@ -14,12 +14,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Generic, TypeVar, overload
+from typing import Any, Generic, TypeVar
 
-from server.core.engine import Actor, Engine, Event
-
-from .engine import BattleEngine
-from .state import BattleState
+from .engine import Actor, Engine, Event
 
 S = TypeVar("S")
 
@@ -27,9 +24,6 @@ S = TypeVar("S")
 def replay_format(kind: str) -> str:
     """The replay format of an engine kind."""
     return f"kriegsspiel/{kind}-replay/1"
-
-
-FORMAT = replay_format(BattleEngine.kind)
 
 
 def event_line(event: Event) -> str:
@@ -44,21 +38,15 @@ def event_lines(events: Iterable[Event]) -> list[str]:
 
 
 class Recorder(Generic[S]):
-    """Drives an engine (a BattleEngine unless given) and records every accepted command; a refused one changes
-    nothing and is dropped."""
+    """Drives `engine` from the game's setup and records every accepted command; a refused one changes nothing and
+    is dropped."""
 
-    @overload
-    def __init__(self: Recorder[BattleState], config: Mapping[str, Any], seed: int) -> None: ...
-
-    @overload
-    def __init__(self, config: Mapping[str, Any], seed: int, engine: Engine[S]) -> None: ...
-
-    def __init__(self, config: Mapping[str, Any], seed: int, engine: Engine[Any] | None = None) -> None:
+    def __init__(self, config: Mapping[str, Any], seed: int, engine: Engine[S]) -> None:
         self.config = config
         self.seed = seed
-        self.engine: Engine[S] = engine if engine is not None else BattleEngine()  # type: ignore[assignment]
+        self.engine = engine
         self.commands: list[dict[str, Any]] = []
-        self.state, first = self.engine.setup(config, seed)
+        self.state, first = engine.setup(config, seed)
         self.events: list[Event] = list(first)
 
     def _record(self, command: dict[str, Any], step: tuple[S, Sequence[Event]]) -> Sequence[Event]:
@@ -87,18 +75,9 @@ def _actor(actor: Actor) -> dict[str, Any]:
     return {"player": actor.player, "team": actor.team, "seat": actor.seat, "moderator": actor.moderator}
 
 
-@overload
-def replay(data: Mapping[str, Any]) -> tuple[BattleState, list[Event]]: ...
-
-
-@overload
-def replay(data: Mapping[str, Any], engine: Engine[S]) -> tuple[S, list[Event]]: ...
-
-
-def replay(data: Mapping[str, Any], engine: Engine[Any] | None = None) -> tuple[Any, list[Event]]:
-    """Rebuild a game from its replay file with `engine` (a BattleEngine unless given); returns the final state and
-    every event in order. The file's format must be the engine's."""
-    engine = engine if engine is not None else BattleEngine()
+def replay(data: Mapping[str, Any], engine: Engine[S]) -> tuple[S, list[Event]]:
+    """Rebuild a game from its replay file with `engine`; returns the final state and every event in order. The
+    file's format must be the engine's."""
     expected = replay_format(engine.kind)
     if data.get("format") != expected:
         raise ValueError(f"not a {engine.kind} replay (format {data.get('format')!r}, expected {expected!r})")
