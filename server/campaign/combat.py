@@ -268,6 +268,8 @@ def attack(ctx: Ctx, team: str, cmd: Attack) -> None:
         att_losses = distribute(out.attacker_loss, att, extra)
         def_losses = distribute(out.defender_loss, dfd)
         rnd = {"attackers": [u.id for u in att_line], "defenders": [d.id for d in def_line],
+               "initial": {"attacker": round(sum(f.unit.rating for f in att if f.multiplier), 3),
+                           "defender": round(sum(f.unit.rating for f in dfd if f.multiplier), 3)},
                "k1": round(k1, 3), "k2": round(k2, 3), "ratio": out.ratio, "p1": out.p1, "p2": out.p2,
                "attacker_loss": round(out.attacker_loss, 3), "defender_loss": round(out.defender_loss, 3),
                "losses": {**att_losses, **def_losses}, "attacker_capitulates": out.attacker_capitulates,

@@ -65,6 +65,8 @@ ANY_TIME_ORDERS: dict[type, Handler] = {
     Posture: deployment.posture, Regulation: deployment.regulation, Question: recon.question,
     ProposePeace: peace.propose, AnswerPeace: peace.answer, Capitulate: peace.capitulate,
 }
+#: C-1.3: the server is the computer mediator; "none" records a game played without one (levels 1-2, C-1.4).
+MEDIATORS = ("server", "none")
 #: Level 3 (C-1.7): orders the mediator records and carries out together at the end of the turn, in this order.
 RESOLUTION_ORDER: tuple[type, ...] = (Turn, Frontage, Formation, Split, Merge, Corps, Reassign, Transfer, March,
                                       Move, Strike, Attack)
@@ -92,6 +94,15 @@ class CampaignEngine:
         if not isinstance(house_rules, list) or len(house_rules) > 50 or not all(
                 isinstance(r, str) and len(r) <= 500 for r in house_rules):
             raise BadOrder("house rules are a list of texts", rule="C-0.3", details={"field": "house_rules"})
+        mediator = config.get("mediator", "server")
+        if mediator not in MEDIATORS:
+            raise BadOrder("the mediator is 'server' or 'none'", rule="C-1.3", details={"field": "mediator"})
+        if mediator == "none" and level == 3:
+            raise BadOrder("level 3 is impossible without a mediator", rule="C-1.4", details={"field": "mediator"})
+        module = config.get("module", 1)
+        if module != 1 or isinstance(module, bool):
+            raise BadOrder("only Module 1, the Continental War, is specified", rule="C-0.1",
+                           details={"field": "module"})
         ordered = list(in_turn_order(list(teams)))
         neutrals = [s for s, d in scen.raw["states"].items() if s not in ordered and d.get("neutral")]
         state = CampaignState(
@@ -99,6 +110,7 @@ class CampaignEngine:
             house_rules=list(house_rules), recon_deception=bool(config.get("recon_deception")),
             phase=PLANNING, order=TurnOrder.start(ordered, simultaneous=True), dice=Dice.from_seed(seed),
             units={}, neutrals=neutrals, penalise_refused=bool(config.get("penalise_refused_orders", True)),
+            mediator=str(mediator),
         )
         for colour in [*ordered, *neutrals]:
             for spec in scen.forces_for(colour, state.level):
@@ -113,7 +125,7 @@ class CampaignEngine:
         events: list[Event] = [public(
             "campaign_created", scenario=scen.name, title=scen.title, level=state.level, teams=state.teams,
             neutrals=neutrals, house_rules=state.house_rules, recon_deception=state.recon_deception,
-            rules="C-0.2, C-0.3, C-1.2",
+            module=1, mediator=state.mediator, rules="C-0.1, C-0.2, C-0.3, C-1.2, C-1.3",
         )]
         events.append(public("phase", phase=PLANNING, rule="C-1.5"))
         return state, events

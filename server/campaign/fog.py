@@ -146,6 +146,7 @@ def view(state: CampaignState, viewer: str) -> dict[str, Any]:
         "scenario": state.scenario, "title": state.scen.title, "level": state.level, "phase": state.phase,
         "turn": state.turn, "active": sorted(state.order.active) if state.phase != "over" else [],
         "teams": state.teams, "neutrals": state.neutrals, "house_rules": state.house_rules,
+        "mediator": state.mediator,
         "recon_deception": state.recon_deception, "war": state.war, "aggressor": state.aggressor,
         "violators": state.violators, "control": dict(sorted(state.control.items())),
         "closures": {k: v for k, v in sorted(state.closures.items()) if max(v.values()) >= state.turn},

@@ -501,6 +501,43 @@ def _main_arm(state: CampaignState, units: list[Unit]) -> str:
     return max(sorted(counts), key=lambda a: counts[a])
 
 
+def side_by_side(units: list[Unit], first: Unit) -> list[Unit]:
+    """The units of `units` linked to `first` through neighbouring cells (one corps card, C-4.7/C-4.10)."""
+    linked = [first]
+    while True:
+        more = [u for u in units if u not in linked and any(is_adjacent(u.cell, v.cell) for v in linked)]
+        if not more:
+            return linked
+        linked += more
+
+
+def break_up_corps(ctx: Ctx, team: str) -> None:
+    """C-4.9 [L2], at the start of the team's turn: a corps whose divisions stand side by side has its card laid
+    (C-4.7); afterwards divisions that can no longer be placed on it (not side by side with the corps' main body —
+    the largest linked group, the first by id on a tie) lose corps subordination. A corps drawn up in planning
+    over a wider front (C-5.3) is a label until its card is first laid (our decision)."""
+    state = ctx.state
+    if state.level < 2:
+        return
+    by_corps: dict[str, list[Unit]] = {}
+    for u in sorted(state.alive_units(team), key=lambda u: u.id):
+        if u.corps and not u.is_regiment and u.status != TRANSFER:
+            by_corps.setdefault(u.corps, []).append(u)
+    for name, members in sorted(by_corps.items()):
+        body = max((side_by_side(members, m) for m in members), key=len)
+        key = f"{team}:{name}"
+        if len(body) == len(members):
+            if key not in state.corps_cards:
+                state.corps_cards.append(key)
+            continue
+        if key not in state.corps_cards:
+            continue
+        for u in members:
+            if u not in body:
+                u.corps = None
+                ctx.emit(for_team(team, "corps_left", unit=u.id, corps=name, rule="C-4.9"))
+
+
 def corps(ctx: Ctx, team: str, cmd: Corps) -> None:
     """C-5.3 while planning, C-4.10 [L2] in operations: divisions side by side form a corps (a corps card holds
     up to three, C-4.7); in operations it takes 3 turns."""
@@ -514,14 +551,7 @@ def corps(ctx: Ctx, team: str, cmd: Corps) -> None:
     if not planning:
         for u in units:
             _check_common(ctx, u)
-        linked = {units[0].id}
-        while True:
-            more = {u.id for u in units if u.id not in linked
-                    and any(is_adjacent(u.cell, state.units[v].cell) for v in linked)}
-            if not more:
-                break
-            linked |= more
-        if len(linked) != len(units):
+        if len(side_by_side(units, units[0])) != len(units):
             ctx.fail(IllegalOrder("the divisions of a corps must stand side by side", rule="C-4.10"))
     turns = int(state.tables["movement"]["combine_divisions_turns"])
     for u in units:
@@ -572,6 +602,7 @@ def begin_turn(ctx: Ctx, team: str) -> None:
             advance_transfer(ctx, unit)
         elif unit.status == MARCH:
             advance_march(ctx, unit)
+    break_up_corps(ctx, team)
     ctx.emit(public("turn_begun", team=team, turn=state.turn))
 
 
