@@ -10,7 +10,7 @@ from server.campaign.events import for_team, public
 from server.campaign.forces import Unit, new_division
 from server.campaign.grid import ORTHOGONAL, Cell, chebyshev, label
 from server.campaign.movement import blocking, nearest_free, stack_allowed
-from server.campaign.orders import Army, Cover, Deploy, Formation, MobilizationPoints, Posture, Regulation
+from server.campaign.orders import Army, ArmyGroup, Cover, Deploy, Formation, MobilizationPoints, Posture, Regulation
 from server.campaign.scenario import GameMap
 from server.campaign.state import PLANNING, CampaignState
 from server.core.errors import IllegalOrder
@@ -86,6 +86,23 @@ def army(ctx: Ctx, team: str, cmd: Army) -> None:
     ctx.emit(for_team(team, "army_formed", name=cmd.name, units=[u.id for u in units], rule="C-5.6"))
     if cmd.zone is not None:
         ctx.emit(for_team(team, "zone", spectators=False, army=cmd.name, zone=zones[cmd.name], rule="C-5.6"))
+
+
+def army_group(ctx: Ctx, team: str, cmd: ArmyGroup) -> None:
+    """C-5.7: armies may be grouped into an army group (front) — convenient, not required. Kept in the team's
+    plan beside the zones (seen by the team and the moderator); an army belongs to one group at most."""
+    state = ctx.state
+    armies = state.armies.get(team, {})
+    unknown = [a for a in cmd.armies if a not in armies]
+    if unknown:
+        raise IllegalOrder(f"no army {unknown[0]!r} to group", rule="C-5.7")
+    groups = state.regulations.setdefault(team, {}).setdefault("groups", {})
+    for name in list(groups):
+        groups[name] = [a for a in groups[name] if a not in cmd.armies]
+        if not groups[name]:
+            del groups[name]
+    groups[cmd.name] = list(dict.fromkeys(cmd.armies))
+    ctx.emit(for_team(team, "army_group", spectators=False, name=cmd.name, armies=groups[cmd.name], rule="C-5.7"))
 
 
 def cover(ctx: Ctx, team: str, cmd: Cover) -> None:

@@ -18,6 +18,7 @@ from server.campaign.forces import new_division
 from server.campaign.orders import (
     AnswerPeace,
     Army,
+    ArmyGroup,
     Attack,
     Capitulate,
     Command,
@@ -51,7 +52,7 @@ from server.core.turns import TurnOrder, in_turn_order
 Handler = Callable[[Ctx, str, Any], None]
 
 PLANNING_ORDERS: dict[type, Handler] = {
-    Deploy: deployment.deploy, Army: deployment.army, Cover: deployment.cover,
+    Deploy: deployment.deploy, Army: deployment.army, ArmyGroup: deployment.army_group, Cover: deployment.cover,
     MobilizationPoints: deployment.mobilization_points, Regulation: deployment.regulation,
     Posture: deployment.posture, Formation: deployment.formation, Corps: movement.corps,
 }
@@ -103,6 +104,9 @@ class CampaignEngine:
         if module != 1 or isinstance(module, bool):
             raise BadOrder("only Module 1, the Continental War, is specified", rule="C-0.1",
                            details={"field": "module"})
+        if config.get("forces", "preset") != "preset":
+            raise BadOrder("only preset forces are played: Table 6 (forces by cost) is blank and the level-3 "
+                           "establishments depend on Module 4", rule="C-T6, C-3.U1", details={"field": "forces"})
         ordered = list(in_turn_order(list(teams)))
         neutrals = [s for s, d in scen.raw["states"].items() if s not in ordered and d.get("neutral")]
         state = CampaignState(

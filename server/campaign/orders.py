@@ -237,6 +237,17 @@ class Army(_Order):
 
 
 @dataclass(frozen=True)
+class ArmyGroup(_Order):
+    """C-5.7: armies grouped into an army group (front), optional."""
+    name: str
+    armies: tuple[str, ...]
+
+    @classmethod
+    def wire(cls, order: Mapping[str, Any]) -> ArmyGroup:
+        return cls(_str(order, "name"), _ids_tuple(order, "armies"))
+
+
+@dataclass(frozen=True)
 class Cover(_Order):
     unit: str
     cover: bool
@@ -325,13 +336,13 @@ class Capitulate(_Order):
 
 
 Command = (Move | Turn | Frontage | March | Transfer | Split | Merge | Corps | Reassign | Formation | Attack | Strike
-           | Posture | Deploy | Army | Cover | MobilizationPoints | Regulation | Question | ProposePeace
+           | Posture | Deploy | Army | ArmyGroup | Cover | MobilizationPoints | Regulation | Question | ProposePeace
            | AnswerPeace | Capitulate)
 
 KINDS: dict[str, type[_Order]] = {
     "move": Move, "turn": Turn, "frontage": Frontage, "march": March, "transfer": Transfer, "split": Split,
     "merge": Merge, "corps": Corps, "reassign": Reassign, "formation": Formation, "attack": Attack,
-    "strike": Strike, "posture": Posture, "deploy": Deploy, "army": Army, "cover": Cover,
+    "strike": Strike, "posture": Posture, "deploy": Deploy, "army": Army, "army_group": ArmyGroup, "cover": Cover,
     "mobilization_points": MobilizationPoints, "regulation": Regulation, "question": Question,
     "propose_peace": ProposePeace, "answer_peace": AnswerPeace, "capitulate": Capitulate,
 }
