@@ -11,7 +11,7 @@ from server.campaign.forces import sector_factor, support_rating
 from server.campaign.grid import distance_km
 from server.core.engine import MODERATOR, PUBLIC, team_viewer
 from server.core.errors import BadOrder, IllegalOrder, UnknownOrder
-from tests.campaign.helpers import BLUE, ENGINE, RED, end, kinds, next_turn, order, place, start
+from tests.campaign.helpers import ENGINE, RED, end, kinds, next_turn, order, place, start
 
 CFG: dict[str, Any] = {"scenario": "continental", "level": 1,
                        "teams": [{"colour": "red", "seats": 1}, {"colour": "blue", "seats": 1}]}
