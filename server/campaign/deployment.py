@@ -8,7 +8,7 @@ from typing import Any
 from server.campaign.context import Ctx
 from server.campaign.events import for_team, public
 from server.campaign.forces import Unit, new_division
-from server.campaign.grid import ORTHOGONAL, Cell, chebyshev, label
+from server.campaign.grid import ORTHOGONAL, Cell, chebyshev, label, line_from
 from server.campaign.movement import blocking, nearest_free, stack_allowed
 from server.campaign.orders import Army, ArmyGroup, Cover, Deploy, Formation, MobilizationPoints, Posture, Regulation
 from server.campaign.scenario import GameMap
@@ -187,15 +187,32 @@ def border_of(gm: GameMap, grid: dict[Cell, str | None], team: str, facing: str 
 
 
 def first_echelon(state: CampaignState, team: str) -> dict[str, list[str]]:
-    """C-6.2: first-echelon armies stand no further than 60 km from the border (every division of the army)."""
+    """C-6.2: first-echelon armies stand no further than 60 km from the border (every division of the army) and
+    are not screened by forest, mountains or other armies: an army is screened when each of its divisions is."""
     depth = float(state.tables["deployment"]["first_echelon_km"]) / 10
     border = border_cells(state, team)
     out: dict[str, list[str]] = {}
     for name, ids in sorted(state.armies.get(team, {}).items()):
         units = [state.units[i] for i in ids if i in state.units and state.units[i].alive]
-        if units and border and all(min(chebyshev(u.cell, b) for b in border) <= depth for u in units):
+        if units and border and all(min(chebyshev(u.cell, b) for b in border) <= depth for u in units) and not all(
+                screened(state, u, border, depth) for u in units):
             out[name] = [u.id for u in units]
     return out
+
+
+def screened(state: CampaignState, unit: Unit, border: list[Cell], depth: float) -> bool:
+    """C-6.2: no straight line from a border cell within 60 km reaches the division without crossing screening
+    terrain of the level's map (forest, mountains — tables.deployment.screening_terrain) or a division of another
+    of its side's armies; the border cell itself counts, the division's own cell does not."""
+    terrain = state.map.terrain
+    screens = set(state.tables["deployment"]["screening_terrain"])
+    others = {c for u in state.alive_units(unit.team) if u.army and u.army != unit.army for c in u.cells()}
+    for b in border:
+        if chebyshev(b, unit.cell) > depth:
+            continue
+        if b == unit.cell or not any(terrain.get(c) in screens or c in others for c in line_from(b, unit.cell)):
+            return False
+    return True
 
 
 def standing_information(state: CampaignState, about: str, *, deployment: bool = False) -> dict[str, Any]:
