@@ -22,6 +22,7 @@ from server.campaign.forces import (
     MARCH,
     SECTORS,
     Unit,
+    is_division,
     remove_losses,
     sector_factor,
     support_rating,
@@ -182,7 +183,7 @@ def _capture(ctx: Ctx, units: list[Unit], by: str) -> None:
     for u in units:
         if u.alive:
             u.status, u.second = CAPTURED, None
-            if not u.is_regiment and u.arm != "FORT":
+            if is_division(ctx.state.tables, u):
                 ctx.state.prisoners[by] = ctx.state.prisoners.get(by, 0) + 1
             ctx.emit(for_teams(sorted({u.team, by}), "capitulated", unit=u.id, name=u.name, to=by))
 
@@ -343,8 +344,8 @@ def _advance(ctx: Ctx, team: str, line: list[Unit], target: Cell, wanted: bool, 
 
 def _attacker_problem(state: CampaignState, u: Unit, target: Cell, n: int,
                       earlier: list[list[Unit]]) -> tuple[str, str] | None:
-    if u.arm in ("AD", "ATD", "FORT"):
-        return f"{u.name}: artillery, anti-tank included, cannot make this strike", "C-9.8"
+    if u.arm in state.tables["no_regular_strike"]:
+        return f"{u.name} cannot make this strike (artillery, anti-tank included; fortresses; HQs)", "C-9.8"
     if u.status == MARCH:
         return f"{u.name} is on the march and cannot attack", "C-4.8"
     if not u.combat_capable:

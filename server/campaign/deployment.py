@@ -7,7 +7,7 @@ from typing import Any
 
 from server.campaign.context import Ctx
 from server.campaign.events import for_team, public
-from server.campaign.forces import Unit, new_division
+from server.campaign.forces import Unit, is_division, new_division
 from server.campaign.grid import ORTHOGONAL, Cell, chebyshev, label, line_from
 from server.campaign.movement import blocking, nearest_free, stack_allowed
 from server.campaign.orders import Army, ArmyGroup, Cover, Deploy, Formation, MobilizationPoints, Posture, Regulation
@@ -30,6 +30,36 @@ def setup_fortresses(state: CampaignState) -> None:
                 "cell": list(place.cell), "facing": "N"}
         state.units[spec["id"]] = new_division(state.scen, state.level, spec, place.state,
                                                neutral=place.state in state.neutrals)
+
+
+def setup_headquarters(state: CampaignState) -> None:
+    """C-T1: army and corps HQs are nominal at levels 1-2 (the army and corps are labels). From the level the
+    tables name, each army and corps of the scenario gets an HQ counter of its T1 troops, standing on the nearest
+    free cell of its own country to the formation's first division at least 20 km behind the border (our
+    decision: the HQ stands behind its troops)."""
+    hq = state.tables["headquarters"]
+    if state.level < int(hq["counters_from_level"]):
+        return
+    for team in [*state.player_teams, *state.neutrals]:
+        border = border_cells(state, team)
+        rear = sorted(c for c, holder in state.map.states.items() if holder == team and state.map.is_land(c)
+                      and all(chebyshev(c, b) >= 2 for b in border))
+        divisions = sorted((u for u in state.alive_units(team) if is_division(state.tables, u)), key=lambda u: u.id)
+        formations: dict[tuple[str, str], Unit] = {}
+        for u in divisions:
+            for kind, name in (("army", u.army), ("corps", u.corps)):
+                if name:
+                    formations.setdefault((kind, name), u)
+        for (kind, name), first in sorted(formations.items()):
+            spec = {"id": f"{team[0]}HQ-{name}", "name": f"{name} HQ", "arm": hq[kind], "cell": list(first.cell),
+                    "facing": first.facing, "army": first.army, "corps": name if kind == "corps" else None}
+            unit = new_division(state.scen, state.level, spec, team, neutral=team in state.neutrals)
+            speeds = state.tables["speeds_km"]
+            cells = [c for c in rear if not blocking(state, unit, c)
+                     and isinstance(speeds[state.map.terrain[c]][unit.arm], (int, float))]
+            if cells:
+                unit.cell = min(cells, key=lambda c: (chebyshev(c, first.cell), c))
+                state.units[unit.id] = unit
 
 
 def _planning_unit(ctx: Ctx, team: str, unit_id: str) -> Unit:
@@ -69,7 +99,7 @@ def army(ctx: Ctx, team: str, cmd: Army) -> None:
     units = [_planning_unit(ctx, team, u) for u in dict.fromkeys(cmd.units)]
     if not int(dep["army_min"]) <= len(units) <= int(dep["army_max"]):
         raise IllegalOrder(f"an army has {dep['army_min']} to {dep['army_max']} divisions", rule="C-5.6")
-    if any(u.arm == "FORT" or u.is_regiment for u in units):
+    if not all(is_division(state.tables, u) for u in units):
         raise IllegalOrder("armies are made of divisions", rule="C-5.6")
     armies = state.armies.setdefault(team, {})
     for name in list(armies):

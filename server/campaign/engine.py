@@ -14,7 +14,7 @@ from typing import Any
 from server.campaign import artillery, combat, deployment, fog, movement, peace, recon
 from server.campaign.context import Ctx, Dropped
 from server.campaign.events import for_team, public, umpire
-from server.campaign.forces import new_division
+from server.campaign.forces import is_division, new_division
 from server.campaign.orders import (
     AnswerPeace,
     Army,
@@ -121,10 +121,11 @@ class CampaignEngine:
                 state.units[spec["id"]] = new_division(scen, state.level, spec, colour, neutral=colour in neutrals)
             state.recon[colour] = {"quota": 0.0, "spent": 0.0, "answers": 0, "false": 0}
         deployment.setup_fortresses(state)
+        deployment.setup_headquarters(state)
         for colour in ordered:
             state.armies[colour] = {}
             for u in state.alive_units(colour):
-                if u.army:
+                if u.army and is_division(state.tables, u):
                     state.armies[colour].setdefault(u.army, []).append(u.id)
         events: list[Event] = [public(
             "campaign_created", scenario=scen.name, title=scen.title, level=state.level, teams=state.teams,

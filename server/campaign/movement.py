@@ -13,7 +13,7 @@ from collections import deque
 
 from server.campaign.context import Ctx
 from server.campaign.events import for_team, for_teams, public
-from server.campaign.forces import MARCH, READY, REGROUPING, RESTORING, TRANSFER, Unit
+from server.campaign.forces import MARCH, READY, REGROUPING, RESTORING, TRANSFER, Unit, is_division
 from server.campaign.grid import (
     ORTHOGONAL,
     Cell,
@@ -521,7 +521,7 @@ def break_up_corps(ctx: Ctx, team: str) -> None:
         return
     by_corps: dict[str, list[Unit]] = {}
     for u in sorted(state.alive_units(team), key=lambda u: u.id):
-        if u.corps and not u.is_regiment and u.status != TRANSFER:
+        if u.corps and is_division(state.tables, u) and u.status != TRANSFER:
             by_corps.setdefault(u.corps, []).append(u)
     for name, members in sorted(by_corps.items()):
         body = max((side_by_side(members, m) for m in members), key=len)
@@ -546,7 +546,7 @@ def corps(ctx: Ctx, team: str, cmd: Corps) -> None:
     if not planning and state.level < 2:
         ctx.fail(IllegalOrder("combining divisions into a corps during the war is a level-2 rule", rule="C-4.10"))
     units = [ctx.own_unit(team, u) for u in dict.fromkeys(cmd.units)]
-    if not 1 <= len(units) <= 3 or any(u.is_regiment or u.arm == "FORT" for u in units):
+    if not 1 <= len(units) <= 3 or not all(is_division(state.tables, u) for u in units):
         ctx.fail(IllegalOrder("a corps is one to three divisions", rule="C-4.7"))
     if not planning:
         for u in units:

@@ -364,3 +364,59 @@ def test_components_game_map_commanders_maps_counters_jokers_and_table_C_COMP() 
     place(s, "blue", "CavD", (44, 18), facing="W")
     s, events = order(s, RED, type="attack", target=[44, 18], echelons=[[first], [second]])  # a joker per echelon
     assert _battle(events)["rounds"][0]["attackers"] == [first]
+
+
+# -- C-T1: headquarters -----------------------------------------------------------------------------------------
+
+def test_headquarters_are_nominal_at_levels_1_and_2_C_T1() -> None:
+    for level in (1, 2):
+        s, _ = ENGINE.setup({**CFG, "level": level}, 1)
+        assert not [u for u in s.units.values() if u.arm in ("AHQ", "CHQ")]
+        assert {u.army for u in s.units.values() if u.team == "red"} >= {"1A", "2A", "3A"}  # armies as labels
+
+
+def test_level_3_army_and_corps_hq_counters_of_table_1_troops_C_T1_C_9_6() -> None:
+    s, _ = ENGINE.setup({**CFG, "level": 3}, 1)
+    for team in ("red", "blue"):
+        divisions = [u for u in s.units.values() if u.team == team and u.arm not in ("AHQ", "CHQ", "FORT")]
+        hqs = {u.id: u for u in s.units.values() if u.team == team and u.arm in ("AHQ", "CHQ")}
+        armies = {u.army for u in divisions if u.army}
+        corps = {u.corps for u in divisions if u.corps}
+        assert sorted(u.army for u in hqs.values() if u.arm == "AHQ") == sorted(armies)
+        assert sorted(u.corps for u in hqs.values() if u.arm == "CHQ") == sorted(corps)
+        assert all(uid not in ids for ids in s.armies[team].values() for uid in hqs)  # not an army's division
+        for hq in hqs.values():
+            assert s.controller(hq.cell) == team and len(s.units_at(hq.cell)) == 1
+            if hq.arm == "AHQ":  # a heavy-calibre artillery battalion: support 0.8 counts in direct (C-9.6)
+                assert [r[0] for r in hq.regiments] == ["artillery_heavy"] and hq.rating == pytest.approx(0.8)
+            else:  # a rifle regiment 0.2 and an artillery regiment's support 0.4
+                assert [r[0] for r in hq.regiments] == ["rifle", "artillery"] and hq.rating == pytest.approx(0.6)
+
+
+def test_hq_counters_move_but_do_not_strike_and_are_no_divisions_C_T1_C_9_8_C_10_1() -> None:
+    s = start(3)
+    hq = place(s, "red", "CHQ", (42, 18), facing="E")
+    place(s, "blue", "RD", (43, 18), facing="W")
+    s2, _ = order(s, RED, type="attack", target=[43, 18], echelons=[[hq]])  # recorded at level 3 ...
+    s2 = next_turn(s2)
+    assert s2.units[hq].fought is False and not s2.war  # ... and dropped by the mediator: HQs do not strike
+    s1 = start(1)
+    hq1 = place(s1, "red", "CHQ", (42, 18), facing="E")
+    place(s1, "blue", "RD", (43, 18), facing="W")
+    with pytest.raises(IllegalOrder) as err:
+        order(s1, RED, type="attack", target=[43, 18], echelons=[[hq1]])
+    assert err.value.rule == "C-9.8"
+    s1, _ = order(s1, RED, type="move", unit=hq1, path=[[41, 18], [40, 18], [39, 18]])  # at RD speed, 30 km
+    assert s1.units[hq1].cell == (39, 18)
+    planning, _ = ENGINE.setup({**CFG, "level": 3}, 1)
+    with pytest.raises(IllegalOrder) as err:
+        order(planning, RED, type="army", name="4A", units=["rHQ-1A", "r1RD", "r2RD", "r3RD"])
+    assert err.value.rule == "C-5.6"
+    # a side left with HQs only has lost its whole army (C-10.1)
+    s = start(1)
+    spd = place(s, "red", "SPD", (43, 18), facing="E")
+    place(s, "blue", "RD", (44, 18), facing="W")
+    place(s, "blue", "AHQ", (52, 22), facing="W")
+    s, _ = order(s, RED, type="attack", target=[44, 18], echelons=[[spd]])
+    s = next_turn(s)
+    assert s.result is not None and s.result["end"] == "annihilation" and s.prisoners == {"red": 1}
