@@ -6,8 +6,9 @@ import asyncio
 import contextlib
 import hmac
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 from aiohttp import WSMsgType, web
 from pydantic import ValidationError
@@ -15,11 +16,12 @@ from pydantic import ValidationError
 from server.bus import open_backend
 from server.bus.names import campaign_room
 from server.net.metrics import Metrics
-from server.net.session import CLOSE_NO_HELLO, CLOSE_REPLACED, Session
+from server.net.session import CLOSE_NO_HELLO, CLOSE_REPLACED, CLOSE_REVOKED, Session
 from server.rooms.engines import engine_names
+from server.rooms.errors import RoomError
 from server.rooms.hub import Hub
 from server.settings import Settings
-from shared.protocol.http import CampaignCreated, CreateCampaign, Lobby, LobbyRoom
+from shared.protocol.http import CampaignCreated, CreateCampaign, Lobby, LobbyRoom, ReissueToken, TokenReissued
 
 log = logging.getLogger(__name__)
 
@@ -155,8 +157,7 @@ async def metrics(request: web.Request) -> web.Response:
     text = node.metrics.render(rooms_owned=len(node.hub.rooms), rooms_followed=len(node.hub.feeds),
                                sessions_by_role=roles,
                                fanout_frames=sum(feed.frames_out for feed in node.hub.feeds.values()))
-    return web.Response(text=text, content_type="text/plain", charset="utf-8",
-                        headers={"X-Prometheus-Format": "0.0.4"})
+    return web.Response(body=text.encode(), headers={"Content-Type": "text/plain; version=0.0.4; charset=utf-8"})
 
 
 async def create_campaign(request: web.Request) -> web.Response:
@@ -190,23 +191,53 @@ async def create_campaign(request: web.Request) -> web.Response:
     return web.json_response(body.model_dump(), status=201)
 
 
+async def reissue_token(request: web.Request) -> web.Response:
+    """POST /api/campaigns/{id}/tokens {"player": "red-1" | "moderator" | "spectator"} with the moderator's token
+    as `Authorization: Bearer …`: a new token for that seat; the old one is revoked and its sessions closed (4010)."""
+    node = request.app[NODE]
+    given = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
+    try:
+        body = ReissueToken.model_validate_json(await request.read())
+    except ValidationError as exc:
+        detail = [{"loc": list(e["loc"]), "msg": e["msg"]} for e in exc.errors(include_url=False)]
+        return web.json_response({"error": "bad_request", "details": detail}, status=400)
+    try:
+        member, token = await node.hub.reissue_token(given, request.match_info["campaign"], body.player)
+    except RoomError as exc:
+        status = {"forbidden": 403, "no_such_room": 404}.get(exc.code, 400)
+        return web.json_response({"error": exc.code, "message": exc.message, "rule": exc.rule}, status=status)
+    for session in list(node.sessions):
+        if session.member is not None and session.member.campaign == member.campaign \
+                and session.member.player == member.player:
+            session.close(CLOSE_REVOKED, "token re-issued")
+    return web.json_response(TokenReissued(player=member.player, token=token, link=node.link(token)).model_dump())
+
+
 async def lobby(request: web.Request) -> web.Response:
     node = request.app[NODE]
     presence = await node.hub.store.presence()
     local = node.hub.presence()
+
+    def online(room: str) -> dict[str, int]:
+        return presence.get(room) or local.get(room) or {}
+
+    public = [m for m in sorted(await node.hub.store.list_campaigns(), key=lambda m: -int(m.get("created_ms", 0)))
+              if m.get("public", True)]
     rooms: list[LobbyRoom] = []
-    for meta in sorted(await node.hub.store.list_campaigns(), key=lambda m: -int(m.get("created_ms", 0))):
-        if not meta.get("public", True):
-            continue
+    for meta in public:
         room = campaign_room(meta["id"])
-        counts = presence.get(room) or local.get(room) or {}
+        counts = online(room)
         rooms.append(LobbyRoom(
             id=meta["id"], room=room, name=meta["name"], scenario=meta["scenario"], level=meta["level"],
             teams=meta["teams"], players_online=counts.get("player", 0), spectators_online=counts.get("spectator", 0),
-            created_ms=int(meta.get("created_ms", 0)),
-            spectator_link=node.link(meta["spectator_token"]) if meta.get("spectator_token") else None,
+            created_ms=int(meta.get("created_ms", 0)), spectator_link=_spectator_link(node)(meta),
         ))
-    return web.json_response(Lobby(campaigns=rooms, battles=[]).model_dump())
+    battles = await node.hub.battles.lobby(public, online, _spectator_link(node))
+    return web.json_response(Lobby(campaigns=rooms, battles=[LobbyRoom(**b) for b in battles]).model_dump())
+
+
+def _spectator_link(node: Node) -> Callable[[Mapping[str, Any]], str | None]:
+    return lambda meta: node.link(meta["spectator_token"]) if meta.get("spectator_token") else None
 
 
 async def engines(request: web.Request) -> web.Response:
@@ -243,6 +274,7 @@ def create_app(settings: Settings) -> web.Application:
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/metrics", metrics)
     app.router.add_post("/api/campaigns", create_campaign)
+    app.router.add_post("/api/campaigns/{campaign}/tokens", reissue_token)
     app.router.add_get("/api/lobby", lobby)
     app.router.add_get("/api/engines", engines)
     _client_routes(app, settings)
