@@ -38,7 +38,7 @@ def setup_headquarters(state: CampaignState) -> None:
     free cell of its own country to the formation's first division at least 20 km behind the border (our
     decision: the HQ stands behind its troops)."""
     hq = state.tables["headquarters"]
-    if state.level < int(hq["counters_from_level"]):
+    if hq is None or state.level < int(hq["counters_from_level"]):
         return
     for team in [*state.player_teams, *state.neutrals]:
         border = border_cells(state, team)
@@ -235,7 +235,7 @@ def screened(state: CampaignState, unit: Unit, border: list[Cell], depth: float)
     terrain of the level's map (forest, mountains — tables.deployment.screening_terrain) or a division of another
     of its side's armies; the border cell itself counts, the division's own cell does not."""
     terrain = state.map.terrain
-    screens = set(state.tables["deployment"]["screening_terrain"])
+    screens = set(state.tables["deployment"].get("screening_terrain", []))
     others = {c for u in state.alive_units(unit.team) if u.army and u.army != unit.army for c in u.cells()}
     for b in border:
         if chebyshev(b, unit.cell) > depth:
