@@ -73,6 +73,7 @@ export class GamePage {
         if (!["over", "ended", "done"].includes(b.status)) this.followBattle({ battle: b.id }, "battle_started");
       }
     });
+    this.conn.on("view", (v) => this.session.onView(v));
     this.conn.on("event", (e) => {
       if (this.session.onEvent(e)) this.scheduleResync(e.room);
       const view = this.views.get(e.room);
@@ -96,14 +97,15 @@ export class GamePage {
     this.conn.connect();
   }
 
-  /** The engines' events say what happened, not what each viewer now sees: after a burst of them, fetch this
-   * viewer's new projection once. */
+  /** The engines' events say what happened, not what each viewer now sees. The server follows them with a `view`;
+   * a server that does not (or a view that never comes) gets one re-join per burst of events, after 120 ms — or,
+   * once views have been seen, after 2 s and only if the view has not come by then. */
   private scheduleResync(room: string): void {
     if (this.resyncTimers.has(room)) return;
     this.resyncTimers.set(room, window.setTimeout(() => {
       this.resyncTimers.delete(room);
-      void this.conn.resync(room).catch(() => {});
-    }, 120));
+      if (this.session.stale(room)) void this.conn.resync(room).catch(() => {});
+    }, this.session.sendsViews ? 2000 : 120));
   }
 
   private async pollPresence(): Promise<void> {
