@@ -142,6 +142,11 @@ export const en = {
   "replay.next": "Turn ▶",
   "replay.turn": "Turn {n} of {of}",
   "replay.live": "live",
+  "replay.load": "Load from the server",
+  "replay.loading": "Loading the replay…",
+  "replay.loaded": "{n} turns from the server, as {as} saw them",
+  "replay.full": "full view",
+  "replay.unavailable": "This server keeps no replays; stepping through the turns seen here.",
   "replay.view": "View",
   "preview.note": "Preview: views captured from the engines, drawn without a server.",
 } as const;

@@ -144,6 +144,11 @@ export const ru: Record<MessageKey, string> = {
   "replay.next": "Ход ▶",
   "replay.turn": "Ход {n} из {of}",
   "replay.live": "сейчас",
+  "replay.load": "Загрузить с сервера",
+  "replay.loading": "Загрузка записи…",
+  "replay.loaded": "{n} ходов с сервера, как их видели: {as}",
+  "replay.full": "полный вид",
+  "replay.unavailable": "Сервер не хранит записей; показаны ходы, увиденные здесь.",
   "replay.view": "Вид",
   "preview.note": "Просмотр: виды, снятые с движков, без сервера.",
 };
