@@ -1,7 +1,8 @@
 """The demo campaign of `python -m server --demo`: created once per data directory, its join links printed at
 every start. Its tokens are kept in clear in `<data-dir>/demo-links-<scenario>.json` (the operator's own machine)
 so the links can be printed again; real campaigns keep only token hashes. `--demo-scenario` picks the engine
-(drill by default; e.g. `continental` for the campaign engine)."""
+(the Napoleonic campaign of 1813 by default — two powers of two players, whose armies meet in battle rooms; `drill`
+for the room's test engine, `continental` for the campaign engine)."""
 
 from __future__ import annotations
 
@@ -13,8 +14,9 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from server.net.app import Node
 
+DEMO_NAMES = {"napoleonic": "Demo: 1813, the Napoleonic campaign", "drill": "Demo: drill on an 8×8 grid"}
 DEMO_SPEC: dict[str, Any] = {
-    "name": "Demo: drill on an 8×8 grid", "scenario": "drill", "level": 2,
+    "name": DEMO_NAMES["napoleonic"], "scenario": "napoleonic", "level": 2,
     "teams": [{"colour": "red", "seats": 2}, {"colour": "blue", "seats": 2}],
     "clock": {"mode": "per_turn", "turn_ms": 5 * 60_000}, "house_rules": [], "public": True,
     "lockout_minutes": 20.0, "config": {}, "clocks_paused": True,
@@ -30,9 +32,7 @@ async def ensure_demo(node: Node) -> dict[str, Any]:
             made = None
     if made is None:
         scenario = node.settings.demo_scenario
-        spec = {**DEMO_SPEC, "scenario": scenario}
-        if scenario != "drill":
-            spec["name"] = f"Demo: {scenario}"
+        spec = {**DEMO_SPEC, "scenario": scenario, "name": DEMO_NAMES.get(scenario, f"Demo: {scenario}")}
         made = await node.hub.create_campaign(spec)
         made.pop("meta", None)
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -16,7 +16,7 @@ class Settings:
     redis_url: str | None = None
     redis_prefix: str = "ks"
     demo: bool = False
-    demo_scenario: str = "drill"  # the engine/scenario of the demo campaign (GET /api/engines lists them)
+    demo_scenario: str = "napoleonic"  # the engine/scenario of the demo campaign (GET /api/engines lists them)
     node: str | None = None
     public_url: str | None = None  # base of the join links (default http://host:port)
     create_token: str | None = None  # when set, POST /api/campaigns needs "Authorization: Bearer <it>"
@@ -51,8 +51,8 @@ def parse(argv: Sequence[str] | None = None) -> Settings:
                    help="use Redis for bus and store (default: $REDIS_URL; unset = embedded)")
     p.add_argument("--redis-prefix", default=env.get("KS_REDIS_PREFIX", "ks"))
     p.add_argument("--demo", action="store_true", help="create (once) a demo campaign and print its join links")
-    p.add_argument("--demo-scenario", default=env.get("KS_DEMO_SCENARIO", "drill"),
-                   help="engine or scenario of the demo campaign (drill, campaign, continental, ...)")
+    p.add_argument("--demo-scenario", default=env.get("KS_DEMO_SCENARIO", "napoleonic"),
+                   help="engine or scenario of the demo campaign (napoleonic, drill, continental, ...)")
     p.add_argument("--node", default=env.get("KS_NODE") or None)
     p.add_argument("--public-url", default=env.get("KS_PUBLIC_URL") or None)
     p.add_argument("--no-fsync", action="store_true", default=not _env_bool("KS_FSYNC", True))

@@ -14,7 +14,7 @@ from server.campaign.grid import Cell, direction, label
 from server.core.errors import BadOrder, IllegalOrder, NotYourUnit
 
 from .events import Ctx
-from .movement import can_step_out, cells_apart, parse_path, path_cost, retreat_cell
+from .movement import can_step_out, cells_apart, parse_path, path_cost, retreat_cell, withdrawal_path
 from .state import (
     CAPTURED,
     CONTACT,
@@ -51,33 +51,64 @@ def side_of(battle: Mapping[str, Any], team: str) -> str:
 
 
 def meet(ctx: Ctx, mover: dict[str, Any], cell: Cell, came_from: Cell, *, kind: str = "field",
-         rule: str = "N-START-1") -> dict[str, Any]:
+         rule: str = "N-START-1", target: Any = None) -> dict[str, Any]:
     """N-START-1: enemy armies meet in one cell. Both sides are frozen (D-L-1); the defender chooses to withdraw
-    with the points it has left, or to fight (N-START-3)."""
+    with the points it has left, or to fight (N-START-3). D-NAP-6: when armies of several enemy powers hold the
+    cell, the mover fights them one at a time — the power it names (`target`), else the first after its own in
+    turn order (C-1.7); the others wait their turn in the cell (`waiting`)."""
     s = ctx.state
-    defenders = [a for a in s.enemies_at(cell, mover["team"]) if a["status"] == READY]
-    defender_team = str(defenders[0]["team"])
-    defenders = [a for a in defenders if a["team"] == defender_team]
+    present = [a for a in s.enemies_at(cell, mover["team"]) if a["status"] == READY]
+    teams = in_turn_order_from(s, str(mover["team"]), {str(a["team"]) for a in present})
+    if target is not None:
+        if str(target) not in teams:
+            raise IllegalOrder(f"no army of {target!r} stands in {label(cell)} to be attacked", rule="N-START-1",
+                           details={"attack": target, "there": teams, "decision": "D-NAP-6"})
+        teams.remove(str(target))
+        teams.insert(0, str(target))
+    defender_team = teams[0]
+    defenders = [a for a in present if a["team"] == defender_team]
     battle_id = s.next_id()
     battle = {
         "id": battle_id, "cell": list(cell), "kind": kind, "engine": "battle", "status": CONTACT,
         "attacker": mover["team"], "defender": defender_team, "came_from": list(came_from),
         "armies": {mover["team"]: [mover["id"]], defender_team: [a["id"] for a in defenders]},
         "reinforcements": {mover["team"]: [], defender_team: []}, "retreat_with_battle": False,
-        "quick": None, "turn": s.turn, "seed": None, "result": None,
+        "quick": None, "turn": s.turn, "seed": None, "result": None, "waiting": teams[1:],
     }
     s.battles[battle_id] = battle
     for a in [mover, *defenders]:
         a["status"], a["battle"] = IN_BATTLE, battle_id
     withdraw = all(can_step_out(s, a) for a in defenders)
+    more = {"waiting": teams[1:]} if teams[1:] else {}
     ctx.public("contact", battle=battle_id, cell=list(cell), attacker=mover["team"], defender=defender_team,
-               armies=battle["armies"], can_withdraw=withdraw, rule=f"{rule}, N-START-3")
+               armies=battle["armies"], can_withdraw=withdraw, **more,
+               rule=f"{rule}, N-START-3" + (", D-NAP-6" if more else ""))
     return battle
 
 
+def in_turn_order_from(s: NapoleonicState, team: str, others: set[str]) -> list[str]:
+    """`others` in turn order (C-1.7) starting after `team`."""
+    order = list(s.order.teams)
+    start = order.index(team) + 1 if team in order else 0
+    ring = order[start:] + order[:start]
+    return [t for t in ring if t in others] + sorted(others - set(ring))
+
+
+def next_contact(ctx: Ctx, battle: Mapping[str, Any]) -> None:
+    """D-NAP-6: a battle fought (or declined) in a cell where other enemy powers wait: if the attacker still holds
+    the cell, it meets the next of them there (a new contact; that power may withdraw or fight, N-START-3)."""
+    s = ctx.state
+    cell = cell_of(battle["cell"])
+    movers = [a for a in s.armies_at(cell) if a["team"] == battle["attacker"] and a["status"] == READY]
+    waiting = [t for t in battle.get("waiting") or []
+               if any(a["team"] == t and a["status"] == READY for a in s.armies_at(cell))]
+    if movers and waiting:
+        meet(ctx, movers[0], cell, cell_of(battle["came_from"]), target=waiting[0], rule="N-START-1, D-NAP-6")
+
 def answer(ctx: Ctx, team: str, battle_id: Any, choice: Any, paths: Any) -> None:
-    """N-START-3, D-N-13: the defender withdraws (each army along a path it has the points for), accepts battle, or
-    — when it has no points left to withdraw — accepts and may "retreat with battle"."""
+    """N-START-3, D-N-13: the defender withdraws (each army along a path it has the points for — its own, or the
+    one toward its base that `withdrawal_path` finds when it gives none), accepts battle, or — when it has no points
+    left to withdraw — accepts and may "retreat with battle"."""
     s = ctx.state
     battle = get_battle(s, battle_id, statuses=(CONTACT,))
     if team != battle["defender"]:
@@ -87,11 +118,14 @@ def answer(ctx: Ctx, team: str, battle_id: Any, choice: Any, paths: Any) -> None
     if choice == "withdraw":
         if not able:
             raise IllegalOrder("no movement points left to withdraw: battle must be accepted", rule="N-START-3")
-        if not isinstance(paths, Mapping):
-            raise BadOrder("withdraw needs a path for every army: {army: path}", rule="N-START-3")
+        if paths is not None and not isinstance(paths, Mapping):
+            raise BadOrder("withdraw takes a path for every army: {army: path}, or none", rule="N-START-3")
         moves = []
         for army in defenders:
-            path = parse_path(paths.get(army["id"]))
+            given = paths.get(army["id"]) if paths is not None else None
+            path = parse_path(given) if given is not None else withdrawal_path(s, army)
+            if path is None:
+                raise IllegalOrder(f"{army['id']} cannot step out", rule="N-START-3", details={"army": army["id"]})
             cost = path_cost(s, cell_of(army["cell"]), path, "N-START-3")
             if cost > float(army["points"]) + 1e-9:
                 raise IllegalOrder(f"{army['id']} has {army['points']} points, the path costs {cost}",
@@ -108,6 +142,7 @@ def answer(ctx: Ctx, team: str, battle_id: Any, choice: Any, paths: Any) -> None
         for army, path, _ in moves:
             ctx.team(team, "army_moved", army=army["id"], path=[list(c) for c in path], cell=army["cell"],
                      points=army["points"], rule="N-START-3")
+        next_contact(ctx, battle)
         return
     if choice == "retreat_with_battle":
         if able:
@@ -304,6 +339,8 @@ def apply_result(ctx: Ctx, battle: dict[str, Any], result: Mapping[str, Any], *,
     battle["result"] = summary
     ctx.public("battle_ended", battle=battle["id"], cell=battle["cell"], kind=battle["kind"], **summary,
                rule="D-L-1, N-MORALE-7, N-VICTORY-3, N-VICTORY-4, D-N-14")
+    if not battle.get("siege"):
+        next_contact(ctx, battle)
     return summary
 
 

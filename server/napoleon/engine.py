@@ -9,7 +9,9 @@ and sieges started (N-START-1, N-SIEGE-2), armies frozen while they fight (D-L-1
 N-MORALE-7, D-N-14), quick resolution (D-L-2).
 
 Orders (a team's players):
-  {"type": "move", "army", "path": [[x, y], ...]}          in the team's turn; stops in a cell with an enemy army
+  {"type": "move", "army", "path": [[x, y], ...], "attack"?: colour}
+                                                            in the team's turn; stops in a cell with an enemy
+                                                            army (`attack`: which power, when several, D-NAP-6)
   {"type": "posture", "army", "intercept"?: bool, "support"?: bool}
   {"type": "intercept", "army", "target"}                   in the team's turn, against an army seen ending a
                                                             move within 5 cells of it while it was set to intercept
@@ -19,6 +21,8 @@ Orders (a team's players):
   {"type": "siege", "fortress", "action": "storm" | "lift" | "sortie" | "surrender" | "hold"}
   {"type": "terms", "fortress", "terms": {"garrison", "general"}} / {"type": "accept_terms", "fortress"}
   {"type": "appoint", "army", "general"}                    a replacement general (D-N-14)
+  {"type": "fortify", "army"}                               in the team's turn: fortify the city the army stands
+                                                            in (D-N-16: 10 turns, with an artillery company)
 Rulings (the moderator, or the server on behalf of a battle room):
   {"type": "battle_result", "battle", "result"}  BattleEngine's (or SiegeEngine's) result
   {"type": "impose_quick", "battle"} / {"type": "impose_terms", "fortress", "terms"}
@@ -37,18 +41,20 @@ from server.core.engine import MODERATOR, SPECTATOR, Actor, Engine, Event
 from server.core.errors import BadOrder, IllegalOrder, NotYourTurn, NotYourUnit, UnknownOrder
 from server.core.turns import TurnOrder, in_turn_order
 
-from . import battles, quick, sieges
+from . import battles, fortify, quick, sieges
 from .events import Ctx
 from .movement import cells_apart, parse_path, path_cost
 from .state import CONTACT, FROZEN, GONE, READY, RUNNING, NapoleonicState, cell_of
 from .view import view_of
 
 SCENARIO = "napoleonic"
-TURN_ORDERS = ("move", "intercept", "appoint", "posture")
+TURN_ORDERS = ("move", "intercept", "appoint", "posture", "fortify")
 
 
 class NapoleonicEngine:
     kind = "napoleonic"
+    #: Its battles are fought in battle rooms of their own (server.rooms.battles spawns them; the lobby lists them).
+    battle_rooms = True
     #: Orders a team gives whenever the game asks it (the room lets them through out of turn; the engine checks
     #: that the team is the one asked): answers to contact and offers, reinforcements, siege decisions and terms.
     any_time_orders = frozenset({"answer", "reinforce", "offer_quick", "answer_quick", "siege", "terms",
@@ -95,10 +101,11 @@ class NapoleonicEngine:
         return state.order.teams
 
     def active_teams(self, state: NapoleonicState) -> frozenset[str]:
-        """The team whose turn it is, and a defender choosing whether to fight (N-START-3): its clock runs while
-        it decides, and if it flags the battle is accepted (D-NAP-4). Other answers (quick resolution, sieges)
-        are `any_time_orders` and run nobody's clock."""
-        return state.order.active | frozenset(_deciding(state))
+        """The team whose turn it is unless it fights a battle (D-L-1, D-NAP-5: the clocks of teams in a running
+        battle stop — their battle room has its own), and a defender choosing whether to fight (N-START-3): its
+        clock runs while it decides, and if it flags the battle is accepted (D-NAP-4). Other answers (quick
+        resolution, sieges) are `any_time_orders` and run nobody's clock."""
+        return (state.order.active - busy_teams(state)) | frozenset(_deciding(state))
 
     def is_over(self, state: NapoleonicState) -> bool:
         return len({a["team"] for a in state.alive_armies()}) < 2
@@ -116,10 +123,14 @@ class NapoleonicEngine:
         kind = order.get("type")
         if kind in TURN_ORDERS and team not in state.order.active:
             raise NotYourTurn(f"it is {', '.join(sorted(state.order.active))}'s turn", rule="C-1.7")
+        if kind in TURN_ORDERS and team in busy_teams(state):
+            raise NotYourTurn(f"{team} is fighting a battle: its campaign turn waits", rule="D-L-1",
+                              details={"decision": "D-NAP-5"})
         ctx = Ctx(state.copy())
         s = ctx.state
         if kind == "move":
-            self._move(ctx, team, self._army(s, team, order.get("army")), parse_path(order.get("path")))
+            self._move(ctx, team, self._army(s, team, order.get("army")), parse_path(order.get("path")),
+                       order.get("attack"))
         elif kind == "posture":
             army = self._army(s, team, order.get("army"))
             for key in ("intercept", "support"):
@@ -145,6 +156,8 @@ class NapoleonicEngine:
             sieges.terms(ctx, team, order.get("fortress"), order.get("terms"))
         elif kind == "accept_terms":
             sieges.terms(ctx, team, order.get("fortress"), None, accept=True)
+        elif kind == "fortify":
+            fortify.order(ctx, self._army(s, team, order.get("army")))
         elif kind == "appoint":
             army = self._army(s, team, order.get("army"))
             name = order.get("general")
@@ -154,6 +167,7 @@ class NapoleonicEngine:
             ctx.public("general_appointed", army=army["id"], general=name, team=team, rule="D-N-14")
         else:
             raise UnknownOrder(f"unknown order {kind!r}", details={"type": kind})
+        _pass_busy(ctx)
         return s, ctx.events
 
     def _army(self, s: NapoleonicState, team: str, army_id: Any) -> dict[str, Any]:
@@ -164,7 +178,7 @@ class NapoleonicEngine:
             raise NotYourUnit(f"{army['id']} belongs to {army['team']}", details={"army": army["id"]})
         return army
 
-    def _move(self, ctx: Ctx, team: str, army: dict[str, Any], path: list[Cell]) -> None:
+    def _move(self, ctx: Ctx, team: str, army: dict[str, Any], path: list[Cell], attack: Any = None) -> None:
         """Movement points (D-NAP-1); a move ends in the first cell holding an enemy army: a battle (N-START-1) or,
         if the enemy holds a fortress there, a siege (N-SIEGE-2). Armies that fight are frozen (D-L-1)."""
         s = ctx.state
@@ -188,6 +202,7 @@ class NapoleonicEngine:
         came_from = path[-2] if len(path) > 1 else start
         army["cell"], army["points"] = list(end), round(float(army["points"]) - cost, 2)
         s.interceptions = [i for i in s.interceptions if i["target"] != army["id"]]
+        fortify.moved(ctx, army)
         ctx.team(team, "army_moved", army=army["id"], path=[list(c) for c in path], cell=army["cell"],
                  points=army["points"], rule="D-NAP-1")
         if enemies:
@@ -195,7 +210,7 @@ class NapoleonicEngine:
             if fortress is not None:
                 sieges.lay(ctx, army, end, fortress)
             else:
-                battles.meet(ctx, army, end, came_from)
+                battles.meet(ctx, army, end, came_from, target=attack)
             return
         self._watch(ctx, army)
 
@@ -230,32 +245,24 @@ class NapoleonicEngine:
         if sieges.fortress_at(s, end) is not None:
             sieges.lay(ctx, army, end, sieges.fortress_at(s, end))  # type: ignore[arg-type]
         else:
-            battles.meet(ctx, army, end, start, rule="N-START-2")
+            battles.meet(ctx, army, end, start, rule="N-START-2", target=target["team"])
 
     def end_turn(self, state: NapoleonicState, team: str, *, flagged: bool) -> tuple[NapoleonicState,
                                                                                      Sequence[Event]]:
-        if team not in state.order.active:
+        if team not in state.order.active or team in busy_teams(state):
             if flagged and team in _deciding(state):
                 ctx = Ctx(state.copy())
                 for b in sorted(ctx.state.battles.values(), key=lambda b: int(b["id"])):
                     if b["status"] == CONTACT and b["defender"] == team:
                         ctx.public("battle_accepted", battle=b["id"], by=team, flagged=True, rule="N-START-3, D-NAP-4")
                         battles.start(ctx, b)
+                _pass_busy(ctx)
                 return ctx.state, ctx.events
             raise NotYourTurn(f"{team} is not to act now", rule="C-1.7")
         ctx = Ctx(state.copy())
-        s = ctx.state
-        ctx.public("turn_ended", team=team, turn=s.turn, flagged=flagged)
-        s.interceptions = [i for i in s.interceptions if s.armies[i["by"]]["team"] != team]
-        s.order, complete = s.order.finish(team)
-        if complete:
-            sieges.end_of_turn(ctx)
-        nxt = sorted(s.order.active)
-        for army in s.alive_armies():
-            if army["team"] in nxt:
-                army["points"] = army["max_points"]
-        ctx.public("turn_begun", turn=s.turn, teams=nxt)
-        return s, ctx.events
+        _finish_turn(ctx, team, flagged=flagged)
+        _pass_busy(ctx)
+        return ctx.state, ctx.events
 
     # -- moderator and server ----------------------------------------------------------------------------------
     def moderate(self, state: NapoleonicState, ruling: Mapping[str, Any]) -> tuple[NapoleonicState,
@@ -283,6 +290,7 @@ class NapoleonicEngine:
             sieges.terms(ctx, None, ruling.get("fortress"), ruling.get("terms"))
         else:
             raise UnknownOrder(f"unknown ruling {kind!r}", details={"type": kind})
+        _pass_busy(ctx)
         return ctx.state, ctx.events
 
     # -- views and snapshots -----------------------------------------------------------------------------------
@@ -294,6 +302,46 @@ class NapoleonicEngine:
 
     def load(self, data: Mapping[str, Any]) -> NapoleonicState:
         return NapoleonicState.load(data)
+
+
+def busy_teams(state: NapoleonicState) -> frozenset[str]:
+    """D-L-1, D-NAP-5: the teams with an army (or reinforcement) in a running battle."""
+    return frozenset(str(a["team"]) for a in state.alive_armies()
+                     if a["battle"] is not None and state.battles[str(a["battle"])]["status"] == RUNNING)
+
+
+def _finish_turn(ctx: Ctx, team: str, *, flagged: bool, passed: bool = False) -> None:
+    """The team's part of the campaign turn ends (C-1.7); the next team's armies get their points back (D-NAP-1);
+    sieges that have lasted their turn are stormed (N-SIEGE-5)."""
+    s = ctx.state
+    ctx.public("turn_ended", team=team, turn=s.turn, flagged=flagged, **({"passed": True} if passed else {}))
+    s.interceptions = [i for i in s.interceptions if s.armies[i["by"]]["team"] != team]
+    s.order, complete = s.order.finish(team)
+    if complete:
+        sieges.end_of_turn(ctx)
+        fortify.end_of_turn(ctx)
+    nxt = sorted(s.order.active)
+    for army in s.alive_armies():
+        if army["team"] in nxt:
+            army["points"] = army["max_points"]
+    ctx.public("turn_begun", turn=s.turn, teams=nxt)
+
+
+def _pass_busy(ctx: Ctx) -> None:
+    """D-L-1, D-NAP-5: the campaign turn goes on while battles are fought. A team whose campaign turn is on (or
+    comes up) while it fights a battle passes it — its clock is stopped and nobody waits for it — unless every
+    team is fighting, when the turn waits with all clocks stopped until a battle ends."""
+    s = ctx.state
+    for _ in range(2 * len(s.order.teams) + 2):
+        busy = busy_teams(s)
+        current = sorted(s.order.active)
+        if not current or not set(current) <= busy or set(s.order.teams) <= busy:
+            return
+        team = current[0]
+        running = sorted({str(a["battle"]) for a in s.alive_armies(team) if a["battle"] is not None
+                          and s.battles[str(a["battle"])]["status"] == RUNNING}, key=int)
+        ctx.public("turn_passed", team=team, turn=s.turn, battles=running, rule="D-L-1, D-NAP-5")
+        _finish_turn(ctx, team, flagged=False, passed=True)
 
 
 def _deciding(state: NapoleonicState) -> set[str]:

@@ -94,6 +94,34 @@ def retreat_cell(state: NapoleonicState, army: Mapping[str, Any], start: Cell, c
     return min(options, key=lambda c: (distance_km(c, goal), -distance_km(c, start), c))
 
 
+def withdrawal_path(state: NapoleonicState, army: Mapping[str, Any]) -> list[Cell] | None:
+    """N-START-3 when the defender gives no path (D-NAP-3's choice): the cheapest path, within the points the army
+    has left and never through or into an enemy army's cell, to the reachable cell nearest its base (ties: farther
+    from the battle). None when it cannot step out."""
+    team, start = str(army["team"]), cell_of(army["cell"])
+    budget = float(army["points"]) + 1e-9
+    base = state.map.places.get(str(army.get("base", "")))
+    goal = base.cell if base is not None else start
+    best: dict[Cell, tuple[float, list[Cell]]] = {start: (0.0, [])}
+    frontier = [start]
+    while frontier:
+        here = min(frontier, key=lambda c: (best[c][0], c))
+        frontier.remove(here)
+        for nxt in sorted(neighbours(here)):
+            step = step_cost(state, here, nxt)
+            if step is None or state.enemies_at(nxt, team):
+                continue
+            cost = best[here][0] + step
+            if cost <= budget and (nxt not in best or cost < best[nxt][0] - 1e-9):
+                best[nxt] = (cost, [*best[here][1], nxt])
+                frontier.append(nxt)
+    options = [c for c in best if c != start]
+    if not options:
+        return None
+    end = min(options, key=lambda c: (distance_km(c, goal), -distance_km(c, start), best[c][0], c))
+    return best[end][1]
+
+
 def can_step_out(state: NapoleonicState, army: Mapping[str, Any]) -> bool:
     """N-START-3: whether an army has points enough to withdraw at least one cell from where it stands."""
     here = cell_of(army["cell"])

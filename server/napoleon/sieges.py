@@ -23,8 +23,11 @@ from .state import BESIEGED, BESIEGING, CAPTURED, IN_BATTLE, READY, NapoleonicSt
 
 
 def fortress_at(state: NapoleonicState, cell: Cell) -> Fortress | None:
-    """N-SIEGE-1: the fortress in a cell (scenario places of kind "fortress"; ports from the place's flag)."""
+    """N-SIEGE-1: the fortress in a cell (scenario places of kind "fortress", ports from the place's flag; and the
+    fortresses built during the campaign, D-N-16)."""
     place = state.map.place_at.get(cell)
+    if place is not None and place.name in state.fortresses:
+        return Fortress.load(state.fortresses[place.name])
     if place is None or place.kind != "fortress":
         return None
     raw: Mapping[str, Any] = next((p for p in state.scen.raw["map"]["places"] if p["name"] == place.name), {})
@@ -79,13 +82,34 @@ def terms(ctx: Ctx, team: str | None, city: Any, proposal: Any, *, accept: bool 
 
 
 def end_of_turn(ctx: Ctx) -> None:
-    """N-SIEGE-2, N-SIEGE-5: a siege that has lasted its turn with nobody giving way ends in the storm."""
+    """N-SIEGE-2, N-SIEGE-5: a siege that has lasted its turn with nobody giving way ends in the storm. Before
+    that, D-N-16 and D-NAP-8: a garrison whose supply the besieger has cut loses morale; a port's is resupplied
+    by sea."""
     for rec in list(ctx.state.sieges.values()):
         siege = Siege.load(rec["siege"])
+        if siege.phase == INVESTED:
+            _supply(ctx, rec, siege)
         if siege.phase == INVESTED:
             new, events = sequence.turn_ended(siege, ctx.state.turn - 1)
             ctx.events += events
             _advance(ctx, rec, new)
+
+
+def _supply(ctx: Ctx, rec: Mapping[str, Any], siege: Siege) -> None:
+    s = ctx.state
+    city = siege.fortress.city
+    if siege.garrison_supplied:
+        ctx.public("garrison_resupplied", fortress=city, by="sea", rule="D-N-16, D-NAP-8")
+        return
+    table = s.tables.get("siege_supply") or {}
+    loss, floor = int(table.get("morale_loss", 1)), int(table.get("min_morale", 1))
+    changed = []
+    for aid in rec["garrison"]:
+        for unit in s.armies[aid]["units"]:
+            if UNIT_TYPES[unit["type"]].arm != ARTILLERY and unit["morale"] > floor:
+                unit["morale"] = max(floor, unit["morale"] - loss)
+                changed.append({"unit": unit["id"], "morale": unit["morale"]})
+    ctx.public("garrison_cut_off", fortress=city, units=changed, rule="D-N-16, D-NAP-8")
 
 
 def battle_over(ctx: Ctx, battle: dict[str, Any], winner: str, capitulated: bool) -> bool:

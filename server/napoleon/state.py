@@ -51,6 +51,8 @@ class NapoleonicState:
     interceptions: list[dict[str, Any]] = field(default_factory=list)
     prisoners: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     control: dict[str, str] = field(default_factory=dict)
+    fortifications: dict[str, dict[str, Any]] = field(default_factory=dict)  # D-N-16: work in progress, by city
+    fortresses: dict[str, dict[str, Any]] = field(default_factory=dict)  # D-N-16: fortresses built, by city
     lockout_minutes: float = 20.0
     seq: int = 0
 

@@ -42,6 +42,9 @@ def view_of(s: NapoleonicState, viewer: str) -> dict[str, Any]:
         "sieges": [{"fortress": k, "cell": r["cell"], "phase": r["siege"]["phase"], "battle": r["battle"]}
                    for k, r in s.sieges.items()],
         "control": dict(s.control),
+        "fortifications": [{"city": c, "army": w["army"], "team": w["team"], "done": w["done"], "needed": w["needed"]}
+                           for c, w in s.fortifications.items() if everything or w["team"] == team],
+        "fortresses_built": sorted(s.fortresses),
         "prisoners": {t: len(p) for t, p in s.prisoners.items()},
         "interceptions": [i for i in s.interceptions if everything or s.armies[i["by"]]["team"] == team],
     }

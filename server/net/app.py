@@ -6,8 +6,9 @@ import asyncio
 import contextlib
 import hmac
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 from aiohttp import WSMsgType, web
 from pydantic import ValidationError
@@ -194,19 +195,27 @@ async def lobby(request: web.Request) -> web.Response:
     node = request.app[NODE]
     presence = await node.hub.store.presence()
     local = node.hub.presence()
+
+    def online(room: str) -> dict[str, int]:
+        return presence.get(room) or local.get(room) or {}
+
+    public = [m for m in sorted(await node.hub.store.list_campaigns(), key=lambda m: -int(m.get("created_ms", 0)))
+              if m.get("public", True)]
     rooms: list[LobbyRoom] = []
-    for meta in sorted(await node.hub.store.list_campaigns(), key=lambda m: -int(m.get("created_ms", 0))):
-        if not meta.get("public", True):
-            continue
+    for meta in public:
         room = campaign_room(meta["id"])
-        counts = presence.get(room) or local.get(room) or {}
+        counts = online(room)
         rooms.append(LobbyRoom(
             id=meta["id"], room=room, name=meta["name"], scenario=meta["scenario"], level=meta["level"],
             teams=meta["teams"], players_online=counts.get("player", 0), spectators_online=counts.get("spectator", 0),
-            created_ms=int(meta.get("created_ms", 0)),
-            spectator_link=node.link(meta["spectator_token"]) if meta.get("spectator_token") else None,
+            created_ms=int(meta.get("created_ms", 0)), spectator_link=_spectator_link(node)(meta),
         ))
-    return web.json_response(Lobby(campaigns=rooms, battles=[]).model_dump())
+    battles = await node.hub.battles.lobby(public, online, _spectator_link(node))
+    return web.json_response(Lobby(campaigns=rooms, battles=[LobbyRoom(**b) for b in battles]).model_dump())
+
+
+def _spectator_link(node: Node) -> Callable[[Mapping[str, Any]], str | None]:
+    return lambda meta: node.link(meta["spectator_token"]) if meta.get("spectator_token") else None
 
 
 async def engines(request: web.Request) -> web.Response:

@@ -20,14 +20,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from server.bus import names
 from server.bus.base import LoggedEvent
+from server.campaign.grid import label
 from server.core.errors import RuleError
-from server.napoleon.battles import battle_setup
+from server.napoleon.battles import battle_setup, cell_terrain
 from server.napoleon.field import room_engine_config
+from server.napoleon.state import RUNNING, cell_of
+from server.rooms.engines import find_engine
 from server.rooms.members import Member
 from server.rooms.room import Room
 
@@ -38,6 +41,8 @@ log = logging.getLogger(__name__)
 
 SERVER = "server"
 LEASE_TRIES = 40
+LOBBY_COPY_MS = 2_000
+"""How long the lobby reuses a read-only copy of a campaign room owned by another node (its battles list)."""
 DEFAULT_BATTLE_CLOCK = {"mode": "per_turn", "turn_ms": 5 * 60_000}
 
 
@@ -51,6 +56,7 @@ class BattleRooms:
         self._queue: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
         self._worker: asyncio.Task[None] | None = None
         self._reported: set[str] = set()
+        self._copies: dict[str, tuple[int, Room]] = {}
 
     # --- hooks --------------------------------------------------------------------------------------------------
 
@@ -70,6 +76,9 @@ class BattleRooms:
                 self._put("spawn", (room.id, dict(e.data)))
             elif room.kind == "campaign" and e.kind in ("battle_ended", "siege_ended"):
                 self._put("after", (room.id, e.kind, dict(e.data)))
+            elif room.kind == "campaign" and e.kind == "secret_module" and (
+                    e.data.get("action") == "sent" or e.data.get("early")):
+                self._put("secret_module", (room.id, dict(e.data)))
         if room.kind == "battle" and room.engine is not None and room.engine.is_over(room.core.state):
             self._put("check_battle", room.id)
 
@@ -90,6 +99,8 @@ class BattleRooms:
                     await self.report(arg)
                 elif kind == "reconcile":
                     await self.reconcile(arg)
+                elif kind == "secret_module":
+                    await self.secret_module(*arg)
             except Exception:
                 log.exception("battle rooms: %s %r failed", kind, arg)
 
@@ -98,6 +109,55 @@ class BattleRooms:
             self._worker.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._worker
+
+    # --- the lobby ----------------------------------------------------------------------------------------------
+
+    async def lobby(self, campaigns: Sequence[Mapping[str, Any]], counts: Callable[[str], Mapping[str, int]],
+                    link: Callable[[Mapping[str, Any]], str | None]) -> list[dict[str, Any]]:
+        """The live battles of these (public) campaigns for the lobby (issue 2, issue 7 "open any live battle from
+        the lobby"): one entry per running battle room with its sides and its players and spectators online
+        (`counts(room)`, from every node's presence) and the campaign's spectator `link` if it has a public one
+        (a spectator opens the campaign and its battles from there). A campaign room owned here is read as it is;
+        one owned by another node from a read-only copy of its log, reused for `LOBBY_COPY_MS`."""
+        out: list[dict[str, Any]] = []
+        for meta in campaigns:
+            if not _has_battle_rooms(str(meta.get("scenario"))):
+                continue
+            room = await self._campaign_copy(names.campaign_room(str(meta["id"])))
+            battles = getattr(room.core.state, "battles", None) if room is not None else None
+            if not isinstance(battles, Mapping):
+                continue
+            assert room is not None
+            started = {str(e.data.get("battle")): e.at_ms for e in room.history if e.kind == "battle_started"}
+            for b in sorted(battles.values(), key=lambda b: int(b["id"])):
+                if b["status"] != RUNNING:
+                    continue
+                room_id = battle_room_id(str(meta["id"]), str(b["id"]))
+                online = counts(room_id)
+                place = cell_terrain(room.core.state, cell_of(b["cell"]))["place"] or label(cell_of(b["cell"]))
+                out.append({
+                    "id": f"{meta['id']}-{b['id']}", "room": room_id, "name": f"{meta['name']}: {b['kind']} at {place}",
+                    "scenario": b["engine"], "level": int(meta.get("level", 1)),
+                    "teams": [{"colour": b[side], "side": side} for side in ("attacker", "defender")],
+                    "players_online": int(online.get("player", 0)),
+                    "spectators_online": int(online.get("spectator", 0)),
+                    "created_ms": int(started.get(str(b["id"]), meta.get("created_ms", 0))),
+                    "spectator_link": link(meta),
+                })
+        return out
+
+    async def _campaign_copy(self, room_id: str) -> Room | None:
+        room = self.hub.rooms.get(room_id)
+        if room is not None and not room.closed:
+            return room
+        now = self.hub.now()
+        cached = self._copies.get(room_id)
+        if cached is not None and now - cached[0] < LOBBY_COPY_MS:
+            return cached[1]
+        copy = await Room.open(room_id, self.hub.store, self.hub.bus, self.hub.now, owner=False)
+        if copy is not None:
+            self._copies[room_id] = (now, copy)
+        return copy
 
     # --- the work -----------------------------------------------------------------------------------------------
 
@@ -180,7 +240,6 @@ class BattleRooms:
             if lock:
                 body = {"player": lock["player"], "reason": lock["reason"], "minutes": lock["minutes"]}
                 await self.hub.submit(campaign_room, "lock", body, self._member(campaign))
-                await self._lock_in_battles(parent, body)
         if kind == "battle_ended" and data.get("how") in ("quick", "capitulation"):
             room_id = battle_room_id(campaign, str(data["battle"]))
             room = await self.hub.owned(room_id)
@@ -189,16 +248,32 @@ class BattleRooms:
                 ruling = {"type": "end_battle", "winner": data["winner"], "reason": "quick resolution (D-L-2)"}
                 await room.submit("ruling", {"ruling": ruling}, self._member(campaign))
 
-    async def _lock_in_battles(self, parent: Room, body: Mapping[str, Any]) -> None:
-        """D-N-14: a player in the secret module commands nothing — in the battle rooms of the campaign too."""
+    async def secret_module(self, campaign_room: str, data: Mapping[str, Any]) -> None:
+        """D-N-14: a player in the secret module commands nothing — in every running battle room of the campaign
+        too, wherever it is owned (commands go to the room's owner through the hub); the moderator's early release
+        brings the player back there as well. A return at the end of the time needs nothing: each room's own
+        timer brings the player back."""
+        parent = self.hub.rooms.get(campaign_room)
+        if parent is None or parent.engine is None:
+            return
         campaign = str(parent.setup["campaign"])
-        view = parent.engine.view(parent.core.state, "moderator") if parent.engine is not None else {}
-        for battle in view.get("battles", []):
+        player = str(data["player"])
+        team = parent.players.get(player)
+        if data.get("action") == "sent":
+            left_ms = int(data["until_ms"]) - self.hub.now()
+            if left_ms <= 0:
+                return
+            kind, body = "lock", {"player": player, "reason": data.get("reason", ""), "minutes": left_ms / 60_000}
+        else:
+            kind, body = "release", {"player": player, "by": "moderator"}
+        for battle in parent.engine.view(parent.core.state, "moderator").get("battles", []):
+            if battle["status"] != "running" or team not in (battle.get("attacker"), battle.get("defender")):
+                continue
             room_id = battle_room_id(campaign, str(battle["id"]))
-            if battle["status"] == "running" and room_id in self.hub.rooms:
-                room = self.hub.rooms[room_id]
-                if body["player"] in room.players and not room.closed:
-                    await room.submit("lock", dict(body), self._member(campaign))
+            try:
+                await self.hub.submit(room_id, kind, body, self._member(campaign))
+            except RuleError as exc:  # not away there (released already, or the room is over and gone)
+                log.info("battle room %s: %s %s not applied (%s)", room_id, kind, player, exc.message)
 
     async def reconcile(self, campaign_room: str) -> None:
         room = self.hub.rooms.get(campaign_room)
@@ -214,3 +289,10 @@ class BattleRooms:
             child = await self.spawn(campaign_room, battle_setup(state, state.battles[str(battle["id"])]))
             if child is not None:
                 await self.report(room_id)
+
+
+def _has_battle_rooms(scenario: str) -> bool:
+    try:
+        return bool(getattr(find_engine(scenario), "battle_rooms", False))
+    except KeyError:
+        return False

@@ -133,6 +133,17 @@ async def join_when_spawned(client: Client, room: str) -> None:
     raise AssertionError(f"{room} never appeared")
 
 
+async def lobby_battle(node: Any, room: str, *, players: int, spectators: int) -> dict[str, Any]:
+    """The battle's lobby entry once the nodes' presence reports (every two seconds) show the expected counts."""
+    entry: dict[str, Any] = {}
+    for _ in range(60):
+        entry = next((b for b in node.http("GET", "/api/lobby")["battles"] if b["room"] == room), {})
+        if entry.get("players_online") == players and entry.get("spectators_online") == spectators:
+            return entry
+        await asyncio.sleep(0.25)
+    raise AssertionError(f"lobby shows {entry}")
+
+
 async def meet(t: Table) -> dict[str, Any]:
     """Red's Bülow marches from Berlin on Leipzig, where Ney stands; Ney accepts battle."""
     snap = await t.players["red-1"].wait(lambda m: m["t"] == "snapshot")
@@ -168,7 +179,7 @@ async def fight(t: Table, started: dict[str, Any], battle_room: str) -> dict[str
 
 async def test_armies_meet_battle_room_is_fought_and_the_campaign_shows_the_result(
         server_factory: Any, redis_url: str, prefix: str) -> None:
-    async with following(redis_url, prefix) as follower, table(server_factory, redis_url, prefix) as (t, _, _):
+    async with following(redis_url, prefix) as follower, table(server_factory, redis_url, prefix) as (t, _, second):
         campaign = t.room
         started = await meet(t)
         battle_room = names.battle_room(f"{t.made['campaign']}-{started['battle']}")
@@ -181,15 +192,21 @@ async def test_armies_meet_battle_room_is_fought_and_the_campaign_shows_the_resu
         await join_when_spawned(t.spectator, battle_room)
         snap = await t.spectator.wait(lambda m: m["t"] == "snapshot" and m["room"] == battle_room)
         assert snap["active"] == ["red"] and set(snap["clocks"]["teams"]) == {"red", "blue"}
+        # the lobby of the second node lists the live battle with the players and spectators of both nodes
+        listed = await lobby_battle(second, battle_room, players=4, spectators=1)
+        assert listed["scenario"] == "battle" and [tm["colour"] for tm in listed["teams"]] == ["red", "blue"]
         # only the commanding team's players give orders to their units; spectators none
         err = await t.players["blue-1"].request({"t": "order", "room": battle_room, "order": {"type": "retreat"}})
         assert err["t"] == "error" and err["code"] == "not_your_turn"
         err = await t.spectator.request({"t": "order", "room": battle_room, "order": {"type": "retreat"}})
         assert err["t"] == "error"
-        # the armies are frozen on the campaign map while they fight (D-L-1)
+        # the armies are frozen on the campaign map while they fight, and the campaign clocks of the two teams in
+        # battle are stopped: with both powers fighting, the campaign turn waits (D-L-1, D-NAP-5)
         err = await t.players["red-1"].request({"t": "order", "room": campaign, "order": {
             "type": "move", "army": "bulow", "path": [[23, 19]]}})
-        assert err["t"] == "error" and err["rule"] == "D-L-1"
+        assert err["t"] == "error" and err["code"] == "not_your_turn"
+        turn = next(m for m in reversed(t.spectator.events(campaign)) if m["kind"] == "turn")
+        assert turn["data"]["active"] == [] and not any(c["running"] for c in turn["data"]["clocks"]["teams"].values())
 
         result = await fight(t, started, battle_room)
         assert not any(m["kind"] == "battle_over" for m in t.spectator.events(battle_room))  # not yet: delayed

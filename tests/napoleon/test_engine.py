@@ -152,7 +152,8 @@ def test_a_defender_whose_clock_flags_accepts_battle_N_START_3_D_NAP_4() -> None
         E.end_turn(state, "blue", flagged=False)
     state, events = E.end_turn(state, "blue", flagged=True)
     assert kinds(events) == ["battle_accepted", "battle_started"]
-    assert state.battles["1"]["status"] == "running" and E.active_teams(state) == {"red"}
+    assert state.battles["1"]["status"] == "running"
+    assert E.active_teams(state) == set()  # both teams fight: every campaign clock stops (D-L-1, D-NAP-5)
 
 
 def test_only_the_defender_answers_N_START_3() -> None:

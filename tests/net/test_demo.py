@@ -24,4 +24,6 @@ async def test_demo_prints_working_links_and_the_same_ones_after_a_restart(serve
     assert red.welcome["role"] == "player" and red.welcome["team"] == "red"
     snap = await red.wait(lambda m: m["t"] == "snapshot")
     assert snap["clocks"]["paused"] is True  # the moderator starts the game
+    assert made["scenario"] == "napoleonic" and snap["state"]["scenario"] == "napoleonic"  # 1813, issue 6
+    assert {a["team"] for a in snap["state"]["armies"]} >= {"red"}
     await red.close()

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from server.battle.ai import BattleAI
-from server.core.errors import IllegalOrder, NotYourTurn
+from server.core.errors import NotYourTurn
 from server.rooms.battles import battle_room_id
 from server.rooms.errors import RoomError
 from server.rooms.hub import Hub
@@ -88,9 +88,10 @@ async def test_battle_room_spawns_is_fought_and_its_result_returns_D_L_1_D_N_14(
         await battle.submit("order", {"order": {"type": "retreat"}}, m["blue-1"])
     with pytest.raises(RoomError):
         await battle.submit("order", {"order": {"type": "retreat"}}, m["spectator"])
-    with pytest.raises(IllegalOrder):  # the campaign armies are frozen (D-L-1)
+    with pytest.raises(NotYourTurn):  # the campaign armies are frozen, the teams' campaign turn waits (D-L-1)
         await hub.submit(made["room"], "order", {"order": {"type": "move", "army": "r1", "path": [[11, 17]]}},
                          m["red-1"])
+    assert campaign.core.clocks is not None and campaign.core.clocks.running() == set()  # D-NAP-5
     await fight(battle, m)
     await until(lambda: campaign.core.state.battles["1"]["status"] == "over")
     ended = next(e for e in campaign.history if e.kind == "battle_ended")
@@ -166,8 +167,9 @@ async def test_a_captured_generals_player_commands_nothing_in_the_other_battles_
     made = await hub.create_campaign(spec(scenario="napoleonic", config={"armies": armies}))
     m = players(made["campaign"])
     room = made["room"]
-    for army, path, battle in (("r2", [[11, 13], [12, 13]], "1"), ("r1", [[11, 17], [12, 17]], "2")):
+    for army, path in (("r2", [[11, 13], [12, 13]]), ("r1", [[11, 17], [12, 17]])):
         await hub.submit(room, "order", {"order": {"type": "move", "army": army, "path": path}}, m["red-1"])
+    for battle in ("1", "2"):
         await hub.submit(room, "order", {"order": {"type": "answer", "battle": battle, "choice": "accept"}},
                          m["blue-2"])
     first, second = (battle_room_id(made["campaign"], b) for b in ("1", "2"))
@@ -211,4 +213,49 @@ async def test_battle_room_engines_are_not_campaign_scenarios(tmp_path: Path) ->
     hub = await open_hub(tmp_path, ManualClock())
     with pytest.raises(KeyError):
         await hub.create_campaign(spec(scenario="battle"))
+    await hub.close()
+
+
+async def test_campaign_clocks_of_teams_in_battle_stop_the_others_run_and_replay_exactly_D_L_1_D_NAP_5(
+        tmp_path: Path) -> None:
+    clock = ManualClock()
+    hub = await open_hub(tmp_path, clock)
+    armies = {**ARMIES, "green": [{"id": "g1", "general": "Wellington", "cell": [12, 10], "movement_points": 6,
+                                   "units": [{"id": "g1-0", "type": "infantry"}]}]}
+    made = await hub.create_campaign(spec(scenario="napoleonic", config={"armies": armies}, teams=[
+        {"colour": c, "seats": 2} for c in ("red", "blue", "green")]))
+    campaign, battle, m = await meet(hub, made)
+    m["green-1"] = Member(made["campaign"], "player", "green-1", "green", 1)
+    assert campaign.core.clocks is not None and campaign.core.clocks.running() == {"green"}
+    assert battle.core.clocks is not None and battle.core.clocks.running() == {"red"}  # the battle's own clocks
+    clock.advance(30_000)
+    assert campaign.core.clocks.remaining_ms("red", clock.ms) == 60_000  # stopped, charged nothing
+    assert campaign.core.clocks.remaining_ms("green", clock.ms) == 30_000
+    await hub.submit(made["room"], "ruling", {"ruling": {"type": "impose_quick", "battle": "1"}}, m["moderator"])
+    assert campaign.core.clocks.running() == {"green"}  # the battle is over; green's turn goes on
+    await hub.submit(made["room"], "end_turn", {}, m["green-1"])
+    assert campaign.core.clocks.running() == {"red"}
+    copy = await Room.open(made["room"], hub.store, hub.bus, clock, owner=False)
+    assert copy is not None and copy.core.clocks == campaign.core.clocks  # replay rebuilds the clocks exactly
+    await hub.close()
+
+
+async def test_the_lobby_lists_live_battles_of_public_campaigns_with_counts(tmp_path: Path) -> None:
+    """Issue 2 item 3, issue 7: live battles in the lobby; a private campaign's battles are not listed."""
+    clock = ManualClock()
+    hub = await open_hub(tmp_path, clock)
+    made = await hub.create_campaign(napoleonic())
+    hidden = await hub.create_campaign({**napoleonic(), "public": False})
+    await meet(hub, made)
+    await meet(hub, hidden)
+    metas = [m for m in await hub.store.list_campaigns() if m.get("public", True)]
+    room = battle_room_id(made["campaign"], "1")
+    counts = {room: {"player": 3, "spectator": 2}}
+    listed = await hub.battles.lobby(metas, lambda r: counts.get(r, {}), lambda m: "link")
+    assert [b["room"] for b in listed] == [room]
+    assert listed[0]["players_online"] == 3 and listed[0]["spectators_online"] == 2
+    assert listed[0]["scenario"] == "battle" and listed[0]["teams"][0] == {"colour": "red", "side": "attacker"}
+    await hub.submit(made["room"], "ruling", {"ruling": {"type": "impose_quick", "battle": "1"}},
+                     players(made["campaign"])["moderator"])
+    assert await hub.battles.lobby(metas, lambda r: {}, lambda m: None) == []  # over: no longer live
     await hub.close()

@@ -1,0 +1,84 @@
+"""Battle rooms of one campaign owned by two nodes sharing Redis: the secret-module lockout of a fallen general
+and the moderator's early release reach every room of the campaign wherever it is owned (D-N-14)."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+import redis.asyncio as aioredis
+
+from server.bus.redis import open_redis
+from server.rooms.battles import battle_room_id
+from server.rooms.hub import Hub
+from tests.rooms.helpers import spec
+from tests.rooms.test_battles import players, until
+
+pytestmark = pytest.mark.redis
+
+ARMIES = {
+    "red": [{"id": "r1", "general": "Yorck", "cell": [10, 17], "movement_points": 6,
+             "units": [{"id": f"r1-{i}", "type": "infantry"} for i in range(8)]},
+            {"id": "r2", "general": "Kleist", "cell": [10, 13], "movement_points": 6,
+             "units": [{"id": f"r2-{i}", "type": "infantry"} for i in range(3)]}],
+    "blue": [{"id": "b1", "general": "Vandamme", "seat": 1, "cell": [12, 17], "movement_points": 0,
+              "units": [{"id": "b1-0", "type": "infantry"}]},
+             {"id": "b2", "general": "Marmont", "seat": 1, "cell": [12, 13], "movement_points": 0,
+              "units": [{"id": f"b2-{i}", "type": "infantry"} for i in range(3)]}],
+}
+
+
+@pytest.fixture
+async def nodes(redis_url: str) -> AsyncIterator[tuple[Hub, Hub]]:
+    prefix = f"kstest{secrets.token_hex(4)}"
+    hubs = []
+    for name in ("node-a", "node-b"):
+        store, bus = await open_redis(redis_url, prefix)
+        hub = Hub(store, bus, node=name, lease_ms=3_000)
+        await hub.start()
+        hubs.append(hub)
+    yield hubs[0], hubs[1]
+    for hub in hubs:
+        await hub.close()
+        await hub.bus.close()
+        await hub.store.close()
+    client = aioredis.Redis.from_url(redis_url)
+    async for key in client.scan_iter(match=f"{prefix}:*"):
+        await client.delete(key)
+    await client.aclose()
+
+
+async def test_lockout_and_early_release_reach_battle_rooms_on_another_node_D_N_14(nodes: tuple[Hub, Hub]) -> None:
+    a, b = nodes
+    made = await a.create_campaign(spec(scenario="napoleonic", config={"armies": ARMIES}))
+    m = players(made["campaign"])
+    room = made["room"]
+    for army, path in (("r2", [[11, 13], [12, 13]]), ("r1", [[11, 17], [12, 17]])):
+        await a.submit(room, "order", {"order": {"type": "move", "army": army, "path": path}}, m["red-1"])
+    for battle in ("1", "2"):
+        await a.submit(room, "order", {"order": {"type": "answer", "battle": battle, "choice": "accept"}},
+                       m["blue-2"])
+    first = battle_room_id(made["campaign"], "1")
+    await until(lambda: first in a.rooms and battle_room_id(made["campaign"], "2") in a.rooms)
+    # the first battle's room moves to node b (as after a lease lost and taken over)
+    await a._drop(first)
+    await a.store.release_lease(first, a.node)
+    elsewhere = await b.owned(first)
+    assert elsewhere is not None and await a.store.lease_holder(first) == "node-b"
+
+    # battle 2 settled by the moderator's quick resolution: Vandamme (blue-1) is captured (D-N-14)
+    await b.submit(room, "ruling", {"ruling": {"type": "impose_quick", "battle": "2"}}, m["moderator"])
+    campaign = a.rooms[room]
+    await until(lambda: "blue-1" in campaign.core.away and "blue-1" in elsewhere.core.away, rounds=1000)
+    lock: Any = elsewhere.core.away["blue-1"]
+    assert 19 * 60_000 < lock.until_ms - lock.since_ms <= 20 * 60_000
+
+    # the moderator brings the player back early, from node b: every room of the campaign lets him play again
+    await b.submit(room, "release", {"player": "blue-1", "by": "moderator"}, m["moderator"])
+    await until(lambda: "blue-1" not in campaign.core.away and "blue-1" not in elsewhere.core.away, rounds=1000)
+
+    # a lockout the moderator orders by hand reaches the far room as well
+    await b.submit(room, "lock", {"player": "red-2", "minutes": 5, "reason": "umpire"}, m["moderator"])
+    await until(lambda: "red-2" in elsewhere.core.away, rounds=1000)
