@@ -55,7 +55,8 @@ export class GamePage {
   private readonly spawning = new Set<string>();
   private readonly unsubscribe: (() => void)[] = [];
 
-  constructor(token: string, private readonly back: () => void) {
+  /** `focus`: the room to show once it is followed (a battle opened from the lobby's Watch button). */
+  constructor(token: string, private readonly back: () => void, private readonly focus: string | null = null) {
     this.conn = new Connection({ url: websocketUrl(location), token });
     this.root = h("div", { class: "game", "data-testid": "game" }, this.header, this.banners, this.roomTabs,
       h("div", { class: "game-body" }, this.stage, this.side), this.errorLine);
@@ -69,7 +70,7 @@ export class GamePage {
     this.conn.on("welcome", (w) => {
       this.session.onWelcome(w);
       for (const room of w.rooms) void this.conn.join(room).then(() => this.pollPresence()).catch(() => {});
-      this.current ??= w.rooms.find((r) => !r.startsWith("s-")) ?? w.rooms[0] ?? null;
+      this.current ??= (this.focus && w.rooms.includes(this.focus) ? this.focus : null) ?? w.rooms.find((r) => !r.startsWith("s-")) ?? w.rooms[0] ?? null;
       this.renderAll();
     });
     this.conn.on("snapshot", (s) => {
@@ -153,7 +154,14 @@ export class GamePage {
     this.renderRoomTabs();
     // The server opens the battle room right after it commits `battle_started`: retry a moment until it exists.
     const attempt = (n: number): void => {
-      this.conn.join(room).then(() => this.spawning.delete(room)).catch((exc: unknown) => {
+      this.conn.join(room).then(() => {
+        this.spawning.delete(room);
+        if (room === this.focus) {
+          this.current = room;
+          this.renderAll();
+        }
+        void this.pollPresence();
+      }).catch((exc: unknown) => {
         if (exc instanceof CommandError && exc.code === "no_such_room" && n < 40) {
           window.setTimeout(() => attempt(n + 1), 250);
           return;
@@ -381,6 +389,8 @@ export class GamePage {
     };
     // A player replays its own side; spectators and the moderator the full view or any side's.
     const options: ReplayAs[] = w?.role === "player" ? [`team:${w.team ?? ""}`] : ["full", ...this.teamsOf(room).map((s): ReplayAs => `team:${s}`)];
+    // Our own frames end with the live state (the step past the last is "live"); a server replay ends on its last turn.
+    const fromServer = this.serverReplay?.room === room.id;
     const chosen = this.replayChoice && options.includes(this.replayChoice) ? this.replayChoice : null;
     const loaded = chosen ?? (this.serverReplay?.room === room.id ? this.serverReplay.as : null);
     const as = h("select", { "data-testid": "replay-as", onchange: () => { this.replayChoice = as.value as ReplayAs; } }, ...options.map((o) => h("option", { value: o, ...(o === loaded ? { selected: "" } : {}) },
@@ -389,7 +399,7 @@ export class GamePage {
       h("div", { class: "buttons" },
         h("button", { "data-testid": "replay-prev", disabled: n === 0 ? "" : null, onclick: () => go((at ?? n - 1) - 1) }, t("replay.prev")),
         h("span", { "data-testid": "replay-turn" }, at === null || !frames[at] ? t("replay.live") : t("replay.turn", { n: frames[at].turn, of: frames[n - 1]!.turn })),
-        h("button", { "data-testid": "replay-next", disabled: n === 0 ? "" : null, onclick: () => go(at === null ? null : at + 1 >= n ? n - 1 : at + 1) }, t("replay.next")),
+        h("button", { "data-testid": "replay-next", disabled: n === 0 ? "" : null, onclick: () => go(at === null ? null : at + 1 < n - 1 ? at + 1 : fromServer ? n - 1 : null) }, t("replay.next")),
         at !== null ? h("button", { "data-testid": "replay-live", onclick: () => go(null) }, t("replay.live")) : null),
       canLoad ? h("div", { class: "buttons" }, t("replay.view"), " ", as, " ",
         h("button", { "data-testid": "replay-load", onclick: () => void this.loadReplay(room.id, as.value as ReplayAs) }, t("replay.load"))) : null,

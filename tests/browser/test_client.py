@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import shot, sync_api
-from tests.conftest import ServerProcess
+from tests.conftest import HttpStatus, ServerProcess
 
 expect = sync_api.expect
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -259,20 +259,19 @@ def test_the_campaign_engine_on_the_map(web_server: ServerProcess, new_page: Any
     shot(spectator, "continental-spectator")
 
 
-def test_armies_meet_and_a_battle_is_watched_live(web_server: ServerProcess, new_page: Any) -> None:
-    """The Napoleonic campaign (issue 6): red marches Bülow onto Ney's cell, blue accepts battle, the battle room
-    opens as a tab for the players and the spectator, who watch the same field; red gives an order there."""
+def march_to_battle(web_server: ServerProcess, new_page: Any) -> tuple[dict[str, Any], Any, Any]:
+    """A public Napoleonic campaign (issue 6) in which red marches Bülow onto Ney's cell and blue accepts battle:
+    returns the campaign as created and the red and blue players' pages."""
     engines = web_server.http("GET", "/api/engines")["engines"]
     if "napoleonic" not in engines:
         pytest.skip("the Napoleonic campaign (branch napoleon) is not in this server yet")
-    made = web_server.http("POST", "/api/campaigns", {
-        "name": "1813", "scenario": "napoleonic", "level": 2,
+    made: dict[str, Any] = web_server.http("POST", "/api/campaigns", {
+        "name": "1813", "scenario": "napoleonic", "level": 2, "open_spectating": True,
         "teams": [{"colour": "red", "seats": 2}, {"colour": "blue", "seats": 2}]})
     seats = {s["player"]: s["link"] for s in made["seats"]}
-    red, blue, spectator = new_page(), new_page(), new_page()
+    red, blue = new_page(), new_page()
     open_link(red, seats["red-2"], "red")
     open_link(blue, seats["blue-2"], "blue")
-    open_link(spectator, made["spectator_link"], "Spectator")
 
     red.get_by_test_id("campaign-map").focus()
     title = red.get_by_test_id("selection").locator("h3")
@@ -289,6 +288,15 @@ def test_armies_meet_and_a_battle_is_watched_live(web_server: ServerProcess, new
     battles = blue.get_by_test_id("battles")
     expect(battles).to_contain_text("red × blue")
     battles.get_by_role("button", name="Accept battle").click()
+    return made, red, blue
+
+
+def test_armies_meet_and_a_battle_is_watched_live(web_server: ServerProcess, new_page: Any) -> None:
+    """The Napoleonic campaign (issue 6): red marches Bülow onto Ney's cell, blue accepts battle, the battle room
+    opens as a tab for the players and the spectator, who watch the same field; red gives an order there."""
+    made, red, blue = march_to_battle(web_server, new_page)
+    spectator = new_page()
+    open_link(spectator, made["spectator_link"], "Spectator")
 
     room = re.compile(r"^b-")
     for page in (red, blue, spectator):
@@ -333,3 +341,72 @@ def test_armies_meet_and_a_battle_is_watched_live(web_server: ServerProcess, new
         expect(spectator.get_by_test_id("secret-banner")).to_contain_text("blue-2")
     shot(spectator, "battle-over-spectator")
     shot(blue, "battle-over-blue")
+
+
+def test_a_spectator_watches_a_live_battle_from_the_lobby(web_server: ServerProcess, new_page: Any) -> None:
+    """Issue 7 "Spectating": someone without an account opens the lobby, finds the live battle with its player and
+    spectator counts, presses Watch and sees the field with both sides and the spectators online."""
+    _, red, blue = march_to_battle(web_server, new_page)
+    for page in (red, blue):  # both players follow the battle room once it opens
+        tab = page.get_by_test_id("room-tabs").get_by_role("button", name=re.compile(r"^b-"))
+        expect(tab).to_have_count(1, timeout=15_000)
+
+    watcher = new_page()
+    watcher.goto(web_server.url + "/")
+    entry = watcher.get_by_test_id("lobby-battles").locator("li[data-room^='b-']")
+    expect(entry).to_have_count(1)
+    expect(entry).to_contain_text("1813")
+    expect(entry).to_contain_text(re.compile(r"[12] players · 0 spectators"))
+    shot(watcher, "lobby-live-battle")
+    entry.get_by_test_id("watch").click()
+
+    expect(watcher.get_by_test_id("who")).to_contain_text("Spectator")
+    expect(watcher.get_by_test_id("battle-field")).to_be_visible(timeout=15_000)
+    table = watcher.get_by_test_id("unit-table")
+    expect(table.locator("tr[data-side=red]")).not_to_have_count(0)
+    expect(table.locator("tr[data-side=blue]")).not_to_have_count(0)
+    presence = watcher.get_by_test_id("presence")
+    expect(presence).to_contain_text(re.compile(r"[12] players · 1 spectators"), timeout=20_000)
+    shot(watcher, "battle-watched-from-lobby")
+
+
+def test_a_finished_battle_is_replayed_turn_by_turn(web_server: ServerProcess, new_page: Any) -> None:
+    """Issue 7 "Replays": after the battle ends, the spectator loads it from the server in the full view and as one
+    side saw it, and steps through the turns. A server without the replay endpoint leaves the turns seen live."""
+    made, red, _ = march_to_battle(web_server, new_page)
+    spectator, moderator = new_page(), new_page()
+    open_link(spectator, made["spectator_link"], "Spectator")
+    open_link(moderator, made["moderator_link"], "Moderator")
+    room = re.compile(r"^b-")
+    for page in (red, spectator, moderator):
+        tab = page.get_by_test_id("room-tabs").get_by_role("button", name=room)
+        expect(tab).to_have_count(1, timeout=15_000)
+        tab.click()
+        expect(page.get_by_test_id("battle-field")).to_be_visible()
+    red.get_by_test_id("end-turn").click()
+    moderator.get_by_test_id("mod-ruling").fill('{"type": "end_battle", "winner": "red", "reason": "umpire"}')
+    moderator.get_by_test_id("mod-rule").click()
+    expect(spectator.get_by_test_id("battle-result")).to_contain_text("red", timeout=10_000)
+
+    tab = spectator.get_by_test_id("room-tabs").get_by_role("button", name=room)
+    battle_room = str(tab.get_attribute("data-testid")).removeprefix("room-")
+    try:
+        web_server.http("GET", f"/api/rooms/{battle_room}/replay?as=full")
+        served = True
+    except HttpStatus as exc:
+        served = exc.code != 404 or "replay" in exc.body
+    replay = spectator.get_by_test_id("replay")
+    for view in ("full", "team:blue"):
+        replay.get_by_test_id("replay-as").select_option(view)
+        replay.get_by_test_id("replay-load").click()
+        note = spectator.get_by_test_id("replay-note")
+        if not served:
+            expect(note).to_contain_text("keeps no replays")
+            break
+        expect(note).to_contain_text("turns from the server")
+        expect(replay.get_by_test_id("replay-turn")).to_contain_text(re.compile(r"Turn \d+ of \d+"))
+        expect(spectator.get_by_test_id("battle-field")).to_be_visible()
+        replay.get_by_test_id("replay-next").click()
+        shot(spectator, f"replay-{view.replace(':', '-')}")
+    replay.get_by_test_id("replay-prev").click()
+    expect(replay.get_by_test_id("replay-turn")).to_contain_text(re.compile(r"Turn \d+ of \d+"))

@@ -448,7 +448,7 @@ export class BattleView {
     } else {
       this.panel.append(h("p", { class: "hint" }, t("battle.hover")));
     }
-    const rows = m.units.map((u) => h("tr", { class: u.id === this.selected ? "sel" : "" },
+    const rows = m.units.map((u) => h("tr", { class: u.id === this.selected ? "sel" : "", "data-side": u.side },
       h("td", {}, h("span", { class: "swatch", style: `background:${teamColour(u.side).fill}` })), h("td", {}, u.name),
       h("td", {}, u.morale ?? "—"), h("td", {}, isArtillery(u) ? `${u.guns ?? "—"} ⊙` : u.lossTolerance ?? "—"), h("td", {}, u.formation)));
     this.panel.append(h("table", { class: "units", "data-testid": "unit-table" },

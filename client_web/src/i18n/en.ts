@@ -23,6 +23,7 @@ export const en = {
   "lobby.teams": "Teams",
   "lobby.seats": "seats",
   "lobby.house_rules": "House rules (C-0.3), one per line",
+  "lobby.open_spectating": "Anyone may watch (the lobby shows a Watch button)",
   "lobby.public": "List publicly",
   "lobby.submit": "Create",
   "lobby.created": "Campaign created. Send each player their own link; the token stays in the link's fragment.",

@@ -25,6 +25,7 @@ export const ru: Record<MessageKey, string> = {
   "lobby.teams": "Команды",
   "lobby.seats": "мест",
   "lobby.house_rules": "Домашние правила (C-0.3), по одному в строке",
+  "lobby.open_spectating": "Смотреть может любой (кнопка «Смотреть» в лобби)",
   "lobby.public": "Показывать в лобби",
   "lobby.submit": "Создать",
   "lobby.created": "Кампания создана. Отправьте каждому игроку его ссылку; токен остаётся во фрагменте ссылки.",
