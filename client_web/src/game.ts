@@ -46,6 +46,8 @@ export class GamePage {
   private serverReplay: { room: string; as: ReplayAs; frames: Frame[] } | null = null;
   private replayNote = "";
   private replayChoice: ReplayAs | null = null;
+  /** the moderator's last full view of each room's false reconnaissance answers */
+  private readonly falseAnswers = new Map<string, ReturnType<typeof readCampaign>["recon"]["answers"]>();
   private timer = 0;
   private presenceTimer = 0;
   /** players and spectators online per room, from the lobby (public campaigns and battles) */
@@ -251,6 +253,9 @@ export class GamePage {
     } else if (this.connState === "failed") {
       this.banners.append(h("div", { class: "banner error", "data-testid": "conn-banner" }, t("conn.failed", { reason: this.failure })));
     }
+    const seenAs = this.current ? this.conn.viewing.get(this.current) : undefined;
+    if (seenAs) this.banners.append(h("div", { class: "banner info", "data-testid": "view-as-banner" }, t("mod.view.banner", {
+      who: seenAs.startsWith("team:") ? t("mod.view.team", { team: seenAs.slice(5) }) : t(seenAs === "spectator" ? "mod.view.spectator" : "mod.view.public") })));
     const now = this.conn.serverNow();
     const me = this.session.welcome?.player;
     for (const l of this.session.activeLockouts(now)) {
@@ -301,7 +306,9 @@ export class GamePage {
     }
     const frame = this.replayAt !== null ? this.framesOf(room)[this.replayAt] : undefined;
     const replayTeam = frame && this.serverReplay?.as.startsWith("team:") ? this.serverReplay.as.slice(5) : null;
-    view.setState(frame ? frame.state : room.state, replayTeam ?? (w?.role === "player" ? w.team ?? null : null));
+    const seenAs = this.conn.viewing.get(id);
+    const deskTeam = seenAs?.startsWith("team:") ? seenAs.slice(5) : null;
+    view.setState(frame ? frame.state : room.state, replayTeam ?? deskTeam ?? (w?.role === "player" ? w.team ?? null : null));
   }
 
   /** C-8.3: questions by kind (yes/no ½, numeric 1, arm of service 2 from the quota), the answers so far. */
@@ -447,14 +454,22 @@ export class GamePage {
     this.place(this.slots.rules, model?.houseRules.length
       ? h("section", {}, h("h3", {}, "C-0.3"), h("ul", {}, ...model.houseRules.map((r) => h("li", {}, r)))) : null);
     if (w?.role === "moderator") {
+      // Only the full view marks false answers (server/campaign/fog.py): keep them while the desk shows a team's.
+      if (model && !this.conn.viewing.has(id)) this.falseAnswers.set(id, model.recon.answers.filter((a) => a.falseAnswer));
       let desk = this.desks.get(id);
       if (!desk) {
         desk = moderatorDesk({
           room: id,
           teams: () => this.teamsOf(this.session.room(id)),
           players: () => [...new Set(this.session.room(id).log.flatMap((e) => (typeof e.data.from === "string" ? [e.data.from] : [])))],
-          falseAnswers: () => readCampaign(this.session.room(id).state).recon.answers.filter((a) => a.falseAnswer),
+          falseAnswers: () => this.falseAnswers.get(id) ?? [],
           send: (cmd) => this.send(cmd),
+          viewing: () => this.conn.viewing.get(id) ?? null,
+          setViewing: (v) => {
+            this.replayAt = null;
+            void this.conn.viewAs(id, v).catch(() => {});
+            this.renderAll();
+          },
         });
       }
       this.desks.set(id, desk);

@@ -410,3 +410,37 @@ def test_a_finished_battle_is_replayed_turn_by_turn(web_server: ServerProcess, n
         shot(spectator, f"replay-{view.replace(':', '-')}")
     replay.get_by_test_id("replay-prev").click()
     expect(replay.get_by_test_id("replay-turn")).to_contain_text(re.compile(r"Turn \d+ of \d+"))
+
+
+def _forces(page: Any) -> dict[str, int]:
+    raw = str(page.get_by_test_id("campaign-map").get_attribute("data-forces") or "")
+    return {team: int(n) for team, n in (part.split(":") for part in raw.split())}
+
+
+def test_the_moderator_sees_what_every_side_sees(web_server: ServerProcess, new_page: Any) -> None:
+    """Issue 7 "Moderator's desk": the moderator switches the view (join with view_as) from everything to one
+    team's, which shows that team's own forces and only what it may see of the enemy, then back."""
+    made = web_server.http("POST", "/api/campaigns", {
+        "name": "Umpire", "scenario": "continental", "level": 2,
+        "teams": [{"colour": "red", "seats": 1}, {"colour": "blue", "seats": 1}]})
+    moderator, red = new_page(), new_page()
+    open_link(moderator, made["moderator_link"], "Moderator")
+    open_link(red, made["seats"][0]["link"], "red")
+    expect(moderator.get_by_test_id("campaign-map")).to_have_attribute("data-forces", re.compile(r"blue:\d+"))
+    full = _forces(moderator)
+    expect(red.get_by_test_id("campaign-map")).to_have_attribute("data-forces", re.compile(r"red:\d+"))
+    as_red = _forces(red)
+    assert full["red"] == as_red["red"] and full["blue"] > as_red.get("blue", 0), (full, as_red)
+
+    desk = moderator.get_by_test_id("moderator-desk")
+    desk.get_by_test_id("mod-view-as").select_option("team:red")
+    expect(moderator.get_by_test_id("view-as-banner")).to_contain_text("team red")
+    expect(moderator.get_by_test_id("campaign-map")).to_have_attribute("data-forces", red.get_by_test_id(
+        "campaign-map").get_attribute("data-forces") or "")
+    expect(desk.get_by_test_id("mod-false-answers")).to_be_visible()
+    shot(moderator, "moderator-as-red")
+
+    desk.get_by_test_id("mod-view-as").select_option("")
+    expect(moderator.get_by_test_id("view-as-banner")).to_have_count(0)
+    expect(moderator.get_by_test_id("campaign-map")).to_have_attribute(
+        "data-forces", " ".join(f"{team}:{n}" for team, n in full.items()))
