@@ -187,7 +187,7 @@ def test_a_bad_link_is_refused_without_retrying(web_server: ServerProcess, new_p
     expect(page.get_by_test_id("conn-banner")).to_contain_text("Cannot join")
 
 
-@pytest.mark.parametrize("which", ["campaign", "battle"])
+@pytest.mark.parametrize("which", ["campaign", "battle", "siege"])
 def test_the_canvases_draw_the_sample_data(web_server: ServerProcess, new_page: Any, which: str) -> None:
     page = new_page()
     page.goto(f"{web_server.url}/#preview={which}")
@@ -204,6 +204,12 @@ def test_the_canvases_draw_the_sample_data(web_server: ServerProcess, new_page: 
         page.keyboard.press("ArrowLeft")
         expect(page.get_by_test_id("path-cost")).to_contain_text(re.compile(r"\d+%"))  # of the turn (C-T4)
         assert box and box["width"] > 300
+    elif which == "siege":  # the storm of Dresden: walls, forts, ditch, breaches, parallels (N-SIEGE-5)
+        expect(page.get_by_test_id("siege-info")).to_contain_text("Storm of Dresden: blue against the garrison (red)")
+        box = canvas.bounding_box()
+        assert box
+        page.mouse.move(box["x"] + 35.5 * box["width"] / 70, box["y"] + 31.5 * box["width"] / 70)
+        expect(page.get_by_test_id("battle-status")).to_contain_text("wall")
     else:
         page.get_by_test_id("unit-table").wait_for()
         expect(page.get_by_test_id("unit-table")).to_contain_text("r0")
@@ -214,6 +220,8 @@ def test_the_canvases_draw_the_sample_data(web_server: ServerProcess, new_page: 
         expect(page.get_by_test_id("battle-status")).to_contain_text("foot_artillery")
     # something other than the background was drawn
     drawn = page.evaluate(COLOURS_DRAWN, "campaign-map" if which == "campaign" else "battle-field")
+    if which == "siege":
+        shot(page, "preview-siege")
     assert drawn > 10
     shot(page, f"preview-{which}")
 

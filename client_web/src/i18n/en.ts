@@ -146,6 +146,7 @@ export const en = {
   "battle.hover": "Hover a unit to see its fire zones",
   "battle.points": "{left} points left",
   "battle.spectators": "{n} watching",
+  "siege.info": "Storm of {fortress}: {besieger} against the garrison ({garrison}); breaches: {breaches}, fortress guns: {guns}",
   "replay.title": "Replay",
   "replay.prev": "◀ Turn",
   "replay.next": "Turn ▶",

@@ -148,6 +148,7 @@ export const ru: Record<MessageKey, string> = {
   "battle.hover": "Наведите на часть, чтобы увидеть зоны огня",
   "battle.points": "осталось {left} очк.",
   "battle.spectators": "смотрят: {n}",
+  "siege.info": "Штурм крепости {fortress}: {besieger} против гарнизона ({garrison}); проломов: {breaches}, крепостных орудий: {guns}",
   "replay.title": "Запись",
   "replay.prev": "◀ Ход",
   "replay.next": "Ход ▶",
