@@ -24,8 +24,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from server.battle.engine import BattleEngine
-from server.battle.replay import Recorder
 from server.battle.state import BattleState
+from server.core.replay import Recorder
 from tests.battle.driver import close_battle_config, play_phase
 
 ENGINE = BattleEngine()
@@ -39,7 +39,7 @@ def pct(values: list[float], q: float) -> float:
 def engaged_states(turns: int, seed: int) -> list[BattleState]:
     """States of a 25v25 battle just before its resolution (second phase about to end), turn after turn."""
     rng = random.Random(seed)
-    rec = Recorder(close_battle_config(rng, 25, turn_limit=turns + 5), seed)
+    rec = Recorder(close_battle_config(rng, 25, turn_limit=turns + 5), seed, ENGINE)
     out: list[BattleState] = []
     while not rec.state.over and len(out) < turns:
         play_phase(rec, rng, retreat_chance=0.0)
@@ -92,7 +92,7 @@ def battles_per_second(n: int, seed: int) -> tuple[float, float, str]:
                 state, _, _ = ai.play_phase(state, side)  # plans, orders and ends the phase
             turns += state.turn
         else:
-            rec = Recorder(cfg, seed + i)
+            rec = Recorder(cfg, seed + i, ENGINE)
             while not rec.state.over:
                 play_phase(rec, rng, retreat_chance=0.002)
             turns += rec.state.turn

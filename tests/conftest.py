@@ -129,3 +129,18 @@ def redis_url() -> str:
     if not url:
         pytest.skip("REDIS_URL is not set (.ci/test starts a private redis-server)")
     return url
+
+
+@pytest.fixture
+def redis_prefix(redis_url: str) -> Iterator[str]:
+    """A key prefix of this test's own in the shared Redis, deleted afterwards."""
+    import secrets
+
+    import redis
+
+    prefix = f"kstest{secrets.token_hex(4)}"
+    yield prefix
+    client = redis.Redis.from_url(redis_url)
+    for key in client.scan_iter(match=f"{prefix}:*"):
+        client.delete(key)
+    client.close()

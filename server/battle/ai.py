@@ -29,7 +29,7 @@ What it does, unit by unit (the thresholds are the `Doctrine`):
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -51,6 +51,7 @@ from .footprint import (
     step_cost,
 )
 from .formation import effective_morale, melee_value
+from .melee import would_touch_enemy
 from .movement import formation_target, terrain_factors, wheel_target
 from .state import DESTROYED, DISPERSED, RESERVE, SURRENDERED, BattleState, Unit
 from .units import ARTILLERY, CAVALRY, INFANTRY
@@ -120,10 +121,7 @@ class _Planner:
         except RuleError:
             self.plan.rejected += 1
             return False
-        self.state = state
-        self.plan.orders.append(order)
-        self.plan.events.extend(events)
-        return True
+        return self._accept(state, [order], events)
 
     def order_then(self, first: Order, then: Callable[[BattleState], Order | None]) -> bool:
         """Two orders that stand or fall together; the second is built from the state after the first."""
@@ -136,9 +134,12 @@ class _Planner:
         except RuleError:
             self.plan.rejected += 1
             return False
+        return self._accept(state, [first, second], [*first_events, *events])
+
+    def _accept(self, state: BattleState, orders: list[Order], events: Sequence[Event]) -> bool:
         self.state = state
-        self.plan.orders += [first, second]
-        self.plan.events += [*first_events, *events]
+        self.plan.orders += orders
+        self.plan.events += events
         return True
 
     def unit(self, uid: str) -> Unit:
@@ -441,18 +442,6 @@ def _cells(path: list[Cell]) -> list[list[int]]:
     return [[x, y] for x, y in path]
 
 
-def _touches_enemy(state: BattleState, unit: Unit, cells: tuple[Cell, ...]) -> bool:
-    m, occ, w = state.map, state.occ, state.map.width
-    for x, y in cells:
-        for dx, dy in NEIGHBOURS:
-            nx, ny = x + dx, y + dy
-            if 0 <= nx < m.width and 0 <= ny < m.height:
-                n = occ[ny * w + nx]
-                if n and n != unit.num and state.units[state.by_num[n]].side != unit.side:
-                    return True
-    return False
-
-
 def _step_ok(state: BattleState, unit: Unit, x: int, y: int) -> tuple[Cell, ...] | None:
     try:
         return state.place_check(unit, x, y, unit.facing, unit.formation)
@@ -548,7 +537,7 @@ def _plan_path(state: BattleState, unit: Unit, goal: Point, stop: float, contact
             cost = cost_of(dx, dy, cells)
             if spent + cost > unit.points + 1e-9:
                 continue
-            touching = _touches_enemy(state, unit, cells)
+            touching = would_touch_enemy(state, unit, cells)
             if touching and not contact:
                 continue
             spent += cost
@@ -586,7 +575,7 @@ def _charge_order(state: BattleState, unit: Unit, target: Unit) -> Order | None:
         if spent > unit.points + 1e-9:
             return None
         path.append((x, y))
-        if _touches_enemy(state, unit, cells):
+        if would_touch_enemy(state, unit, cells):
             touched = {state.occ[(cy + dy) * w + cx + dx] for cx, cy in cells for dx, dy in NEIGHBOURS
                        if state.map.on_map(cx + dx, cy + dy)}
             return {"type": "charge", "unit": unit.id, "path": _cells(path)} if target.num in touched else None

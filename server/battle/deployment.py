@@ -5,23 +5,24 @@ D-N-3: each side deploys in a zone 15 rows deep that starts 5 rows from its own 
 clear of the side edges. D-N-13: a side that had to accept battle and "retreats with battle" deploys in the part of
 its zone nearer its own edge — the first 8 of those 15 rows — so it stands further from the enemy and still off the
 edge (N-START-7). Positions are given in the battle setup; units without one are placed by the engine
-(front rows first, from the middle outwards). Units beyond the 25 a side may have on the field (N-START-1) wait
-off the map and come on from their edge as places become free (N-START-6).
+(front rows first, from the middle outwards). Units beyond the limit a side may have on the field (N-START-1: 25;
+the setup may set another per side, N-SIEGE-5) wait off the map and come on from their edge — or in the rows the
+side's `reserve` names — as places become free (N-START-6).
 """
 
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from server.core.dice import Dice
 from server.core.errors import BadOrder, IllegalOrder
 
 from .footprint import FACING_NAMES
-from .state import ON_FIELD, RESERVE, BattleState, Reinforcement, Side, Unit, new_unit
-from .terrain import BattleMap
-from .units import UNIT_TYPES
+from .state import FIELD_LIMIT, ON_FIELD, RESERVE, BattleState, Reinforcement, Side, Unit, new_unit
+from .terrain import FIELD_SIZE, BattleMap
+from .units import HIT_TABLES, UNIT_TYPES
 
 ZONE_DEPTH = 15
 ZONE_GAP = 5
@@ -137,8 +138,44 @@ def make_unit(spec: Mapping[str, Any], side: str, num: int) -> Unit:
     def opt(name: str) -> int | None:
         return int(spec[name]) if spec.get(name) is not None else None
 
+    accuracy = opt("accuracy")
+    rows = HIT_TABLES[t.hit_table].accuracies if t.hit_table else None
+    if accuracy is not None and rows is not None and accuracy not in rows:
+        raise BadOrder(f"a {kind} company's accuracy is {rows.start}–{rows.stop - 1}", rule="D-N-11",
+                       details={"unit": spec.get("id"), "accuracy": accuracy, "table": t.hit_table})
     return new_unit(str(spec["id"]), side, kind, num, morale=opt("morale"), loss_tolerance=opt("loss_tolerance"),
-                    guns=opt("guns"), accuracy=opt("accuracy"), formation=formation)
+                    guns=opt("guns"), accuracy=accuracy, formation=formation)
+
+
+def field_limits(config: Mapping[str, Any], sides_cfg: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+    """N-START-1, N-SIEGE-5: each side's limit — its own `field_limit`, else the setup's (a number for every side,
+    or {side: number}), else 25."""
+    default = config.get("field_limit", FIELD_LIMIT)
+    out = {}
+    for sc in sides_cfg:
+        name = str(sc["name"])
+        value = sc.get("field_limit", default.get(name, FIELD_LIMIT) if isinstance(default, Mapping) else default)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise BadOrder("a field limit is a positive number of units", rule="N-START-1",
+                           details={"side": name, "field_limit": repr(value)})
+        out[name] = value
+    return out
+
+
+def parse_reserve(side: str, spec: Any) -> tuple[str, tuple[int, int] | None]:
+    """A side's `reserve`: the group name of its units held back by the limit, and the rows (from the side's edge,
+    first to last) where they come on (N-START-6)."""
+    spec = {} if spec is None else spec
+    rows = spec.get("rows") if isinstance(spec, Mapping) else None
+    if not isinstance(spec, Mapping) or (rows is not None and not _is_row_pair(rows)):
+        raise BadOrder('reserve: {"group": name, "rows": [first, last]}, rows counted from the side\'s edge',
+                       rule="N-START-6", details={"side": side, "reserve": repr(spec)})
+    return str(spec.get("group", f"{side}-reserve")), (int(rows[0]), int(rows[1])) if rows is not None else None
+
+
+def _is_row_pair(rows: Any) -> bool:
+    return isinstance(rows, (list, tuple)) and len(rows) == 2 and all(
+        isinstance(r, int) and not isinstance(r, bool) and 0 <= r < FIELD_SIZE for r in rows)
 
 
 def setup_state(config: Mapping[str, Any], seed: int) -> BattleState:
@@ -154,7 +191,7 @@ def setup_state(config: Mapping[str, Any], seed: int) -> BattleState:
     state = BattleState(map=bmap, units={}, sides={}, dice=Dice.from_seed(seed),
                         occ=array("H", bytes(2 * bmap.width * bmap.height)), by_num={},
                         turn_limit=int(config.get("turn_limit", 40)), hidden=bool(config.get("hidden", False)),
-                        field_limit=int(config.get("field_limit", 25)))
+                        field_limit=field_limits(config, sides_cfg))
     num = 0
     for sc in sides_cfg:
         name, edge = str(sc["name"]), str(sc.get("edge", "south"))
@@ -169,21 +206,24 @@ def setup_state(config: Mapping[str, Any], seed: int) -> BattleState:
         name = str(sc["name"])
         edge = state.sides[name].edge
         depth = zone_depth(state.sides[name].with_battle)
-        for i, spec in enumerate(sc.get("units", ())):
+        group, rows = parse_reserve(name, sc.get("reserve"))
+        placed = 0
+        for spec in sc.get("units", ()):
             num += 1
             unit = make_unit(spec, name, num)
             if unit.id in state.units:
                 raise BadOrder(f"duplicate unit id {unit.id!r}", rule="N-START-1")
             state.units[unit.id] = unit
             state.by_num[num] = unit.id
-            if i < state.field_limit:
+            if placed < state.limit(name) or not unit.type.in_field_limit:
                 deploy(state, unit, spec, edge, bool(config.get("deployment_zones", True)), depth)
+                placed += unit.type.in_field_limit
             else:
                 unit.status = RESERVE
-                unit.group = f"{name}-reserve"
+                unit.group = group
         extra = [u.id for u in state.units.values() if u.side == name and u.status == RESERVE]
         if extra:
-            state.reinforcements.append(Reinforcement(f"{name}-reserve", name, 0, edge, tuple(extra), "coming"))
+            state.reinforcements.append(Reinforcement(group, name, 0, edge, tuple(extra), "coming", rows))
         for rc in sc.get("reinforcements", ()):
             ids = []
             for spec in rc.get("units", ()):

@@ -8,8 +8,9 @@ nothing behind.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from server.core.engine import MODERATOR, SPECTATOR, Actor, Engine, Event, team_viewer
 from server.core.errors import BadOrder, IllegalOrder, NotYourTurn, NotYourUnit
@@ -21,6 +22,31 @@ from .log import Log
 from .state import ON_FIELD, BattleState, Unit
 from .turn import begin_turn, resolve
 from .view import view_of
+
+C = TypeVar("C")
+
+
+@dataclass(frozen=True)  # not slotted: calling UnitOrder[X](...) sets __orig_class__ on the instance
+class UnitOrder(Generic[C]):
+    """How a unit's order of command type C is carried out; `while_carrying`: it may be given while the unit still
+    carries an order over from last turn (D-N-10) — only round-shot targets, which move nothing."""
+
+    run: Callable[[BattleState, Log, Unit, C], None]
+    while_carrying: bool = False
+
+
+UNIT_ORDERS: Mapping[type[Any], UnitOrder[Any]] = {
+    orders.Move: UnitOrder[orders.Move](lambda s, log, u, c: movement.move(s, log, u, c.path, charge=c.charge)),
+    orders.Wheel: UnitOrder[orders.Wheel](lambda s, log, u, c: movement.wheel(s, log, u, c.eighths)),
+    orders.AboutFace: UnitOrder[orders.AboutFace](lambda s, log, u, c: movement.about_face(s, log, u)),
+    orders.ChangeFormation: UnitOrder[orders.ChangeFormation](
+        lambda s, log, u, c: movement.change_formation(s, log, u, c.formation)),
+    orders.LeaveMelee: UnitOrder[orders.LeaveMelee](lambda s, log, u, c: movement.leave_melee(s, log, u, c.path)),
+    orders.Targets: UnitOrder[orders.Targets](lambda s, log, u, c: artillery.designate(s, log, u, c.targets),
+                                              while_carrying=True),
+    orders.Barrage: UnitOrder[orders.Barrage](lambda s, log, u, c: artillery.barrage(s, log, u)),
+}
+"""One handler per unit order type (orders.parse gives the type; the army's Retreat has no unit)."""
 
 
 class BattleEngine:
@@ -50,30 +76,17 @@ class BattleEngine:
         return frozenset({side}) if side else frozenset()
 
     def apply(self, state: BattleState, actor: Actor, order: Mapping[str, Any]) -> tuple[BattleState, Sequence[Event]]:
-        side = state.active_side
-        if side is None:
-            raise NotYourTurn("the battle is over", rule="D-N-2")
-        if not actor.moderator and actor.team != side:
-            raise NotYourTurn(f"it is {side}'s order phase", rule="D-N-1", details={"active": side})
+        side = acting_side(state, actor)
         cmd = orders.parse(order)
         work = state.copy()
         audience = frozenset({team_viewer(side), SPECTATOR, MODERATOR}) if work.hidden else None
         log = Log(work, audience)
-        if isinstance(cmd, orders.Retreat):
+        if isinstance(cmd, orders.Retreat):  # the army's order, not a unit's
             victory.order_retreat(work, log, side)
             return work, log.events
-        unit = work.units.get(cmd.unit)
-        if unit is None:
-            raise BadOrder(f"no unit {cmd.unit!r}", rule="D-N-1", details={"unit": cmd.unit})
-        if unit.side != side:
-            raise NotYourUnit(f"{unit.id} belongs to {unit.side}", rule="D-N-1", details={"unit": unit.id})
-        if not unit.on_field:
-            raise IllegalOrder(f"{unit.id} is not on the field ({unit.status})", rule="N-MORALE-5",
-                               details={"unit": unit.id, "status": unit.status})
-        if unit.busy is not None and not isinstance(cmd, orders.Targets):
-            raise IllegalOrder("the unit is still carrying out an order from last turn", rule="D-N-10",
-                               details={"unit": unit.id, "order": unit.busy["order"]})
-        _execute(work, log, unit, cmd)
+        handler = UNIT_ORDERS[type(cmd)]
+        unit = own_unit(work, side, cmd.unit, carrying=handler.while_carrying)
+        handler.run(work, log, unit, cmd)
         return work, log.events
 
     def end_turn(self, state: BattleState, team: str, *, flagged: bool) -> tuple[BattleState, Sequence[Event]]:
@@ -130,21 +143,31 @@ class BattleEngine:
         return BattleState.load(data)
 
 
-def _execute(state: BattleState, log: Log, unit: Unit, cmd: orders.Command) -> None:
-    if isinstance(cmd, orders.Move):
-        movement.move(state, log, unit, cmd.path, charge=cmd.charge)
-    elif isinstance(cmd, orders.Wheel):
-        movement.wheel(state, log, unit, cmd.eighths)
-    elif isinstance(cmd, orders.AboutFace):
-        movement.about_face(state, log, unit)
-    elif isinstance(cmd, orders.ChangeFormation):
-        movement.change_formation(state, log, unit, cmd.formation)
-    elif isinstance(cmd, orders.LeaveMelee):
-        movement.leave_melee(state, log, unit, cmd.path)
-    elif isinstance(cmd, orders.Targets):
-        artillery.designate(state, log, unit, cmd.targets)
-    elif isinstance(cmd, orders.Barrage):
-        artillery.barrage(state, log, unit)
+def acting_side(state: BattleState, actor: Actor) -> str:
+    """D-N-1: the side whose order phase it is, when `actor` may give its orders (the moderator always may)."""
+    side = state.active_side
+    if side is None:
+        raise NotYourTurn("the battle is over", rule="D-N-2")
+    if not actor.moderator and actor.team != side:
+        raise NotYourTurn(f"it is {side}'s order phase", rule="D-N-1", details={"active": side})
+    return side
+
+
+def own_unit(state: BattleState, side: str, uid: Any, *, carrying: bool = False) -> Unit:
+    """The unit an order of `side` is for: its own, on the field, and (unless the order may be given while it is
+    `carrying` an order over from last turn, D-N-10) free."""
+    unit = state.units.get(uid) if isinstance(uid, str) else None
+    if unit is None:
+        raise BadOrder(f"no unit {uid!r}", rule="D-N-1", details={"unit": str(uid)})
+    if unit.side != side:
+        raise NotYourUnit(f"{unit.id} belongs to {unit.side}", rule="D-N-1", details={"unit": unit.id})
+    if not unit.on_field:
+        raise IllegalOrder(f"{unit.id} is not on the field ({unit.status})", rule="N-MORALE-5",
+                           details={"unit": unit.id, "status": unit.status})
+    if unit.busy is not None and not carrying:
+        raise IllegalOrder("the unit is still carrying out an order from last turn", rule="D-N-10",
+                           details={"unit": unit.id, "order": unit.busy["order"]})
+    return unit
 
 
 def _brief(u: Unit) -> dict[str, Any]:

@@ -258,7 +258,7 @@ def assign_fire(state: BattleState, log: Log, ruling: Mapping[str, Any]) -> None
     raw = ruling.get("targets")
     if isinstance(raw, list) and all(isinstance(t, str) for t in raw):
         raw = dict.fromkeys(raw, 1)
-    if not isinstance(raw, Mapping) or len(raw) > state.field_limit:
+    if not isinstance(raw, Mapping) or len(raw) > state.limit(state.enemy_of(shooter.side)):
         raise BadOrder("targets: {unit id: share} or a list of unit ids", rule="N-FIRE-4")
     turns = ruling.get("turns", 1)
     if isinstance(turns, bool) or not isinstance(turns, int) or not 1 <= turns <= state.turn_limit:

@@ -7,7 +7,9 @@ guns taken (N-ART-1).
 
 from __future__ import annotations
 
-from .footprint import NEIGHBOURS, centre_of, sector
+from collections.abc import Iterable, Iterator
+
+from .footprint import NEIGHBOURS, Cell, centre_of, sector
 from .formation import melee_value
 from .log import Log
 from .losses import apply_losses, fall
@@ -21,19 +23,29 @@ MORALE_EVERY = 2
 """N-MELEE-2: −1 morale for every two turns in melee."""
 
 
-def touching_enemies(state: BattleState, unit: Unit) -> list[Unit]:
+def _enemies_beside(state: BattleState, unit: Unit, cells: Iterable[Cell]) -> Iterator[Unit]:
+    """Enemy units on the cells around `cells` (repeats included), as the occupancy grid shows them (D-N-6)."""
     m, occ, w, units, by_num = state.map, state.occ, state.map.width, state.units, state.by_num
-    seen: dict[int, Unit] = {}
-    for x, y in unit.cells:
+    for x, y in cells:
         for dx, dy in NEIGHBOURS:
             nx, ny = x + dx, y + dy
             if 0 <= nx < m.width and 0 <= ny < m.height:
                 n = occ[ny * w + nx]
-                if n and n != unit.num and n not in seen:
+                if n and n != unit.num:
                     other = units[by_num[n]]
                     if other.side != unit.side:
-                        seen[n] = other
+                        yield other
+
+
+def touching_enemies(state: BattleState, unit: Unit) -> list[Unit]:
+    """D-N-6: the enemies touching the unit, in unit-number order."""
+    seen = {e.num: e for e in _enemies_beside(state, unit, unit.cells)}
     return [seen[n] for n in sorted(seen)]
+
+
+def would_touch_enemy(state: BattleState, unit: Unit, cells: Iterable[Cell]) -> bool:
+    """Whether the unit standing on `cells` would touch an enemy (for planning a path)."""
+    return any(True for _ in _enemies_beside(state, unit, cells))
 
 
 def make_contact(state: BattleState, log: Log, mover: Unit, charge: int = 0) -> list[Unit]:

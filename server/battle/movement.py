@@ -6,6 +6,12 @@ Each function validates and executes at once on the working copy of the state (D
 otherwise. Movement is counted from the anchor, the left end of the front rank (N-INF-9). A step costs 1, a diagonal
 1.5 (D-GEN-2), scaled by the slowest ground the formation stands on after the step: a terrain that reduces a unit's
 speed from S to T makes each step cost S/T (N-TERRAIN-2/3/5: "infantry speed reduced to 2" — two cells a turn).
+
+Ground that ends a move (`TerrainKind.ends_move`, the siege's ditch, N-SIEGE-12) ends it when an order brings the
+unit onto it from ground with none of it — a step of a move, or a wheel, about-face or formation change that swings
+part of the formation onto it. The unit is then `halted`: no more moves this turn; its remaining points still pay
+for orders that do not move it along a path. A unit already on such ground moves along it or out of it as on any
+other ground.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ from .log import Log
 from .melee import make_contact, touching_enemies
 from .morale import change_morale
 from .state import BattleState, Unit
-from .terrain import TERRAIN
+from .terrain import TERRAIN, TerrainKind
 from .units import CAVALRY, CHARGE_RUN, change_cost, formation_of
 
 EPS = 1e-9
@@ -57,6 +63,24 @@ def _front_top(state: BattleState, unit: Unit, x: int, y: int) -> int:
     return max(m.height_at(x + i * lx, y + i * ly) for i in range(unit.form.width))
 
 
+def entered_halting_ground(state: BattleState, before: tuple[Cell, ...] | set[Cell],
+                           after: tuple[Cell, ...]) -> TerrainKind | None:
+    """The ground that ends a move (N-SIEGE-12) which `after` stands on and `before` did not, if any."""
+    cover, w = state.map.cover, state.map.width
+    had = {cover[y * w + x] for x, y in before if TERRAIN[cover[y * w + x]].ends_move}
+    for x, y in after:
+        code = cover[y * w + x]
+        if code not in had and TERRAIN[code].ends_move:
+            return TERRAIN[code]
+    return None
+
+
+def end_move(log: Log, unit: Unit, rule: str, **why: Any) -> None:
+    """The unit's move is over for this turn (N-SIEGE-12 entering the ditch, N-SIEGE-13 reaching the wall)."""
+    unit.halted = rule
+    log.emit("move_ended", unit=unit.id, **why, rule=rule)
+
+
 def _on_road(state: BattleState, unit: Unit, x: int, y: int) -> bool:
     m = state.map
     lx, ly = DIRECTIONS[(unit.facing + 2) % 8]
@@ -70,6 +94,8 @@ def move(state: BattleState, log: Log, unit: Unit, path: tuple[Cell, ...], *, ch
     if not form.moves or not unit.type.can_move:
         rule = "N-ART-4" if unit.arm == "artillery" else "N-INF-4"
         raise IllegalOrder(f"a unit in {unit.formation} cannot move", rule=rule, details={"unit": unit.id})
+    if unit.halted:
+        raise IllegalOrder("the unit's move has ended for this turn", rule=unit.halted, details={"unit": unit.id})
     if not leaving and in_melee(state, unit):
         raise IllegalOrder("a unit in melee moves only by leaving it", rule="N-MELEE-3", details={"unit": unit.id})
     if charge and unit.arm != CAVALRY:
@@ -94,6 +120,7 @@ def move(state: BattleState, log: Log, unit: Unit, path: tuple[Cell, ...], *, ch
     x, y = unit.x, unit.y
     taken = 0
     contact = False
+    halt: TerrainKind | None = None
     for cx, cy in path:
         before = set(unit.cells)
         cells = state.place_check(unit, cx, cy, unit.facing, unit.formation)
@@ -120,10 +147,11 @@ def move(state: BattleState, log: Log, unit: Unit, path: tuple[Cell, ...], *, ch
         state.put(unit)
         taken += 1
         run = run + 1 if (dx, dy) == facing_step else 0
-        if any(TERRAIN[cover[py * w + px]].ends_move for px, py in cells):
-            break
+        halt = entered_halting_ground(state, before, cells)
         if touching_enemies(state, unit):
             contact = True
+            break
+        if halt is not None:
             break
     if leaving:
         near = {e.id for e in touching_enemies(state, unit)}
@@ -136,6 +164,8 @@ def move(state: BattleState, log: Log, unit: Unit, path: tuple[Cell, ...], *, ch
         unit.road_used = True
     log.emit("moved", unit=unit.id, to=[unit.x, unit.y], steps=taken, spent=spent, points=unit.points, road=road,
              stopped="contact" if contact and taken < len(path) else None)
+    if halt is not None:
+        end_move(log, unit, halt.rule, terrain=halt.name)
     if passed:
         state.lift(unit)
         crossing_losses(state, log, unit, passed - set(unit.cells))
@@ -204,10 +234,13 @@ def pay(log: Log, unit: Unit, cost: float, order: dict[str, Any]) -> bool:
 
 
 def _reposition(state: BattleState, log: Log, unit: Unit, x: int, y: int, facing: int, formation: str) -> None:
-    state.place_check(unit, x, y, facing, formation)
+    cells = state.place_check(unit, x, y, facing, formation)
+    halt = entered_halting_ground(state, unit.cells, cells)
     state.lift(unit)
     unit.x, unit.y, unit.facing, unit.formation = x, y, facing, formation
     state.put(unit)
+    if halt is not None:
+        end_move(log, unit, halt.rule, terrain=halt.name)
     make_contact(state, log, unit)
 
 

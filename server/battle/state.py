@@ -20,6 +20,8 @@ from .footprint import Cell, footprint, footprint_offsets, front_rank
 from .terrain import BattleMap
 from .units import ARTILLERY, UNIT_TYPES, Formation, UnitType, formation_of
 
+FIELD_LIMIT = 25
+"""N-START-1, N-START-6: units a side may have on the field at once, unless the setup says otherwise (N-SIEGE-5)."""
 ON_FIELD = "field"
 RESERVE = "reserve"  # off the map: a reinforcement not yet arrived or waiting for a place (N-START-6)
 DISPERSED = "dispersed"
@@ -68,6 +70,7 @@ class Unit:
     fractions: dict[str, float] = field(default_factory=dict)
     crossed: frozenset[str] = frozenset()
     road_used: bool = False
+    halted: str = ""  # the rule that ended its move this turn (N-SIEGE-12, N-SIEGE-13); no more moves until next turn
     losses: int = 0
     group: str = ""
 
@@ -139,7 +142,10 @@ _UNIT_FIELDS = tuple(Unit.__dataclass_fields__)
 
 @dataclass(slots=True)
 class Reinforcement:
-    """An army of the same side coming up from a neighbouring campaign cell (N-START-4, N-START-5, D-N-12)."""
+    """An army of the same side coming up from a neighbouring campaign cell (N-START-4, N-START-5, D-N-12), or
+    (distance 0, "coming" from the start) the side's own units held off the field by its limit (N-START-6).
+    `rows`: the rows, counted from `edge`, in which its units come on, scanned first to last (the siege's town
+    reserve comes up behind the wall); None: from the edge inwards."""
 
     group: str
     side: str
@@ -147,18 +153,26 @@ class Reinforcement:
     edge: str
     units: tuple[str, ...]
     status: str = "waiting"  # waiting → coming (rolled a success) → arrived
+    rows: tuple[int, int] | None = None
+
+    @property
+    def held_back(self) -> bool:
+        """The side's own units beyond its field limit, not an army marching up (N-START-6)."""
+        return self.distance == 0
 
     def copy(self) -> Reinforcement:
-        return Reinforcement(self.group, self.side, self.distance, self.edge, self.units, self.status)
+        return Reinforcement(self.group, self.side, self.distance, self.edge, self.units, self.status, self.rows)
 
     def dump(self) -> dict[str, Any]:
         return {"group": self.group, "side": self.side, "distance": self.distance, "edge": self.edge,
-                "units": list(self.units), "status": self.status}
+                "units": list(self.units), "status": self.status,
+                "rows": list(self.rows) if self.rows is not None else None}
 
     @classmethod
     def load(cls, d: Mapping[str, Any]) -> Reinforcement:
+        rows = d.get("rows")
         return cls(str(d["group"]), str(d["side"]), int(d["distance"]), str(d["edge"]), tuple(d["units"]),
-                   str(d["status"]))
+                   str(d["status"]), (int(rows[0]), int(rows[1])) if rows else None)
 
 
 @dataclass(slots=True)
@@ -232,7 +246,8 @@ class BattleState:
     turn_limit: int = 40
     hidden: bool = False
     result: dict[str, Any] | None = None
-    field_limit: int = 25
+    field_limit: dict[str, int] = field(default_factory=dict)
+    """Per side (N-START-1, N-START-6; N-SIEGE-5: 30 attacker, 25 defender in a storm). Set at setup, then only read."""
 
     @property
     def over(self) -> bool:
@@ -253,6 +268,13 @@ class BattleState:
             reinforcements=[r.copy() for r in self.reinforcements], turn_limit=self.turn_limit, hidden=self.hidden,
             result=self.result, field_limit=self.field_limit,
         )
+
+    def limit(self, side: str) -> int:
+        return self.field_limit.get(side, FIELD_LIMIT)
+
+    def counted(self, side: str) -> int:
+        """The side's units on the field that count against its limit (N-START-6)."""
+        return sum(1 for u in self.field_units(side) if u.type.in_field_limit)
 
     def enemy_of(self, side: str) -> str:
         for name in self.sides:
@@ -313,20 +335,24 @@ class BattleState:
             "sides": [s.dump() for s in self.sides.values()], "dice": self.dice.state, "turn": self.turn,
             "order": list(self.order), "phase": self.phase, "melees": [m.dump() for m in self.melees.values()],
             "reinforcements": [r.dump() for r in self.reinforcements], "turn_limit": self.turn_limit,
-            "hidden": self.hidden, "result": self.result, "field_limit": self.field_limit,
+            "hidden": self.hidden, "result": self.result, "field_limit": dict(self.field_limit),
         }
 
     @classmethod
     def load(cls, d: Mapping[str, Any]) -> BattleState:
         bmap = BattleMap.load(d["map"])
         units = {u.id: u for u in (Unit.load(x) for x in d["units"])}
+        sides = {s.name: s for s in (Side.load(x) for x in d["sides"])}
+        limit = d.get("field_limit", FIELD_LIMIT)
+        limits = {str(k): int(v) for k, v in limit.items()} if isinstance(limit, Mapping) else dict.fromkeys(
+            sides, int(limit))
         state = cls(
-            map=bmap, units=units, sides={s.name: s for s in (Side.load(x) for x in d["sides"])},
+            map=bmap, units=units, sides=sides,
             dice=Dice(int(d["dice"])), occ=array("H", bytes(2 * bmap.width * bmap.height)),
             by_num={u.num: u.id for u in units.values()}, turn=int(d["turn"]), order=tuple(d["order"]),
             phase=int(d["phase"]), melees={melee_key(m.a, m.b): m for m in (Melee.load(x) for x in d["melees"])},
             reinforcements=[Reinforcement.load(x) for x in d["reinforcements"]], turn_limit=int(d["turn_limit"]),
-            hidden=bool(d["hidden"]), result=d.get("result"), field_limit=int(d.get("field_limit", 25)),
+            hidden=bool(d["hidden"]), result=d.get("result"), field_limit=limits,
         )
         for u in units.values():
             if u.on_field:

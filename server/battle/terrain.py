@@ -22,9 +22,10 @@ class TerrainKind:
     "*" for all). `blocks_sight`: woods and settlements stop fire and sight (D-N-7). `accuracy_penalty`: round
     shot at a unit standing in it (N-HIT-1). `forbids` formations (N-TERRAIN-5: no line in a settlement).
     `no_charge` (N-TERRAIN-5), `no_artillery_fire` from it (N-TERRAIN-5), `is_road` (N-TERRAIN-6).
-    Hooks for the siege rules: `ends_move` (the ditch, N-SIEGE-12), `enter_cost` (extra points to step onto it:
-    the wall's 3-point climb, N-SIEGE-10), `range_bonus` per arm for a shooter whose front rank stands on it
-    (infantry on the wall +2, N-SIEGE-10)."""
+    Hooks for the siege rules: `ends_move` (the ditch, N-SIEGE-12: an order that brings a unit onto it from ground
+    with none of it ends the unit's move for the turn), `enter_cost` (extra points to step onto it: the wall's
+    3-point climb, N-SIEGE-10), `range_bonus` per arm for a shooter whose front rank stands on it (infantry on the
+    wall +2, N-SIEGE-10); `rule`: the rule that gives the kind its effects (named by the errors and events)."""
 
     code: int
     name: str
@@ -41,6 +42,7 @@ class TerrainKind:
     ends_move: bool = False
     enter_cost: float = 0.0
     range_bonus: Mapping[str, int] = field(default_factory=dict)
+    rule: str = "N-TERRAIN-1"
 
 
 ALL_ARMS = frozenset({"infantry", "cavalry", "artillery"})

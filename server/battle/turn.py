@@ -17,7 +17,7 @@ from .losses import fall, melee_partners
 from .melee import resolve_melee
 from .morale import dispersal_check, streaks
 from .movement import complete_carried
-from .state import DISPERSED, ON_FIELD, RESERVE, SURRENDERED, BattleState, Unit
+from .state import DISPERSED, ON_FIELD, RESERVE, SURRENDERED, BattleState, Reinforcement, Unit
 from .units import ARTILLERY, INFANTRY
 from .victory import check_end
 
@@ -25,6 +25,8 @@ REINFORCEMENT_FROM_TURN = 4
 REINFORCEMENT_CHANCE = {4: 1, 5: 2}
 """N-START-5: on turn 4 a 1/6 chance, on turn 5 1/3, from turn 6 1/2 (D-N-12: one turn later per extra cell)."""
 REINFORCEMENT_LATER = 3
+ENTRY_ROWS = 12
+"""Our reading of D-N-12 "from the edge": arriving units come on within the first 12 rows from it."""
 
 
 def begin_turn(state: BattleState, log: Log) -> None:
@@ -54,23 +56,25 @@ def _refresh(state: BattleState, u: Unit) -> None:
     u.points = float(speed(state, u))
     u.crossed = frozenset()
     u.road_used = False
+    u.halted = ""
     u.lost_this_turn = False
     u.inflicted_this_turn = False
 
 
 def arrivals(state: BattleState, log: Log) -> None:
     """D-N-12: a reinforcement that rolled its arrival comes on in march column from the edge facing its campaign
-    cell, as far as places are free under the 25-unit limit (N-START-6); the rest wait."""
+    cell, as far as places are free under the side's limit (N-START-6); the rest wait. Units held back by the limit
+    come on the same way, in their own formation (in the group's rows, if it names them)."""
     for group in state.reinforcements:
         if group.status != "coming" or state.sides[group.side].retreat_turn is not None:
             continue
-        on_field = sum(1 for _ in state.field_units(group.side))
+        on_field, limit = state.counted(group.side), state.limit(group.side)
         for uid in group.units:
             u = state.units[uid]
-            if u.status != RESERVE or on_field >= state.field_limit:
+            if u.status != RESERVE or (on_field >= limit and u.type.in_field_limit):
                 continue
             facing = FACING_TOWARDS_ENEMY[group.edge]
-            place = find_place(state, u, group.edge, facing, range(u.form.depth - 1, 12), zone=False)
+            place = find_place(state, u, group.edge, facing, _entry_rows(group, u), zone=False)
             if place is None:
                 continue
             u.facing = facing
@@ -79,10 +83,19 @@ def arrivals(state: BattleState, log: Log) -> None:
             state.put(u)
             _refresh(state, u)
             u.morale_mark = effective_morale(u)
-            on_field += 1
-            log.emit("arrived", unit=uid, group=group.group, at=[u.x, u.y], facing=facing, rule="N-START-4")
+            on_field += u.type.in_field_limit
+            log.emit("arrived", unit=uid, group=group.group, at=[u.x, u.y], facing=facing,
+                     rule="N-START-6" if group.held_back else "N-START-4")
         if all(state.units[uid].status != RESERVE for uid in group.units):
             group.status = "arrived"
+
+
+def _entry_rows(group: Reinforcement, unit: Unit) -> range:
+    if group.rows is None:
+        return range(unit.form.depth - 1, ENTRY_ROWS)
+    first, last = group.rows
+    step = 1 if last >= first else -1
+    return range(first, last + step, step)
 
 
 def reinforcement_rolls(state: BattleState, log: Log) -> None:

@@ -18,7 +18,8 @@ ARTILLERY = "artillery"
 @dataclass(frozen=True, slots=True)
 class UnitType:
     """Base values of one kind of unit. `hit_table` names a table of `HIT_TABLES`; `round_shot_multiplier` and
-    `fires_over` are the howitzer hooks (N-SIEGE-9); `can_move` False for fortress guns (N-SIEGE-11)."""
+    `fires_over` are the howitzer hooks (N-SIEGE-9); `can_move` False for fortress guns (N-SIEGE-11), and
+    `in_field_limit` False too: they are the fortress's, not the army's, and count against no side's limit."""
 
     name: str
     arm: str
@@ -37,6 +38,7 @@ class UnitType:
     round_shot_multiplier: int = 1
     fires_over: bool = False
     can_move: bool = True
+    in_field_limit: bool = True
 
 
 UNIT_TYPES: dict[str, UnitType] = {
@@ -137,15 +139,20 @@ class HitTable:
     """Upper bound (inclusive) of every column but the last, which runs to the range."""
     sixths: Mapping[int, tuple[int, ...]] = field(default_factory=dict)
 
+    @property
+    def accuracies(self) -> range:
+        """The accuracies the table has a row for: a company's accuracy must be one of them (D-N-11: foot 1–4,
+        horse 1–3 — the GAP of N-HIT-3, no horse row for 4, is settled by never giving a horse company 4)."""
+        return range(min(self.sixths), max(self.sixths) + 1)
+
     def chance(self, accuracy: int, distance: int) -> int:
-        rows = self.sixths
-        acc = max(min(accuracy, max(rows)), min(rows))
+        """Sixths to hit at `accuracy` (a row of the table; N-HIT-1's terrain penalty stops at 1) and `distance`."""
         column = len(self.bands)
         for i, upper in enumerate(self.bands):
             if distance <= upper:
                 column = i
                 break
-        return rows[acc][column]
+        return self.sixths[accuracy][column]
 
 
 HIT_TABLES: dict[str, HitTable] = {

@@ -19,6 +19,8 @@ from .terrain import TERRAIN
 
 
 def unit_view(state: BattleState, u: Unit, full: bool) -> dict[str, Any]:
+    """A unit as a viewer sees it; `full` (own units, or everything) adds its values and this turn's state:
+    `move_ended` is the rule that ended its move this turn (N-SIEGE-12 ditch, N-SIEGE-13 ladders), else null."""
     out: dict[str, Any] = {"id": u.id, "side": u.side, "type": u.kind, "status": u.status, "x": u.x, "y": u.y,
                            "facing": u.facing, "formation": u.formation,
                            "cells": [list(c) for c in u.cells] if u.status == ON_FIELD else []}
@@ -26,7 +28,7 @@ def unit_view(state: BattleState, u: Unit, full: bool) -> dict[str, Any]:
         out.update(morale=effective_morale(u) if u.arm != "artillery" else None, base_morale=u.morale,
                    loss_tolerance=u.loss_tolerance, guns=u.guns, accuracy=u.accuracy, points=u.points,
                    busy=u.busy, targets=[list(t) for t in u.targets], barrage_turns=u.barrage_turns,
-                   losses=u.losses,
+                   losses=u.losses, move_ended=u.halted or None,
                    fire_ruling={"targets": dict(u.fire_shares), "turns": u.fire_shares_turns} if u.fire_shares
                    else None)
     return out

@@ -105,6 +105,10 @@ class Store(Protocol):
 
     async def find_grant(self, token_hash: str) -> dict[str, Any] | None: ...
 
+    async def replace_grant(self, campaign_id: str, player: str, token_hash: str, grant: Mapping[str, Any]) -> None:
+        """Revoke every token of `player` in the campaign and grant the new one (a re-issued invite)."""
+        ...
+
     async def lease_holder(self, room: str) -> str | None:
         """The node that owns the room now, if any."""
         ...

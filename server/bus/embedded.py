@@ -188,6 +188,18 @@ class FileStore:
         found = self._grants.get(token_hash)
         return dict(found) if found else None
 
+    async def replace_grant(self, campaign_id: str, player: str, token_hash: str, grant: Mapping[str, Any]) -> None:
+        grants = {d: g for d, g in self._grants.items() if g.get("campaign") == campaign_id
+                  and g.get("player") != player}
+        grants[token_hash] = dict(grant)
+        campaign = self._campaigns[campaign_id]
+        payload = msgpack.packb({"campaign": campaign, "grants": grants}, use_bin_type=True)
+        await asyncio.to_thread(_write_atomic, self.root / "campaigns" / f"{campaign_id}.msgpack", payload,
+                                self.fsync)
+        for digest in [d for d, g in self._grants.items() if g.get("campaign") == campaign_id]:
+            del self._grants[digest]
+        self._grants.update(grants)
+
     async def lease_holder(self, room: str) -> str | None:
         return None
 

@@ -130,6 +130,19 @@ class RedisStore:
         raw = await self.r.hget(names.tokens(self.prefix), token_hash)
         return dict(_unpack(raw)) if raw else None
 
+    async def replace_grant(self, campaign_id: str, player: str, token_hash: str, grant: Mapping[str, Any]) -> None:
+        key = names.tokens(self.prefix)
+        stale = []
+        async for digest, raw in self.r.hscan_iter(key, count=500):
+            old = _unpack(raw)
+            if old.get("campaign") == campaign_id and old.get("player") == player:
+                stale.append(digest)
+        async with self.r.pipeline(transaction=True) as pipe:
+            if stale:
+                pipe.hdel(key, *stale)
+            pipe.hset(key, token_hash, _pack(dict(grant)))
+            await pipe.execute()
+
     async def acquire_lease(self, room: str, node: str, ttl_ms: int) -> bool:
         return bool(await self._acquire(keys=[names.room_lease(self.prefix, room)], args=[node, ttl_ms]))
 

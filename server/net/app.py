@@ -16,11 +16,12 @@ from pydantic import ValidationError
 from server.bus import open_backend
 from server.bus.names import campaign_room
 from server.net.metrics import Metrics
-from server.net.session import CLOSE_NO_HELLO, CLOSE_REPLACED, Session
+from server.net.session import CLOSE_NO_HELLO, CLOSE_REPLACED, CLOSE_REVOKED, Session
 from server.rooms.engines import engine_names
+from server.rooms.errors import RoomError
 from server.rooms.hub import Hub
 from server.settings import Settings
-from shared.protocol.http import CampaignCreated, CreateCampaign, Lobby, LobbyRoom
+from shared.protocol.http import CampaignCreated, CreateCampaign, Lobby, LobbyRoom, ReissueToken, TokenReissued
 
 log = logging.getLogger(__name__)
 
@@ -156,8 +157,7 @@ async def metrics(request: web.Request) -> web.Response:
     text = node.metrics.render(rooms_owned=len(node.hub.rooms), rooms_followed=len(node.hub.feeds),
                                sessions_by_role=roles,
                                fanout_frames=sum(feed.frames_out for feed in node.hub.feeds.values()))
-    return web.Response(text=text, content_type="text/plain", charset="utf-8",
-                        headers={"X-Prometheus-Format": "0.0.4"})
+    return web.Response(body=text.encode(), headers={"Content-Type": "text/plain; version=0.0.4; charset=utf-8"})
 
 
 async def create_campaign(request: web.Request) -> web.Response:
@@ -189,6 +189,28 @@ async def create_campaign(request: web.Request) -> web.Response:
         seats=[{**seat, "link": node.link(seat["token"])} for seat in made["seats"]],
     )
     return web.json_response(body.model_dump(), status=201)
+
+
+async def reissue_token(request: web.Request) -> web.Response:
+    """POST /api/campaigns/{id}/tokens {"player": "red-1" | "moderator" | "spectator"} with the moderator's token
+    as `Authorization: Bearer …`: a new token for that seat; the old one is revoked and its sessions closed (4010)."""
+    node = request.app[NODE]
+    given = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
+    try:
+        body = ReissueToken.model_validate_json(await request.read())
+    except ValidationError as exc:
+        detail = [{"loc": list(e["loc"]), "msg": e["msg"]} for e in exc.errors(include_url=False)]
+        return web.json_response({"error": "bad_request", "details": detail}, status=400)
+    try:
+        member, token = await node.hub.reissue_token(given, request.match_info["campaign"], body.player)
+    except RoomError as exc:
+        status = {"forbidden": 403, "no_such_room": 404}.get(exc.code, 400)
+        return web.json_response({"error": exc.code, "message": exc.message, "rule": exc.rule}, status=status)
+    for session in list(node.sessions):
+        if session.member is not None and session.member.campaign == member.campaign \
+                and session.member.player == member.player:
+            session.close(CLOSE_REVOKED, "token re-issued")
+    return web.json_response(TokenReissued(player=member.player, token=token, link=node.link(token)).model_dump())
 
 
 async def lobby(request: web.Request) -> web.Response:
@@ -252,6 +274,7 @@ def create_app(settings: Settings) -> web.Application:
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/metrics", metrics)
     app.router.add_post("/api/campaigns", create_campaign)
+    app.router.add_post("/api/campaigns/{campaign}/tokens", reissue_token)
     app.router.add_get("/api/lobby", lobby)
     app.router.add_get("/api/engines", engines)
     _client_routes(app, settings)

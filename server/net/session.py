@@ -5,7 +5,8 @@ waits. A transport whose buffer stays past `send_buffer_bytes` for `stall_s` (th
 past four times that, is cut off with close code 4008 rather than slowing the room.
 
 Close codes the server uses: 1008 flooding past the rate limit, 1009 oversized frame (aiohttp), 4001 no `hello` in
-time, 4008 slow consumer, 4009 the same seat signed in again elsewhere, 1001 server shutting down.
+time, 4008 slow consumer, 4009 the same seat signed in again elsewhere, 4010 the token was re-issued, 1001 server
+shutting down.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -36,6 +38,7 @@ CLOSE_POLICY = 1008
 CLOSE_NO_HELLO = 4001
 CLOSE_SLOW_CONSUMER = 4008
 CLOSE_REPLACED = 4009
+CLOSE_REVOKED = 4010
 _COMMANDS = (c.Order, c.EndTurn, c.Chat, c.ModClock, c.ModRuling, c.ModSecretModule, c.ModRelease)
 MAX_BAD_TOKENS = 5  # a connection guessing tokens is closed (1008) after this many
 _KNOWN_CODES = {
@@ -50,6 +53,7 @@ class Session:
     def __init__(self, ws: web.WebSocketResponse, node: Node, transport: asyncio.Transport | None = None):
         self.ws = ws
         self.transport = transport
+        self.id = secrets.token_hex(4)
         self.node = node
         self.settings = node.settings
         self.member: Member | None = None
@@ -237,6 +241,9 @@ class Session:
             elif isinstance(msg, c.EndTurn):
                 await self._command(msg.cid, msg.room, "end_turn", {"lag_ms": self.rtt_ms}, member)
             elif isinstance(msg, c.Chat):
+                if msg.room.startswith("s-") and member.role == "player" and not await self.node.hub.lockout_of(
+                        member):
+                    raise RoomError("forbidden", "you are back from the secret module", rule="D-N-14")
                 await self._command(msg.cid, msg.room, "chat", {"channel": msg.channel, "text": msg.text,
                                                                   "name": self.name}, member)
             elif isinstance(msg, c.ModClock):
@@ -266,7 +273,7 @@ class Session:
         if member.role == "moderator" or away is not None:
             rooms.append(names.secret_room(member.campaign))
         self.send({
-            "t": "welcome", "cid": msg.cid, "session": self.node.hub.node, "player": member.player,
+            "t": "welcome", "cid": msg.cid, "session": f"{self.node.hub.node}/{self.id}", "player": member.player,
             "role": member.role, "team": member.team, "seat": member.seat, "campaign": member.campaign,
             "rooms": rooms, "server_ms": self.node.hub.now(), "locked_until_ms": away.until_ms if away else None,
         })

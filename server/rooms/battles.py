@@ -242,11 +242,15 @@ class BattleRooms:
                 await self.hub.submit(campaign_room, "lock", body, self._member(campaign))
         if kind == "battle_ended" and data.get("how") in ("quick", "capitulation"):
             room_id = battle_room_id(campaign, str(data["battle"]))
-            room = await self.hub.owned(room_id)
-            if room is not None and room.engine is not None and not room.engine.is_over(room.core.state):
-                self._reported.add(room_id)
-                ruling = {"type": "end_battle", "winner": data["winner"], "reason": "quick resolution (D-L-2)"}
-                await room.submit("ruling", {"ruling": ruling}, self._member(campaign))
+            room = self.hub.rooms.get(room_id)
+            if room is not None and (room.engine is None or room.engine.is_over(room.core.state)):
+                return
+            self._reported.add(room_id)
+            ruling = {"type": "end_battle", "winner": data["winner"], "reason": "quick resolution (D-L-2)"}
+            try:  # wherever the battle room is owned (forwarded to its node)
+                await self.hub.submit(room_id, "ruling", {"ruling": ruling}, self._member(campaign))
+            except RuleError as exc:  # over already
+                log.info("battle room %s: not ended by the quick resolution (%s)", room_id, exc.message)
 
     async def secret_module(self, campaign_room: str, data: Mapping[str, Any]) -> None:
         """D-N-14: a player in the secret module commands nothing — in every running battle room of the campaign

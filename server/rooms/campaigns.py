@@ -13,6 +13,7 @@ from server.bus import names
 from server.clock import ClockSettings
 from server.core.turns import in_turn_order
 from server.rooms.engines import engine_config, engine_names, find_engine
+from server.rooms.errors import RoomError
 from server.rooms.members import Member
 from server.rooms.room import LOCKOUT_MS
 
@@ -87,3 +88,21 @@ def plan_campaign(spec: Mapping[str, Any], now_ms: int) -> CampaignPlan:
     answer = {"campaign": campaign_id, "room": names.campaign_room(campaign_id), "meta": meta, "seats": seats,
               "moderator_token": moderator_token, "spectator_token": spectator_token}
     return CampaignPlan(meta, grants, rooms, answer)
+
+
+def reissued_grant(meta: Mapping[str, Any], player: str) -> Member:
+    """The grant a re-issued token carries: a seat's player (`<colour>-<seat>`), "moderator" or "spectator"."""
+    campaign_id = str(meta["id"])
+    if player in ("moderator", "spectator"):
+        if player == "spectator" and meta.get("spectator_token"):
+            raise RoomError("forbidden", "this campaign's spectators' link is public (open spectating)")
+        return Member(campaign_id, "moderator" if player == "moderator" else "spectator", player)
+    colour, _, seat = player.rpartition("-")
+    seats = {t["colour"]: int(t["seats"]) for t in meta["teams"]}
+    if not seat.isdigit() or not 1 <= int(seat) <= seats.get(colour, 0):
+        raise RoomError("no_such_player", f"no player {player!r} in this campaign")
+    return Member(campaign_id, "player", player, colour, int(seat))
+
+
+def new_token() -> str:
+    return _token()

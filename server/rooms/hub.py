@@ -17,7 +17,7 @@ from server.bus import names
 from server.bus.base import EventBus, Store
 from server.core.engine import SPECTATOR
 from server.core.errors import RuleError
-from server.rooms.campaigns import plan_campaign, token_hash
+from server.rooms.campaigns import new_token, plan_campaign, reissued_grant, token_hash
 from server.rooms.errors import RoomError
 from server.rooms.feed import Feed, Outlet, Subscription
 from server.rooms.members import Member
@@ -274,6 +274,20 @@ class Hub:
                                                            snapshot_every=self.snapshot_every)
         self.battles.attach(room)
         return room
+
+    async def reissue_token(self, moderator_token: str, campaign_id: str, player: str) -> tuple[Member, str]:
+        """The moderator replaces a lost or leaked token: the old one stops working, the new one is returned once.
+        Sessions already signed in with the old token are the caller's to close."""
+        moderator = await self.authenticate(moderator_token)
+        if moderator is None or moderator.role != "moderator" or moderator.campaign != campaign_id:
+            raise RoomError("forbidden", "only this campaign's moderator re-issues its tokens")
+        meta = await self.store.get_campaign(campaign_id)
+        if meta is None:
+            raise RoomError("no_such_room", f"no campaign {campaign_id}")
+        member = reissued_grant(meta, player)
+        token = new_token()
+        await self.store.replace_grant(campaign_id, player, token_hash(token), member.dump())
+        return member, token
 
     async def authenticate(self, token: str) -> Member | None:
         grant = await self.store.find_grant(token_hash(token))

@@ -8,10 +8,11 @@ Setup format (docs/siege.md):
      "besieger": {"name": "blue", "general": "Davout", "units": [...], "howitzers": ["b-art1"]},
      "garrison": {"name": "red", "general": "Kleist", "units": [...]}}
 
-Units as in a battle setup ({"id", "type", "x", "y", "facing", "formation", "morale", …}). The besieger's first 30
-take the field and the rest wait off it (N-SIEGE-5, N-START-6); the garrison's first 25 take the field and the rest
-wait in the town, coming up behind the wall at the start of a turn as places on the field free up (N-START-6).
-Fortress gun positions are the fortress's, not the army's, and count against neither limit.
+Units as in a battle setup ({"id", "type", "x", "y", "facing", "formation", "morale", …}). The battle engine's
+per-side field limit does the rest (N-SIEGE-5, N-START-6): the besieger's first 30 take the field and the rest wait
+off it; the garrison's first 25 take the field and the rest wait in the town (the reserve group `town`), coming up
+behind the wall — rows 28 back to 12 — at the start of a turn as places on the field free up. Fortress gun positions
+are the fortress's, not the army's, and count against neither limit (`in_field_limit` of their unit type).
 
 Positions must lie in the side's siege zone (siege_map); only garrison infantry may stand on the walls at the start
 (N-SIEGE-10: "the defender may place infantry units on the walls"). Units without a position are placed by the
@@ -25,9 +26,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from server.battle.deployment import make_unit, parse_facing, setup_state
-from server.battle.formation import effective_morale, speed
-from server.battle.log import Log
-from server.battle.state import ON_FIELD, RESERVE, BattleState, new_unit
+from server.battle.state import BattleState, new_unit
 from server.battle.units import ARTILLERY, INFANTRY, UNIT_TYPES
 from server.core.errors import BadOrder, IllegalOrder
 
@@ -38,6 +37,8 @@ from .siege_map import BESIEGER_ROWS, GUN_FACING, PARALLEL_ROWS, WALL_Y, SiegeFi
 
 TOWN = "town"
 """The group of the garrison's units waiting in the town (beyond the 25 on the field)."""
+TOWN_ROWS = (WALL_Y - 2, 12)
+"""Where the town's reserve comes up: from just behind the wall back towards the town (rows from the north edge)."""
 EDGE = {GARRISON: "north", BESIEGER: "south"}
 FACING = {GARRISON: 4, BESIEGER: 0}
 
@@ -142,40 +143,40 @@ def _place(scratch: BattleState, field: SiegeField, role: str, side: str, spec: 
 
 
 def storm_battle_config(config: Mapping[str, Any], field: SiegeField, seed: int) -> tuple[dict[str, Any],
-                                                                                        dict[str, str],
-                                                                                        list[dict[str, Any]]]:
+                                                                                        dict[str, str]]:
     """The battle setup for the storm: positions checked against the siege zones, howitzers converted, the 30/25
-    limits applied (N-SIEGE-5). Returns (battle config, howitzers' original types, garrison units in the town)."""
+    limits and the town reserve handed to the battle engine (N-SIEGE-5). Returns (battle config, howitzers'
+    original types)."""
     bes, gar = _side(config, BESIEGER), _side(config, GARRISON)
     if bes["name"] == gar["name"]:
         raise BadOrder("besieger and garrison are different sides", rule="N-SIEGE-2")
     b_units, original = convert_howitzers(list(bes.get("units", [])), list(bes.get("howitzers", [])))
     g_units = [dict(u) for u in gar.get("units", [])]
-    in_town = g_units[STORM_LIMITS[GARRISON]:]
-    g_units = g_units[:STORM_LIMITS[GARRISON]]
     scratch = setup_state({"map": field.map.dump(), "deployment_zones": False, "sides": [
         {"name": gar["name"], "edge": EDGE[GARRISON]}, {"name": bes["name"], "edge": EDGE[BESIEGER], "attacker": True},
     ]}, seed)
     add_fortress_guns(scratch, field, str(gar["name"]))
     num = len(field.guns)
     seen = set(scratch.units)
-    for role, side, units in ((GARRISON, gar, g_units), (BESIEGER, bes, b_units[:STORM_LIMITS[BESIEGER]])):
-        for spec in units:
+    for role, side, units in ((GARRISON, gar, g_units), (BESIEGER, bes, b_units)):
+        for i, spec in enumerate(units):
             uid = str(spec.get("id", ""))
-            if not uid or uid in seen or uid in {str(t.get("id")) for t in in_town}:
+            if not uid or uid in seen:
                 raise BadOrder(f"missing or duplicate unit id {uid!r}", rule="N-START-1")
             seen.add(uid)
-            num += 1
-            _place(scratch, field, role, str(side["name"]), spec, num)
+            if i < STORM_LIMITS[role]:
+                num += 1
+                _place(scratch, field, role, str(side["name"]), spec, num)
     sides = [
-        {"name": gar["name"], "edge": EDGE[GARRISON], "general": str(gar.get("general", "")), "units": g_units},
+        {"name": gar["name"], "edge": EDGE[GARRISON], "general": str(gar.get("general", "")), "units": g_units,
+         "field_limit": STORM_LIMITS[GARRISON], "reserve": {"group": TOWN, "rows": list(TOWN_ROWS)}},
         {"name": bes["name"], "edge": EDGE[BESIEGER], "attacker": True, "general": str(bes.get("general", "")),
-         "units": b_units, "reinforcements": list(bes.get("reinforcements", []))},
+         "units": b_units, "reinforcements": list(bes.get("reinforcements", [])),
+         "field_limit": STORM_LIMITS[BESIEGER]},
     ]
     battle = {"map": field.map.dump(), "sides": sides, "deployment_zones": False,
-              "field_limit": STORM_LIMITS[BESIEGER], "turn_limit": int(config.get("turn_limit", 40)),
-              "hidden": bool(config.get("hidden", False))}
-    return battle, original, in_town
+              "turn_limit": int(config.get("turn_limit", 40)), "hidden": bool(config.get("hidden", False))}
+    return battle, original
 
 
 def add_fortress_guns(state: BattleState, field: SiegeField, garrison: str) -> dict[str, str]:
@@ -184,6 +185,8 @@ def add_fortress_guns(state: BattleState, field: SiegeField, garrison: str) -> d
     out = {}
     for g in field.guns:
         num += 1
+        if g.id in state.units:
+            raise BadOrder(f"unit id {g.id!r} is the fortress's gun position", rule="N-START-1")
         gun = new_unit(g.id, garrison, "fortress_artillery", num)
         gun.x, gun.y, gun.facing = g.anchor[0], g.anchor[1], GUN_FACING
         state.place_check(gun, gun.x, gun.y, gun.facing, gun.formation)
@@ -192,43 +195,3 @@ def add_fortress_guns(state: BattleState, field: SiegeField, garrison: str) -> d
         state.put(gun)
         out[gun.id] = g.section
     return out
-
-
-def add_town_reserve(state: BattleState, garrison: str, specs: Sequence[Mapping[str, Any]]) -> tuple[str, ...]:
-    """The garrison's units beyond 25 wait in the town, off the field (N-SIEGE-5, N-START-6)."""
-    num = max(state.by_num, default=0)
-    ids = []
-    for spec in specs:
-        num += 1
-        unit = make_unit(spec, garrison, num)
-        if unit.id in state.units:
-            raise BadOrder(f"duplicate unit id {unit.id!r}", rule="N-START-1")
-        unit.status, unit.group = RESERVE, TOWN
-        state.units[unit.id] = unit
-        state.by_num[num] = unit.id
-        ids.append(unit.id)
-    return tuple(ids)
-
-
-def town_arrivals(state: BattleState, field: SiegeField, garrison: str, guns: Mapping[str, str], log: Log) -> None:
-    """N-START-6 for the garrison: at the start of a turn, units waiting in the town come up behind the wall while
-    the garrison has fewer than 25 units on the field (fortress guns not counted)."""
-    on_field = sum(1 for u in state.field_units(garrison) if u.id not in guns)
-    for unit in [u for u in state.units.values() if u.side == garrison and u.group == TOWN and u.status == RESERVE]:
-        if on_field >= STORM_LIMITS[GARRISON]:
-            return
-        unit.facing = FACING[GARRISON]
-        for x, y in _candidates(field, GARRISON, unit.arm):
-            try:
-                cells = state.place_check(unit, x, y, unit.facing, unit.formation)
-            except IllegalOrder:
-                continue
-            if all(field.in_zone(GARRISON, cx, cy) and not field.is_wall(cx, cy) for cx, cy in cells):
-                unit.x, unit.y, unit.status = x, y, ON_FIELD
-                state.put(unit)
-                unit.formations_this_turn = (unit.formation,)
-                unit.points = float(speed(state, unit))
-                unit.morale_mark = effective_morale(unit)
-                on_field += 1
-                log.emit("arrived", unit=unit.id, group=TOWN, at=[x, y], facing=unit.facing, rule="N-START-6")
-                break

@@ -16,15 +16,16 @@ from dataclasses import dataclass, replace
 from dataclasses import field as _field
 from typing import TYPE_CHECKING, Any
 
-from server.battle.engine import BattleEngine
+from server.battle.engine import BattleEngine, acting_side, own_unit
 from server.battle.log import Log
+from server.battle.movement import end_move
 from server.battle.state import DISPERSED, BattleState
 from server.battle.terrain import TERRAIN
 from server.core.engine import MODERATOR, SPECTATOR, Actor, Engine, Event, team_viewer
-from server.core.errors import BadOrder, IllegalOrder, NotYourTurn, NotYourUnit
+from server.core.errors import BadOrder, IllegalOrder
 
 from . import walls
-from .deployment import TOWN, add_fortress_guns, add_town_reserve, parse_fortress, storm_battle_config, town_arrivals
+from .deployment import TOWN, add_fortress_guns, parse_fortress, storm_battle_config
 from .fortress import Fortress
 from .sequence import BESIEGER, GARRISON
 from .siege_map import SiegeField, generate
@@ -37,7 +38,7 @@ SHAPING_ORDERS = ("wheel", "about_face", "formation", "limber", "unlimber")
 class StormState:
     """The battle state plus what the siege adds. `ladders`: unit → turn its ladders were set up (N-SIEGE-13);
     `climbed`: unit → turn it climbed; `guns`: fortress gun → wall section; `howitzers`: unit → original type;
-    `in_town`: the garrison's units that began the storm waiting in the town."""
+    `in_town`: the garrison's units that began the storm waiting in the town (the battle's reserve group `town`)."""
 
     battle: BattleState
     field: SiegeField
@@ -46,10 +47,13 @@ class StormState:
     garrison: str
     guns: Mapping[str, str]
     howitzers: Mapping[str, str] = _field(default_factory=dict)
-    in_town: tuple[str, ...] = ()
     ladders: Mapping[str, int] = _field(default_factory=dict)
     climbed: Mapping[str, int] = _field(default_factory=dict)
     capitulated: bool = False
+
+    @property
+    def in_town(self) -> tuple[str, ...]:
+        return tuple(u.id for u in self.battle.units.values() if u.side == self.garrison and u.group == TOWN)
 
     def role_of(self, side: str) -> str:
         return BESIEGER if side == self.besieger else GARRISON
@@ -68,18 +72,17 @@ class SiegeEngine:
         fortress = parse_fortress(config.get("fortress"))
         try:
             fld = generate(fortress, int(config.get("map_seed", seed)))
-            battle_cfg, howitzers, in_town = storm_battle_config(config, fld, seed)
+            battle_cfg, howitzers = storm_battle_config(config, fld, seed)
         except (TypeError, ValueError, KeyError) as exc:
             raise BadOrder(f"bad storm setup: {exc}", rule="N-SIEGE-5") from None
         state, events = self.battle.setup(battle_cfg, seed)
         garrison, besieger = battle_cfg["sides"][0]["name"], battle_cfg["sides"][1]["name"]
         guns = add_fortress_guns(state, fld, garrison)
-        town = add_town_reserve(state, garrison, in_town)
+        storm = StormState(state, fld, fortress, besieger, garrison, guns, howitzers)
         log = Log(state)
         log.emit("storm_begun", fortress=fortress.dump(), besieger=besieger, garrison=garrison,
-                 field=fld.dump(), howitzers=sorted(howitzers), in_town=list(town), rule="N-SIEGE-5")
+                 field=fld.dump(), howitzers=sorted(howitzers), in_town=list(storm.in_town), rule="N-SIEGE-5")
         walls.man_the_guns(state, fld, guns, log)
-        storm = StormState(state, fld, fortress, besieger, garrison, guns, howitzers, town)
         return storm, [*events, *log.events]
 
     def teams(self, state: StormState) -> Sequence[str]:
@@ -90,11 +93,7 @@ class SiegeEngine:
 
     # --- orders ------------------------------------------------------------------------------------------------
     def apply(self, state: StormState, actor: Actor, order: Mapping[str, Any]) -> tuple[StormState, Sequence[Event]]:
-        side = state.battle.active_side
-        if side is None:
-            raise NotYourTurn("the storm is over", rule="D-N-2")
-        if not actor.moderator and actor.team != side:
-            raise NotYourTurn(f"it is {side}'s order phase", rule="D-N-1", details={"active": side})
+        side = acting_side(state.battle, actor)
         if not isinstance(order, Mapping):
             raise BadOrder("an order is an object", rule="D-N-1")
         kind = order.get("type")
@@ -109,10 +108,10 @@ class SiegeEngine:
         log = Log(work, frozenset({team_viewer(side), SPECTATOR, MODERATOR}) if work.hidden else None)
         walls.man_the_guns(work, state.field, state.guns, log)
         if kind == "climb":
-            unit = self._own_unit(work, side, order)
-            walls.climb(work, state.field, log, unit, besieger=role == BESIEGER, ladders=state.ladders)
-            climbed = {**state.climbed, unit.id: work.turn}
-            ladders = {k: v for k, v in state.ladders.items() if k != unit.id}
+            climber = own_unit(work, side, order.get("unit"))
+            walls.climb(work, state.field, log, climber, besieger=role == BESIEGER, ladders=state.ladders)
+            climbed = {**state.climbed, climber.id: work.turn}
+            ladders = {k: v for k, v in state.ladders.items() if k != climber.id}
             return replace(state, battle=work, climbed=climbed, ladders=ladders), log.events
         uid = order.get("unit")
         unit = work.units.get(uid) if isinstance(uid, str) else None
@@ -127,20 +126,6 @@ class SiegeEngine:
                                                audience=log.audience)
             events = [*events, *ladder_events]
         return self._finish(out, [*log.events, *events])
-
-    def _own_unit(self, work: BattleState, side: str, order: Mapping[str, Any]) -> Any:
-        uid = order.get("unit")
-        unit = work.units.get(uid) if isinstance(uid, str) else None
-        if unit is None:
-            raise BadOrder(f"no unit {uid!r}", rule="D-N-1", details={"unit": uid})
-        if unit.side != side:
-            raise NotYourUnit(f"{unit.id} belongs to {unit.side}", rule="D-N-1", details={"unit": unit.id})
-        if not unit.on_field:
-            raise IllegalOrder(f"{unit.id} is not on the field", rule="N-MORALE-5", details={"unit": unit.id})
-        if unit.busy is not None:
-            raise IllegalOrder("the unit is still carrying out an order from last turn", rule="D-N-10",
-                               details={"unit": unit.id})
-        return unit
 
     def _wall_rules(self, state: StormState, work: BattleState, unit: Any, order: Mapping[str, Any],
                     role: str) -> Mapping[str, Any]:
@@ -165,35 +150,30 @@ class SiegeEngine:
     def _ladders(self, state: StormState, uid: str, role: str, *, moved: bool,
                  audience: frozenset[str] | None) -> tuple[StormState, list[Event]]:
         """N-SIEGE-13: a besieging infantry unit that has reached the wall sets up its ladders there (again, when
-        it moved along the wall); a unit that leaves the wall's foot loses them."""
+        it moved along the wall) and ends its move for the turn; a unit that leaves the wall's foot loses them."""
         unit = state.battle.units[uid]
         if role != BESIEGER or unit.arm != "infantry":
             return state, []
         ladders = dict(state.ladders)
-        events: list[Event] = []
+        log = Log(state.battle, audience)
         if unit.on_field and walls.at_wall(state.field, unit):
             if uid not in ladders or moved:
                 ladders[uid] = state.battle.turn
-                events.append(Event("ladders", {"unit": uid, "turn": state.battle.turn,
-                                                "climb_from": state.battle.turn + 1, "rule": "N-SIEGE-13"}, audience))
+                log.emit("ladders", unit=uid, turn=state.battle.turn, climb_from=state.battle.turn + 1,
+                         rule="N-SIEGE-13")
+                if not unit.halted:
+                    end_move(log, unit, "N-SIEGE-13", reason="reached the wall")
         else:
             ladders.pop(uid, None)
-        return replace(state, ladders=ladders), events
+        return replace(state, ladders=ladders), log.events
 
     # --- turn and moderator ------------------------------------------------------------------------------------
     def end_turn(self, state: StormState, team: str, *, flagged: bool) -> tuple[StormState, Sequence[Event]]:
-        if state.battle.active_side != team:
-            raise NotYourTurn(f"{team} is not in its order phase", rule="D-N-1")
-        work = state.battle.copy()
+        work = state.battle.copy()  # the battle refuses a team out of its phase; this copy then goes unused
         log = Log(work)
         walls.man_the_guns(work, state.field, state.guns, log)
         new, events = self.battle.end_turn(work, team, flagged=flagged)
-        more: list[Event] = []
-        if new.turn > state.battle.turn and not new.over:
-            later = Log(new)
-            town_arrivals(new, state.field, state.garrison, state.guns, later)
-            more = later.events
-        return self._finish(replace(state, battle=new), [*log.events, *events, *more])
+        return self._finish(replace(state, battle=new), [*log.events, *events])
 
     def moderate(self, state: StormState, ruling: Mapping[str, Any]) -> tuple[StormState, Sequence[Event]]:
         """Battle rulings, and {"type": "capitulation"}: the moderator imposes the garrison's capitulation."""
@@ -207,17 +187,19 @@ class SiegeEngine:
     def _capitulate(self, state: StormState, reason: str) -> tuple[StormState, Sequence[Event]]:
         """N-SIEGE-8: the capitulation order ends the storm at once; the besieger takes the fortress."""
         events = [Event("capitulation", {"side": state.garrison, "turn": state.battle.turn, "rule": "N-SIEGE-8"})]
-        new, more = self.battle.moderate(state.battle, {"type": "end_battle", "winner": state.besieger,
-                                                         "reason": reason})
-        return self._finish(replace(state, battle=new, capitulated=True), [*events, *more])
+        state, more = self._besieger_wins(replace(state, capitulated=True), reason)
+        return self._finish(state, [*events, *more])
+
+    def _besieger_wins(self, state: StormState, reason: str) -> tuple[StormState, list[Event]]:
+        new, events = self.battle.moderate(state.battle, {"type": "end_battle", "winner": state.besieger,
+                                                           "reason": reason})
+        return replace(state, battle=new), list(events)
 
     def _finish(self, state: StormState, events: list[Event]) -> tuple[StormState, Sequence[Event]]:
         """When the battle has just ended, turn its result into the storm's (N-SIEGE-7, N-SIEGE-8). Fortress guns
         alone do not hold a fortress: a garrison with no troops left on the field has lost (N-SIEGE-7, D-N-2)."""
-        if not state.battle.over and not any(u.id not in state.guns for u in state.battle.field_units(state.garrison)):
-            new, more = self.battle.moderate(state.battle, {"type": "end_battle", "winner": state.besieger,
-                                                             "reason": "no garrison troops left in the fortress"})
-            state = replace(state, battle=new)
+        if not state.battle.over and state.battle.counted(state.garrison) == 0:
+            state, more = self._besieger_wins(state, "no garrison troops left in the fortress")
             events = [*events, *more]
         result = state.battle.result
         if result is None or "siege" in result:
@@ -249,7 +231,7 @@ class SiegeEngine:
     def dump(self, state: StormState) -> dict[str, Any]:
         return {"battle": state.battle.dump(), "fortress": state.fortress.dump(), "map_seed": state.field.seed,
                 "besieger": state.besieger, "garrison": state.garrison, "guns": dict(state.guns),
-                "howitzers": dict(state.howitzers), "in_town": list(state.in_town), "ladders": dict(state.ladders),
+                "howitzers": dict(state.howitzers), "ladders": dict(state.ladders),
                 "climbed": dict(state.climbed), "capitulated": state.capitulated}
 
     def load(self, data: Mapping[str, Any]) -> StormState:
@@ -257,7 +239,7 @@ class SiegeEngine:
         return StormState(
             BattleState.load(data["battle"]), generate(fortress, int(data["map_seed"])), fortress,
             str(data["besieger"]), str(data["garrison"]), dict(data["guns"]), dict(data.get("howitzers", {})),
-            tuple(data.get("in_town", ())), {str(k): int(v) for k, v in dict(data.get("ladders", {})).items()},
+            {str(k): int(v) for k, v in dict(data.get("ladders", {})).items()},
             {str(k): int(v) for k, v in dict(data.get("climbed", {})).items()}, bool(data.get("capitulated", False)))
 
 

@@ -51,7 +51,7 @@ _ALL = frozenset({"infantry", "cavalry", "artillery"})
 _ON_WALL = frozenset({INFANTRY, ARTILLERY})
 WALL = _terrain("wall", "#", _ON_WALL, blocks_sight=True, range_bonus={INFANTRY: WALL_RANGE_BONUS})
 FORT = _terrain("fort", "X", _ON_WALL, blocks_sight=True, range_bonus={INFANTRY: WALL_RANGE_BONUS})
-DITCH = _terrain("ditch", "_", _ALL, ends_move=True)
+DITCH = _terrain("ditch", "_", _ALL, ends_move=True, rule="N-SIEGE-12")
 BREACH = _terrain("breach", "b", _ALL)
 PARALLEL = _terrain("parallel", "P", _ALL, accuracy_penalty=PARALLEL_COVER)
 
@@ -72,7 +72,7 @@ HORSE_HOWITZER = _unit_type(UnitType(
 FORTRESS_ARTILLERY = _unit_type(UnitType(
     "fortress_artillery", ARTILLERY, range=FORTRESS_GUN_RANGE, speed=0, guns=4, accuracy=FORTRESS_GUN_ACCURACY,
     hit_table="foot", formations=("deployed", "silent"), default_formation="deployed", fires_over=True,
-    can_move=False))
+    can_move=False, in_field_limit=False))
 
 _deployed = FORMATIONS[(ARTILLERY, "deployed")]
 SILENT = FORMATIONS.setdefault((ARTILLERY, "silent"), Formation(

@@ -5,10 +5,13 @@
 - The climb (N-SIEGE-10): 3 speed points; the formation goes straight ahead onto the wall, as far as it stands wholly
   on free wall cells (so a garrison regiment climbing from inside ends on the parapet facing out, a stormer from the
   ditch ends as far in as it can get). Only infantry climbs; it must have the wall right before its front rank.
-- Ladders (N-SIEGE-13, D-N-15): a besieging infantry unit whose move brings its front rank against the wall stops
-  there and sets up its ladders; it climbs on a later turn; the turn it climbs it can do nothing more, and it moves on
-  from the turn after. The garrison climbs by its own stairs, with no ladder turn.
-- The ditch (N-SIEGE-12) is the `ditch` terrain, whose `ends_move` the battle engine's move obeys.
+- Ladders (N-SIEGE-13, D-N-15): a besieging infantry unit whose order brings its front rank against the wall stops
+  there, sets up its ladders and ends its move for the turn; it climbs on a later turn; the turn it climbs it can do
+  nothing more, and it moves on from the turn after. A unit already at the wall's foot may move along it; it sets its
+  ladders up again where it stops (climbing the turn after). The garrison climbs by its own stairs, with no ladder
+  turn.
+- The ditch (N-SIEGE-12) is the `ditch` terrain, whose `ends_move` the battle engine obeys: entering the ditch ends
+  the unit's move for the turn; a unit already in it moves along it or out of it freely.
 - Fortress guns (N-SIEGE-11) fire only while friendly infantry stands on their wall section; otherwise they are
   `silent` for the resolution.
 """
@@ -80,10 +83,15 @@ def path_footprints(unit: Unit, path: Iterable[Cell]) -> list[tuple[Cell, ...]]:
 
 
 def stop_at_wall(field: SiegeField, unit: Unit, path: tuple[Cell, ...]) -> tuple[Cell, ...]:
-    """N-SIEGE-13: a besieging infantry unit's move ends where its front rank reaches the wall."""
+    """N-SIEGE-13: a besieging infantry unit's move ends where its front rank reaches the wall — a step from a place
+    not at the wall to one at it; a unit already at the wall's foot moves along it (and sets its ladders up again
+    where it stops)."""
+    was = at_wall(field, unit)
     for i, anchor in enumerate(path):
-        if at_wall(field, unit, anchor):
+        now = at_wall(field, unit, anchor)
+        if now and not was:
             return path[: i + 1]
+        was = now
     return path
 
 

@@ -94,3 +94,15 @@ class LobbyRoom(_Body):
 class Lobby(_Body):
     campaigns: list[LobbyRoom]
     battles: list[LobbyRoom]
+
+
+class ReissueToken(_Body):
+    """POST /api/campaigns/{id}/tokens, authorized by the moderator's token: replace a lost or leaked token."""
+
+    player: Annotated[str, Field(min_length=1, max_length=64)]
+
+
+class TokenReissued(_Body):
+    player: str
+    token: str
+    link: str

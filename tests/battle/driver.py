@@ -8,10 +8,10 @@ from typing import Any
 
 from server.battle.fire import round_shot_distance
 from server.battle.footprint import DIRECTIONS
-from server.battle.replay import Recorder
 from server.battle.state import BattleState, Unit
 from server.core.engine import Actor
 from server.core.errors import RuleError
+from server.core.replay import Recorder
 
 FORMATIONS = {"infantry": ["line", "attack_column", "square", "march_column"],
               "cavalry": ["attack_column", "march_column"], "artillery": ["deployed", "limbered"]}
@@ -59,7 +59,8 @@ def fire_ruling(state: BattleState, side: str, rng: random.Random) -> dict[str, 
             "turns": rng.randint(1, 3)}
 
 
-def play_phase(rec: Recorder, rng: random.Random, retreat_chance: float = 0.002, ruling_chance: float = 0.0) -> int:
+def play_phase(rec: Recorder[BattleState], rng: random.Random, retreat_chance: float = 0.002,
+               ruling_chance: float = 0.0) -> int:
     """Give random orders for the active side, then end its phase. Returns the number of accepted orders. With
     `ruling_chance` the moderator now and then shares a regiment's fire (N-FIRE-4)."""
     side = rec.state.active_side

@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-from server.battle.replay import Recorder, event_lines, replay
 from server.battle.state import BattleState
 from server.battle.turn import in_contact
 from server.core.engine import Event, team_viewer
 from server.core.errors import BadOrder, IllegalOrder, RuleError
+from server.core.replay import Recorder, event_lines, replay
 
 from .helpers import ENGINE, battle, config, kinds, order, run_turn, unit
 
@@ -125,7 +125,7 @@ def test_a_ruling_can_be_withdrawn_and_is_replayed_N_FIRE_4() -> None:
     rec.end_turn(first)
     rec.end_turn(rec.state.enemy_of(first))
     assert rec.state.units["b1"].loss_tolerance == 8  # the nearest again
-    state, events = replay(rec.export())
+    state, events = replay(rec.export(), ENGINE)
     assert event_lines(events) == event_lines(rec.events) and state.dump() == rec.state.dump()
 
 

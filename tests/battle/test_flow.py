@@ -3,9 +3,12 @@ N-MORALE-7; D-N-1, D-N-2, D-N-12, D-N-14)."""
 
 from __future__ import annotations
 
-from server.battle.state import BattleState
+import pytest
 
-from .helpers import ENGINE, battle, kinds, order, run_turn, unit
+from server.battle.state import BattleState
+from server.core.errors import BadOrder
+
+from .helpers import ENGINE, battle, config, kinds, order, run_turn, unit
 
 
 def test_attacker_acts_first_then_initiative_rolls_D_N_1() -> None:
@@ -65,6 +68,93 @@ def test_more_than_twenty_five_wait_until_a_place_is_free_N_START_6() -> None:
     s.lift(s.units["r0"])
     s, ev = run_turn(s)
     assert s.units["r25"].status == "field" and kinds(ev, "arrived")
+
+
+def _fall(s: BattleState, uid: str) -> None:
+    s.units[uid].status = "destroyed"  # as if it had fallen
+    s.lift(s.units[uid])
+
+
+def test_field_limit_per_side_holds_the_rest_off_the_field_N_START_1_N_START_6_N_SIEGE_5() -> None:
+    """The setup's limit is per side: a number for both, {side: n}, or a side's own `field_limit` (N-SIEGE-5: a
+    storm's 30 and 25). Units beyond it wait off the field and come on, in their own formation, as places free."""
+    red = [unit(f"r{i}", "infantry", formation="attack_column") for i in range(5)]
+    blue = [unit(f"b{i}", "infantry", formation="attack_column") for i in range(5)]
+    cfg = config(red, blue, field_limit={"red": 3, "blue": 4})
+    s, _ = ENGINE.setup(cfg, 3)
+    assert s.field_limit == {"red": 3, "blue": 4}
+    assert [u.id for u in s.units.values() if u.status == "reserve"] == ["r3", "r4", "b4"]
+    cfg["sides"][1]["field_limit"] = 2
+    s, _ = ENGINE.setup(cfg, 3)
+    assert (s.counted("red"), s.counted("blue")) == (3, 2)
+    s, _ = ENGINE.setup(config(red, blue, field_limit=4), 3)
+    assert s.field_limit == {"red": 4, "blue": 4} and s.units["r4"].group == "red-reserve"
+    _fall(s, "r0")
+    _fall(s, "b0")
+    s, ev = run_turn(s)
+    arrived = kinds(ev, "arrived")
+    assert [a["unit"] for a in arrived] == ["r4", "b4"] and {a["rule"] for a in arrived} == {"N-START-6"}
+    assert s.units["r4"].formation == "attack_column" and s.counted("red") == 4
+
+
+def test_reinforcements_wait_while_their_side_is_at_its_limit_N_START_6_D_N_12() -> None:
+    s = battle([unit("r1", "infantry", 30, 50), unit("r2", "infantry", 10, 50)],
+               [unit("b1", "infantry", 37, 20, facing="S")], field_limit={"red": 2, "blue": 25},
+               red_reinf=[{"group": "red-2", "distance": 1, "edge": "west", "units": [unit("r9", "infantry")]}])
+    s.reinforcements[0].status = "coming"  # as if it had rolled its arrival
+    s, ev = run_turn(s)
+    assert s.units["r9"].status == "reserve" and not kinds(ev, "arrived")
+    _fall(s, "r2")
+    s, ev = run_turn(s)
+    assert [a["unit"] for a in kinds(ev, "arrived")] == ["r9"] and kinds(ev, "arrived")[0]["rule"] == "N-START-4"
+
+
+def test_held_back_units_come_on_in_the_rows_their_side_names_N_START_6() -> None:
+    """A side's `reserve` names its group and the rows (from its edge, first to last) where it comes on — the
+    siege's town reserve comes up behind the wall this way."""
+    red = [unit("r0", "infantry", 30, 50), unit("r2", "infantry", 10, 60), unit("r1", "infantry",
+                                                                              formation="attack_column")]
+    cfg = config(red, [unit("b1", "infantry", 37, 10, facing="S")], field_limit=2)
+    cfg["sides"][0]["reserve"] = {"group": "depot", "rows": [20, 15]}
+    s, _ = ENGINE.setup(cfg, 3)
+    assert s.units["r1"].group == "depot" and s.reinforcements[0].rows == (20, 15)
+    _fall(s, "r0")
+    s, ev = run_turn(s)
+    (arrived,) = kinds(ev, "arrived")
+    assert arrived["group"] == "depot" and arrived["at"][1] == 69 - 20 and s.units["r1"].facing == 0
+
+
+def test_unit_types_outside_the_limit_take_the_field_besides_it_N_START_6_N_SIEGE_11_hook() -> None:
+    from server.battle.units import ARTILLERY, UnitType, register_unit_type
+
+    fixed = register_unit_type(UnitType("test_fixed_gun", ARTILLERY, range=10, guns=4, accuracy=2, hit_table="foot",
+                                        formations=("deployed",), default_formation="deployed", can_move=False,
+                                        in_field_limit=False))
+    s = battle([unit("r0", "infantry", 30, 50), unit("g1", fixed.name, 40, 50), unit("r1", "infantry")],
+               [unit("b1", "infantry", 37, 10, facing="S")], field_limit=1)
+    assert s.units["g1"].on_field and s.units["r1"].status == "reserve" and s.counted("red") == 1
+
+
+def test_bad_field_limits_and_reserves_are_typed_errors_N_START_1_N_START_6() -> None:
+    red, blue = [unit("r0", "infantry")], [unit("b0", "infantry")]
+    for limit in (0, -1, "25", True, 2.5, {"red": 0}):
+        with pytest.raises(BadOrder) as e:
+            ENGINE.setup(config(red, blue, field_limit=limit), 1)
+        assert e.value.rule == "N-START-1"
+    for reserve in ({"rows": [1]}, {"rows": [0, 99]}, {"rows": "near"}, ["town"]):
+        cfg = config(red, blue)
+        cfg["sides"][0]["reserve"] = reserve
+        with pytest.raises(BadOrder) as e:
+            ENGINE.setup(cfg, 1)
+        assert e.value.rule in ("N-START-6", "N-START-1")
+
+
+def test_snapshots_of_a_single_field_limit_still_load_N_START_1() -> None:
+    s = battle([unit("r1", "infantry", 30, 50)], [unit("b1", "infantry", 37, 20, facing="S")])
+    data = ENGINE.dump(s)
+    assert data["field_limit"] == {"red": 25, "blue": 25}
+    data["field_limit"] = 30
+    assert ENGINE.load(data).field_limit == {"red": 30, "blue": 30}
 
 
 def test_side_with_nothing_left_loses_and_result_is_ready_for_the_campaign_N_VICTORY_1_D_N_2() -> None:

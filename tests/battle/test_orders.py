@@ -3,8 +3,12 @@ D-GEN-2, D-N-4, D-N-10)."""
 
 from __future__ import annotations
 
+from typing import get_args
+
 import pytest
 
+from server.battle import orders
+from server.battle.engine import UNIT_ORDERS
 from server.battle.formation import can_fire, effective_morale, firepower, melee_value, speed
 from server.core.errors import BadOrder, IllegalOrder, NotYourTurn, NotYourUnit, UnknownOrder
 
@@ -239,3 +243,9 @@ def test_wheel_and_back_returns_to_the_same_cells_D_N_4() -> None:
         s, _ = run_turn(s)
         s, _ = order(s, {"type": "wheel", "unit": "r1", "degrees": -45})
         assert set(s.units["r1"].cells) == before
+
+
+def test_every_unit_order_has_exactly_one_handler_D_N_1_D_N_10() -> None:
+    unit_orders = set(get_args(orders.Command)) - {orders.Retreat}
+    assert set(UNIT_ORDERS) == unit_orders
+    assert [t.__name__ for t, h in UNIT_ORDERS.items() if h.while_carrying] == ["Targets"]

@@ -9,9 +9,10 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from server.battle.replay import Recorder, event_lines, replay
+from server.battle.engine import BattleEngine
 from server.battle.state import ON_FIELD, STATUSES, BattleState
 from server.battle.terrain import TERRAIN
+from server.core.replay import Recorder, event_lines, replay
 
 from .driver import close_battle_config, play_phase, random_battle_config
 
@@ -45,18 +46,18 @@ def check(state: BattleState) -> None:
             assert state.occ[y * m.width + x] == u.num
     assert sum(1 for v in state.occ if v) == len(seen)
     for side in state.sides:
-        assert sum(1 for _ in state.field_units(side)) <= state.field_limit
+        assert state.counted(side) <= state.limit(side)
     for a, b in state.melees:
         assert state.units[a].on_field and state.units[b].on_field and state.units[a].side != state.units[b].side
 
 
-def play(seed: int, rng: random.Random, close: bool, units: int = 8, turns: int = 15) -> Recorder:
+def play(seed: int, rng: random.Random, close: bool, units: int = 8, turns: int = 15) -> Recorder[BattleState]:
     cfg = close_battle_config(rng, units, turn_limit=turns) if close else random_battle_config(rng, 6, rows=ROWS,
                                                                                                turn_limit=turns)
     if not close:
         cfg["map"]["elevation"] = ELEVATION
         cfg["sides"][1]["retreat_with_battle"] = rng.random() < 0.3  # D-N-13: the smaller zone still holds them
-    rec = Recorder(cfg, seed)
+    rec = Recorder(cfg, seed, BattleEngine())
     check(rec.state)
     phases = 0
     while not rec.state.over:
@@ -75,7 +76,7 @@ def play(seed: int, rng: random.Random, close: bool, units: int = 8, turns: int 
 def test_random_battles_stay_sound_and_replay_identically_D_N_4_D_GEN_1(seed: int, close: bool,
                                                                         rnd: random.Random) -> None:
     rec = play(seed, rnd, close)
-    state, events = replay(rec.export())
+    state, events = replay(rec.export(), rec.engine)
     assert event_lines(events) == event_lines(rec.events)
     assert state.dump() == rec.state.dump()
 
@@ -84,5 +85,5 @@ def test_random_battles_stay_sound_and_replay_identically_D_N_4_D_GEN_1(seed: in
 @given(seed=st.integers(0, 2**32))
 def test_thousand_short_order_sequences_stay_sound_D_N_4_D_GEN_1(seed: int) -> None:
     rec = play(seed, random.Random(seed), True, units=3, turns=2)
-    _, events = replay(rec.export())
+    _, events = replay(rec.export(), rec.engine)
     assert event_lines(events) == event_lines(rec.events)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from server.battle.replay import dumps, event_lines, loads, replay
 from server.battle.state import BattleState
+from server.core.replay import dumps, event_lines, loads, replay
 
 from .helpers import ENGINE, battle, unit
 
@@ -14,7 +14,7 @@ GOLDEN = Path(__file__).parent / "golden"
 
 def test_golden_replay_reproduces_every_event_byte_for_byte_D_GEN_1() -> None:
     data = loads((GOLDEN / "field_battle.replay.json").read_text(encoding="utf-8"))
-    state, events = replay(data)
+    state, events = replay(data, ENGINE)
     expected = (GOLDEN / "field_battle.events.jsonl").read_text(encoding="utf-8")
     assert "\n".join(event_lines(events)) + "\n" == expected
     assert state.over
@@ -24,7 +24,7 @@ def test_golden_replay_reproduces_every_event_byte_for_byte_D_GEN_1() -> None:
 def test_snapshot_round_trip_continues_identically() -> None:
     data = loads((GOLDEN / "field_battle.replay.json").read_text(encoding="utf-8"))
     cut = dict(data, commands=data["commands"][:60])
-    state, _ = replay(cut)
+    state, _ = replay(cut, ENGINE)
     again = ENGINE.load(ENGINE.dump(state))
     assert isinstance(again, BattleState) and again.dump() == state.dump()
     rest = dict(data, commands=data["commands"][60:])

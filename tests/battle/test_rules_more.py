@@ -3,10 +3,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
+
+from server.battle.state import BattleState
 from server.battle.terrain import TerrainKind, register_terrain
 from server.battle.units import ARTILLERY, UnitType, register_unit_type
+from server.core.errors import IllegalOrder
 
-from .helpers import battle, kinds, order, run_turn, unit
+from .helpers import ENGINE, ahead, battle, kinds, order, run_turn, unit
 
 
 def lost(events: list, uid: str) -> int:  # type: ignore[type-arg]
@@ -72,8 +78,69 @@ def test_variant_unit_types_and_terrain_plug_in_as_data_N_SIEGE_9_hook() -> None
     assert kinds(ev, "moved")[0]["steps"] == 3  # entering the ditch ends the move
 
 
+def _moat() -> TerrainKind:
+    return register_terrain(TerrainKind(0, "test_moat", "o", frozenset({"infantry"}), ends_move=True,
+                                        rule="N-SIEGE-12"))
+
+
+def _shown(state: BattleState, uid: str, viewer: str = "spectator") -> dict[str, Any]:
+    (shown,) = [u for u in ENGINE.view(state, viewer)["units"] if u["id"] == uid]
+    return dict(shown)
+
+
+def test_ground_that_ends_a_move_stops_only_the_step_that_enters_it_N_SIEGE_12_hook() -> None:
+    """Entering: a step from no such cell to one. The unit's move is over for the turn (no second move), its points
+    stay for orders that move it along no path; next turn, already in it, it moves on like on any ground."""
+    _moat()
+    rows = ["." * 70 for _ in range(70)]
+    rows[46] = rows[47] = "o" * 70
+    s = battle([unit("r1", "infantry", 30, 50, formation="attack_column")],
+               [unit("b1", "infantry", 37, 10, facing="S")], map={"rows": rows})
+    s, ev = order(s, {"type": "move", "unit": "r1", "path": ahead(s, "r1", 4)})
+    r1 = s.units["r1"]
+    assert kinds(ev, "moved")[0]["steps"] == 3 and r1.y == 47 and r1.points == 2
+    assert kinds(ev, "move_ended") == [{"unit": "r1", "terrain": "test_moat", "rule": "N-SIEGE-12"}]
+    assert _shown(s, "r1")["move_ended"] == "N-SIEGE-12"
+    with pytest.raises(IllegalOrder) as e:
+        order(s, {"type": "move", "unit": "r1", "path": ahead(s, "r1", 1)})
+    assert e.value.rule == "N-SIEGE-12"
+    s, ev = order(s, {"type": "about_face", "unit": "r1"})
+    assert kinds(ev, "about_face") and not kinds(ev, "move_ended")
+    s, _ = order(s, {"type": "about_face", "unit": "r1"})
+    s, _ = run_turn(s)
+    assert _shown(s, "r1")["move_ended"] is None
+    s, ev = order(s, {"type": "move", "unit": "r1", "path": ahead(s, "r1", 5)})
+    assert kinds(ev, "moved")[0]["steps"] == 5 and s.units["r1"].y == 42, "through the two moat rows and out"
+    assert not kinds(ev, "move_ended")
+
+
+def test_a_wheel_onto_ground_that_ends_a_move_ends_it_N_SIEGE_12_hook() -> None:
+    _moat()
+    rows = ["." * 70 for _ in range(70)]
+    rows[46] = rows[47] = "o" * 70
+    s = battle([unit("r1", "infantry", 30, 48)], [unit("b1", "infantry", 37, 10, facing="S")], map={"rows": rows})
+    s, ev = order(s, {"type": "wheel", "unit": "r1", "degrees": 45})
+    assert kinds(ev, "move_ended")[0]["rule"] == "N-SIEGE-12"
+    with pytest.raises(IllegalOrder) as e:
+        order(s, {"type": "move", "unit": "r1", "path": [[s.units["r1"].x, s.units["r1"].y + 1]]})
+    assert e.value.rule == "N-SIEGE-12"
+
+
+def test_a_side_sees_its_own_ended_moves_the_enemy_does_not_N_SIEGE_12_hook() -> None:
+    """The full view of a unit shows `move_ended` (the rule) for the client to draw; a hidden battle's enemy view of
+    the unit does not (the `move_ended` event of an order phase goes to the own side only)."""
+    _moat()
+    rows = ["." * 70 for _ in range(70)]
+    rows[46] = rows[47] = "o" * 70
+    s = battle([unit("r1", "infantry", 30, 50, formation="attack_column")],
+               [unit("b1", "infantry", 30, 30, facing="S")], map={"rows": rows}, hidden=True)
+    s, _ = order(s, {"type": "move", "unit": "r1", "path": ahead(s, "r1", 4)})
+    assert _shown(s, "r1", "team:red")["move_ended"] == _shown(s, "r1", "moderator")["move_ended"] == "N-SIEGE-12"
+    assert "move_ended" not in _shown(s, "r1", "team:blue")
+
+
 def test_retreat_with_battle_costs_no_morale_in_the_first_turns_D_N_13() -> None:
-    from .helpers import ENGINE, RED
+    from .helpers import RED
 
     s = battle([unit("r1", "infantry", 30, 50)], [unit("b1", "infantry", 37, 20, facing="S")])
     s.sides["red"].retreat_free_turns = 3

@@ -122,3 +122,39 @@ async def test_open_spectating_puts_the_spectators_link_in_the_lobby(server: Ser
     watcher = await signed_in(server.ws_url, token, open_["room"])
     assert watcher.welcome["role"] == "spectator"
     await watcher.close()
+
+
+@pytest.mark.parametrize("backend", ["embedded", pytest.param("redis", marks=pytest.mark.redis)])
+async def test_the_moderator_reissues_a_lost_token_and_the_old_one_stops_working(
+        request: pytest.FixtureRequest, backend: str) -> None:
+    args: tuple[str, ...] = ()
+    if backend == "redis":  # the prefix is cleaned up after the servers have stopped
+        args = ("--redis-url", request.getfixturevalue("redis_url"), "--redis-prefix",
+                request.getfixturevalue("redis_prefix"))
+    node = request.getfixturevalue("server_factory")(*args).start()
+    made = campaign(node)
+    old = made["seats"][0]["token"]
+    red = await signed_in(node.ws_url, old, made["room"])
+    mod = {"Authorization": "Bearer " + made["moderator_token"]}
+    path = f"/api/campaigns/{made['campaign']}/tokens"
+    with pytest.raises(HttpStatus) as info:
+        node.http("POST", path, {"player": "red-1"}, headers={"Authorization": "Bearer " + old})
+    assert info.value.code == 403
+    with pytest.raises(HttpStatus) as info:
+        node.http("POST", path, {"player": "green-1"}, headers=mod)
+    assert info.value.code == 400
+    fresh = node.http("POST", path, {"player": "red-1"}, headers=mod)
+    assert fresh["player"] == "red-1" and fresh["link"].endswith("#token=" + fresh["token"])
+    assert await red.wait_closed() == 4010
+    await red.close()
+    node.stop()
+    node.start()
+    gone = await Client(node.ws_url).connect()
+    assert (await gone.hello(old))["code"] == "bad_token"
+    await gone.close()
+    back = await signed_in(node.ws_url, fresh["token"], made["room"])
+    assert back.welcome["player"] == "red-1" and back.welcome["team"] == "red"
+    other = await signed_in(node.ws_url, made["seats"][1]["token"])  # the teammate's token is untouched
+    await back.close()
+    await other.close()
+

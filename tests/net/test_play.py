@@ -206,14 +206,17 @@ async def test_secret_module_lockout_return_and_reconnect_D_N_14_N_VICTORY_3(ser
         welcome = await again.hello(t.made["seats"][0]["token"])
         assert welcome["locked_until_ms"] == sent["data"]["until_ms"] and secret in welcome["rooms"]
         await again.join(t.room)
+        assert (await again.join(secret))["t"] == "joined"
         assert (await again.request(move(t.room, "r1", 1, 1)))["code"] == "locked_out"
         # automatic return; the team view comes back
         back = await again.event("secret_module", action="returned", player="red-1", within=5)
         assert back["data"]["early"] is False
-        snap = await again.wait(lambda m: m["t"] == "snapshot" and m["state"]["counters"] != [])
+        snap = await again.wait(lambda m: m["t"] == "snapshot" and m["room"] == t.room and m["state"]["counters"] != [])
         assert snap["away"] == []
         assert not [m for m in again.events(t.room) if m["kind"] == "chat" and m["data"]["text"] == "without you"]
         assert (await again.request(move(t.room, "r1", 1, 1)))["t"] == "ack"
+        back_in = await again.request({"t": "chat", "room": secret, "channel": "secret", "text": "one more thing"})
+        assert back_in["code"] == "forbidden"
         await again.close()
 
 

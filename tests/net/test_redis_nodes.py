@@ -4,9 +4,7 @@ SUBSCRIBE`), and two server processes sharing one Redis — a spectator on the s
 from __future__ import annotations
 
 import asyncio
-import secrets
 import shutil
-from collections.abc import Iterator
 from typing import Any
 
 import msgpack
@@ -21,17 +19,12 @@ pytestmark = pytest.mark.redis
 
 
 @pytest.fixture
-def prefix(redis_url: str) -> Iterator[str]:
-    p = f"kstest{secrets.token_hex(4)}"
-    yield p
-    r = redis.Redis.from_url(redis_url)
-    for key in r.scan_iter(match=f"{p}:*"):
-        r.delete(key)
-    r.close()
+def prefix(redis_prefix: str) -> str:
+    return redis_prefix
 
 
 async def test_two_nodes_share_redis_and_a_spectator_on_the_second_sees_live_events(
-        server_factory: Any, redis_url: str, prefix: str) -> None:
+        prefix: str, server_factory: Any, redis_url: str) -> None:
     args = ("--redis-url", redis_url, "--redis-prefix", prefix)
     first = server_factory(*args).start()
     second = server_factory(*args).start()
@@ -77,7 +70,7 @@ async def test_two_nodes_share_redis_and_a_spectator_on_the_second_sees_live_eve
 
 
 async def test_commands_on_a_second_node_are_forwarded_and_it_takes_over_when_the_owner_dies(
-        server_factory: Any, redis_url: str, prefix: str) -> None:
+        prefix: str, server_factory: Any, redis_url: str) -> None:
     args = ("--redis-url", redis_url, "--redis-prefix", prefix, "--lease-ms", "1500")
     first = server_factory(*args).start()
     second = server_factory(*args).start()
@@ -109,7 +102,7 @@ async def test_commands_on_a_second_node_are_forwarded_and_it_takes_over_when_th
 
 
 @pytest.mark.skipif(shutil.which("redis-cli") is None, reason="needs redis-cli")
-async def test_redis_cli_subscribe_shows_the_turn_events(server_factory: Any, redis_url: str, prefix: str) -> None:
+async def test_redis_cli_subscribe_shows_the_turn_events(prefix: str, server_factory: Any, redis_url: str) -> None:
     node = server_factory("--redis-url", redis_url, "--redis-prefix", prefix).start()
     made = campaign(node)
     room = made["room"]

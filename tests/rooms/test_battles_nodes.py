@@ -1,5 +1,6 @@
 """Battle rooms of one campaign owned by two nodes sharing Redis: the secret-module lockout of a fallen general
-and the moderator's early release reach every room of the campaign wherever it is owned (D-N-14)."""
+and the moderator's early release reach every room of the campaign wherever it is owned (D-N-14), and so does the
+end of a battle settled by quick resolution (D-L-2)."""
 
 from __future__ import annotations
 
@@ -82,3 +83,10 @@ async def test_lockout_and_early_release_reach_battle_rooms_on_another_node_D_N_
     # a lockout the moderator orders by hand reaches the far room as well
     await b.submit(room, "lock", {"player": "red-2", "minutes": 5, "reason": "umpire"}, m["moderator"])
     await until(lambda: "red-2" in elsewhere.core.away, rounds=1000)
+
+    # the quick resolution of the first battle, settled in the campaign on node a, ends its room on node b (D-L-2)
+    await a.submit(room, "ruling", {"ruling": {"type": "impose_quick", "battle": "1"}}, m["moderator"])
+    await until(lambda: elsewhere.engine.is_over(elsewhere.core.state), rounds=1000)  # type: ignore[union-attr]
+    over = next(e for e in elsewhere.history if e.kind == "battle_over")
+    assert over.data["reason"] == "quick resolution (D-L-2)"
+    assert [e.kind for e in campaign.history].count("battle_ended") == 2  # each battle's result applied once

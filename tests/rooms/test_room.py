@@ -203,3 +203,23 @@ async def test_after_a_restart_resumes_reach_back_before_the_snapshot(tmp_path: 
     assert back.catch_up("team:blue", since) == expected
     assert [e["t"] for e in expected] == ["ev"] * 5
     await store.close()
+
+
+async def test_the_room_runs_the_campaign_engine_through_the_same_interface_C_1_5_C_1_8(tmp_path: Path) -> None:
+    """Planning (every team at once, C-1.5/C-6), then operations with red first (C-1.8): clocks follow."""
+    clock = ManualClock()
+    hub = await open_hub(tmp_path, clock)
+    made = await hub.create_campaign(spec(scenario="continental", level=1))
+    room = hub.rooms[made["room"]]
+    m = _members(made["campaign"])
+    assert room.core.clocks.running() == {"red", "blue"}  # type: ignore[union-attr]
+    await room.submit("end_turn", {}, m["red"])
+    assert room.core.clocks.running() == {"blue"}  # type: ignore[union-attr]
+    await room.submit("end_turn", {}, m["blue"])
+    assert room.engine.active_teams(room.core.state) == {"red"}  # type: ignore[union-attr]
+    assert room.core.clocks.running() == {"red"}  # type: ignore[union-attr]
+    with pytest.raises(NotYourTurn):
+        await room.submit("end_turn", {}, m["blue"])
+    view = room.snapshot_for("team:blue")
+    assert view["active"] == ["red"] and view["state"]["scenario"] == "continental"
+    await hub.close()

@@ -7,16 +7,16 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from server.battle.replay import event_lines, loads
-from server.siege.replay import FORMAT, replay
+from server.core.replay import event_lines, loads, replay
+from server.siege.engine import SiegeEngine
 
 GOLDEN = Path(__file__).parent / "golden"
 
 
 def test_golden_storm_replays_byte_for_byte_N_SIEGE_5_D_GEN_1() -> None:
     data = loads((GOLDEN / "storm.replay.json").read_text(encoding="utf-8"))
-    assert data["format"] == FORMAT
-    state, events = replay(data)
+    assert data["format"] == "kriegsspiel/siege-replay/1"
+    state, events = replay(data, SiegeEngine())
     expected = (GOLDEN / "storm.events.jsonl").read_text(encoding="utf-8").splitlines()
     got = event_lines(events)
     assert len(got) == len(expected)

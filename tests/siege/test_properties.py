@@ -8,11 +8,10 @@ import random
 
 import pytest
 
-from server.battle.replay import event_lines
 from server.core.engine import Actor
 from server.core.errors import RuleError
-from server.siege.engine import StormState
-from server.siege.replay import StormRecorder, replay
+from server.core.replay import Recorder, event_lines, replay
+from server.siege.engine import SiegeEngine, StormState
 
 from ..battle.driver import army, candidates
 
@@ -31,12 +30,12 @@ def _invariants(s: StormState) -> None:
         assert b.units[uid].side == s.besieger and turn <= b.turn
 
 
-def _storm(seed: int) -> StormRecorder:
+def _storm(seed: int) -> Recorder[StormState]:
     rng = random.Random(seed)
     cfg = {"fortress": "Dresden", "map_seed": seed, "turn_limit": 14,
            "besieger": {"name": "blue", "units": army("b", 12, rng), "howitzers": []},
            "garrison": {"name": "red", "units": army("r", 8, rng)}}
-    rec = StormRecorder(cfg, seed)
+    rec = Recorder(cfg, seed, SiegeEngine())
     while not rec.state.battle.over:
         side = rec.state.battle.active_side or ""
         actor = Actor(f"p-{side}", side)
@@ -70,5 +69,5 @@ def _storm(seed: int) -> StormRecorder:
 def test_random_storms_keep_the_siege_invariants_and_replay_N_SIEGE_10_D_N_15(seed: int) -> None:
     rec = _storm(seed)
     assert rec.state.battle.over and "siege" in (rec.state.battle.result or {})
-    _, events = replay(rec.export())
+    _, events = replay(rec.export(), SiegeEngine())
     assert event_lines(events) == event_lines(rec.events)

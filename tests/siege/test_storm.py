@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from server.battle.fire import reach
 from server.core.errors import IllegalOrder, RuleError
 from server.siege.deployment import howitzer_limit
+from server.siege.engine import StormState
 
-from .helpers import ENGINE, act, kinds, north, play_turn, setup, storm, u
+from .helpers import ENGINE, act, kinds, north, play_turn, setup, south, storm, u
 
 FAR_GARRISON = u("rg", "infantry", 64, 14)  # keeps the garrison on the field, far from everything
 
@@ -31,6 +34,20 @@ def test_storm_limits_30_besieger_25_garrison_N_SIEGE_5() -> None:
     assert kinds(ev, "storm_begun")[0]["in_town"] == ["r25", "r26"]
     guns = [x for x in s.battle.units.values() if x.kind == "fortress_artillery"]
     assert len(guns) == 6, "fortress guns are the fortress's, outside the 25 (D-N-15)"
+
+
+def test_the_storm_limits_are_the_battle_engines_per_side_limits_N_SIEGE_5_N_START_6() -> None:
+    """No siege code of its own: the battle holds 30/25 per side, the town is the garrison's reserve group coming up
+    in the rows behind the wall, and the fortress guns count against no limit."""
+    garrison = [u(f"r{i}", "infantry", formation="attack_column") for i in range(26)]
+    s, _ = storm([u("bi", "infantry", 30, 50)], garrison)
+    assert s.battle.field_limit == {"blue": 30, "red": 25}
+    (town,) = [g for g in s.battle.reinforcements if g.side == "red"]
+    assert (town.group, town.units, town.rows, town.status) == ("town", ("r25",), (28, 12), "coming")
+    assert s.battle.counted("red") == 25 < sum(1 for _ in s.battle.field_units("red"))
+    with pytest.raises(RuleError) as e:
+        storm([u("bi", "infantry", 30, 50)], [*garrison, u("fortress-gun-1", "infantry")])
+    assert rule_of(e) == "N-START-1"
 
 
 def test_garrison_comes_up_from_the_town_as_places_free_N_SIEGE_5_N_START_6() -> None:
@@ -211,6 +228,56 @@ def test_the_ditch_ends_any_move_that_enters_it_N_SIEGE_12() -> None:
     assert kinds(ev, "moved")[0]["steps"] == 4 and bc.points == 1
 
 
+def test_entering_the_ditch_ends_the_move_for_the_turn_N_SIEGE_12() -> None:
+    """The move that enters the ditch ends, and so does the unit's moving this turn: a second move is refused; its
+    points still pay for an order that moves it along no path."""
+    s, _ = storm([u("bc", "infantry", 6, 44, formation="attack_column", facing="N")], [FAR_GARRISON])
+    s, ev = act(s, "blue", north(s, "bc", 5))
+    assert kinds(ev, "move_ended") == [{"unit": "bc", "terrain": "ditch", "rule": "N-SIEGE-12"}]
+    with pytest.raises(IllegalOrder) as e:
+        act(s, "blue", south(s, "bc", 1))
+    assert rule_of(e) == "N-SIEGE-12"
+    s, ev = act(s, "blue", {"type": "about_face", "unit": "bc"})
+    assert kinds(ev, "about_face") and s.battle.units["bc"].points == 0
+
+
+def shown(state: StormState, uid: str, viewer: str = "team:blue") -> dict[str, Any]:
+    (unit,) = [x for x in ENGINE.view(state, viewer)["units"] if x["id"] == uid]
+    return dict(unit)
+
+
+def test_the_view_shows_the_move_the_ditch_ended_until_the_turn_is_over_N_SIEGE_12() -> None:
+    s, _ = storm([u("bc", "infantry", 6, 44, formation="attack_column", facing="N")], [FAR_GARRISON])
+    assert shown(s, "bc")["move_ended"] is None
+    s, _ = act(s, "blue", north(s, "bc", 5))
+    assert shown(s, "bc")["move_ended"] == shown(s, "bc", "spectator")["move_ended"] == "N-SIEGE-12"
+    s, _ = play_turn(s)
+    assert shown(s, "bc")["move_ended"] is None
+
+
+def test_a_unit_in_the_ditch_moves_on_through_a_breach_N_SIEGE_12() -> None:
+    """Only entering the ditch ends a move: next turn the column crosses the rest of the ditch and the breach in one
+    move (it used to crawl a cell a turn while any of it was in the ditch)."""
+    s, _ = storm([u("bc", "infantry", 20, 44, formation="attack_column", facing="N")], [FAR_GARRISON])
+    for _ in range(2):
+        s, ev = play_turn(s, {"blue": [lambda st: north(st, "bc", 5)]})
+    assert s.battle.units["bc"].y == 34 and kinds(ev, "move_ended")[0]["rule"] == "N-SIEGE-12"
+    s, ev = play_turn(s, {"blue": [lambda st: north(st, "bc", 5)]})
+    moved = kinds(ev, "moved")[0]
+    assert moved["steps"] == 5 and moved["to"] == [20, 29] and not kinds(ev, "move_ended")
+
+
+def test_a_unit_in_the_ditch_moves_along_it_and_out_of_it_N_SIEGE_12() -> None:
+    s, _ = storm([u("bc", "infantry", 20, 44, formation="attack_column", facing="N")], [FAR_GARRISON])
+    for _ in range(2):
+        s, _ = play_turn(s, {"blue": [lambda st: north(st, "bc", 5)]})
+    along = {"type": "move", "unit": "bc", "path": [[21, 34], [22, 34], [23, 34]]}
+    s, ev = play_turn(s, {"blue": [along, lambda st: south(st, "bc", 2)]})
+    assert [m["steps"] for m in kinds(ev, "moved")[:2]] == [3, 2] and not kinds(ev, "move_ended")
+    bc = s.battle.units["bc"]
+    assert (bc.x, bc.y) == (23, 36) and not any(s.field.map.kind(x, y).name == "ditch" for x, y in bc.cells)
+
+
 def _to_the_wall() -> tuple[object, list[object]]:
     """A besieging column marches to the main wall at x 35–38, away from the guns, in four turns."""
     s, _ = storm([u("bc", "infantry", 35, 44, formation="attack_column", facing="N")], [FAR_GARRISON])
@@ -251,6 +318,33 @@ def test_three_turn_ladder_sequence_N_SIEGE_13_D_N_15() -> None:
         s, _ = ENGINE.end_turn(s, s.battle.active_side or "", flagged=False)
     s, _ = act(s, "blue", north(s, "bc", 3))
     assert s.battle.units["bc"].y == 27 and s.battle.turn == turn_a + 2
+
+
+def test_reaching_the_wall_ends_the_move_for_the_turn_N_SIEGE_13() -> None:
+    s, _ = _to_the_wall()
+    while s.battle.active_side != "blue":
+        s, _ = ENGINE.end_turn(s, s.battle.active_side or "", flagged=False)
+    s, ev = act(s, "blue", north(s, "bc", 1))
+    assert kinds(ev, "move_ended") == [{"unit": "bc", "reason": "reached the wall", "rule": "N-SIEGE-13"}]
+    assert shown(s, "bc")["move_ended"] == "N-SIEGE-13"
+    with pytest.raises(IllegalOrder) as e:
+        act(s, "blue", {"type": "move", "unit": "bc", "path": [[34, 33]]})
+    assert rule_of(e) == "N-SIEGE-13"
+
+
+def test_a_unit_at_the_wall_moves_along_it_and_sets_up_its_ladders_again_N_SIEGE_13() -> None:
+    """Already at the wall's foot, a step along it does not "reach" the wall: the move goes on; where it stops the
+    ladders go up again and the move is over."""
+    s, _ = _to_the_wall()
+    while s.battle.active_side != "blue":
+        s, _ = ENGINE.end_turn(s, s.battle.active_side or "", flagged=False)
+    s, _ = act(s, "blue", north(s, "bc", 1))
+    s, _ = play_turn(s)
+    while s.battle.active_side != "blue":
+        s, _ = ENGINE.end_turn(s, s.battle.active_side or "", flagged=False)
+    s, ev = act(s, "blue", {"type": "move", "unit": "bc", "path": [[36, 33], [37, 33], [38, 33]]})
+    assert kinds(ev, "moved")[0]["steps"] == 3 and s.ladders == {"bc": s.battle.turn}
+    assert kinds(ev, "move_ended")[0]["rule"] == "N-SIEGE-13"
 
 
 def test_moving_along_or_away_from_the_wall_moves_the_ladders_N_SIEGE_13() -> None:

@@ -8,7 +8,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from server.battle.replay import Recorder, dumps, event_lines
+from server.battle.engine import BattleEngine
+from server.core.replay import Recorder, dumps, event_lines
 
 from ..driver import close_battle_config, play_phase
 
@@ -18,7 +19,7 @@ SEED = 1812
 
 def main() -> None:
     rng = random.Random(SEED)
-    rec = Recorder(close_battle_config(rng, 10, turn_limit=20), SEED)
+    rec = Recorder(close_battle_config(rng, 10, turn_limit=20), SEED, BattleEngine())
     while not rec.state.over:
         play_phase(rec, rng, retreat_chance=0.0)
     (HERE / "field_battle.replay.json").write_text(dumps(rec.export()), encoding="utf-8")

@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from server.battle.fire import round_shot_distance
-from server.battle.replay import dumps, event_lines
 from server.core.engine import Actor
 from server.core.errors import RuleError
-from server.siege.replay import StormRecorder
+from server.core.replay import Recorder, dumps, event_lines
+from server.siege.engine import SiegeEngine, StormState
 
 HERE = Path(__file__).parent
 SEED = 1813
@@ -48,7 +48,7 @@ def storm_config() -> dict[str, Any]:
             "garrison": {"name": "red", "general": "Kleist", "units": garrison}}
 
 
-def _try(rec: StormRecorder, actor: Actor, order: dict[str, Any]) -> bool:
+def _try(rec: Recorder[StormState], actor: Actor, order: dict[str, Any]) -> bool:
     try:
         rec.order(actor, order)
         return True
@@ -56,7 +56,7 @@ def _try(rec: StormRecorder, actor: Actor, order: dict[str, Any]) -> bool:
         return False
 
 
-def _aim(rec: StormRecorder, actor: Actor, side: str) -> None:
+def _aim(rec: Recorder[StormState], actor: Actor, side: str) -> None:
     """Every gun of `side` aims all its guns at the nearest enemy it can reach with round shot."""
     st = rec.state.battle
     for gun in [x for x in st.field_units(side) if x.arm == "artillery"]:
@@ -71,7 +71,7 @@ def _aim(rec: StormRecorder, actor: Actor, side: str) -> None:
             _try(rec, actor, {"type": "targets", "unit": gun.id, "targets": [{"unit": best[1], "guns": gun.guns}]})
 
 
-def besieger_phase(rec: StormRecorder) -> None:
+def besieger_phase(rec: Recorder[StormState]) -> None:
     actor = Actor("davout", "blue")
     _aim(rec, actor, "blue")
     for uid in [x.id for x in rec.state.battle.field_units("blue") if x.arm != "artillery"]:
@@ -88,7 +88,7 @@ def besieger_phase(rec: StormRecorder) -> None:
     rec.end_turn("blue")
 
 
-def garrison_phase(rec: StormRecorder) -> None:
+def garrison_phase(rec: Recorder[StormState]) -> None:
     actor = Actor("kleist", "red")
     infantry = [x for x in rec.state.battle.field_units("red") if x.arm == "infantry"]
     if len(infantry) <= 1 or rec.state.battle.turn >= 20:
@@ -104,8 +104,8 @@ def garrison_phase(rec: StormRecorder) -> None:
     rec.end_turn("red")
 
 
-def play() -> StormRecorder:
-    rec = StormRecorder(storm_config(), SEED)
+def play() -> Recorder[StormState]:
+    rec = Recorder(storm_config(), SEED, SiegeEngine())
     while not rec.state.battle.over:
         if rec.state.battle.active_side == "blue":
             besieger_phase(rec)
