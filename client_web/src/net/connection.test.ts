@@ -207,6 +207,21 @@ describe("Connection", () => {
     expect(conn.rooms.get("campaign:c1")).toBe(3);
   });
 
+  it("joins a room once when a welcome listener joins it too (first session and after a reconnection)", () => {
+    conn.on("welcome", (w) => { for (const room of w.rooms) void conn.join(room); });
+    const s1 = openSession();
+    const joins = (s: FakeSocket) => s.sent.filter((m) => m.t === "join").map((m) => [m.room, m.since]);
+    expect(joins(s1)).toEqual([["campaign:c1", undefined]]);
+    s1.deliver({ t: "joined", cid: s1.last().cid as number, room: "campaign:c1", seq: 3, channels: [] });
+    s1.deliver({ t: "ev", room: "campaign:c1", seq: 4, at_ms: 0, kind: "moved", data: {} });
+    s1.drop();
+    timers.advance(DEFAULT_BACKOFF.baseMs);
+    const s2 = sockets[1]!;
+    s2.open();
+    s2.deliver(welcome(s2.sent[0]!.cid as number));
+    expect(joins(s2)).toEqual([["campaign:c1", 4]]);
+  });
+
   it("keeps the moderator's view_as on the re-join after a reconnection", () => {
     const s1 = openSession();
     void conn.join("campaign:c1");

@@ -88,6 +88,8 @@ export class Connection {
   };
   /** Rooms followed, with the last sequence number seen in each (null before the first snapshot). */
   readonly rooms = new Map<string, number | null>();
+  /** Rooms joined since the last welcome. */
+  private readonly joinsSent = new Set<string>();
   /** The moderator's chosen viewer class per room (`view_as`), repeated on every re-join. */
   readonly viewing = new Map<string, string>();
   state: ConnectionState = "closed";
@@ -206,6 +208,7 @@ export class Connection {
 
   private transmit(msg: Command, pending: Pending | null): number {
     const cid = this.nextCid++;
+    if (msg.t === "join") this.joinsSent.add(msg.room);
     if (pending) this.pending.set(cid, { ...pending, msg });
     this.socket?.send(encode({ ...msg, cid } as ClientMessage));
     return cid;
@@ -268,6 +271,7 @@ export class Connection {
   }
 
   private onWelcome(msg: Welcome): void {
+    this.joinsSent.clear();
     this.welcome = msg;
     this.serverOffsetMs = msg.server_ms - this.timers.now();
     this.attempt = 0;
@@ -276,7 +280,8 @@ export class Connection {
     const queued = this.queue.splice(0);
     const queuedJoins = new Set(queued.flatMap((q) => (q.msg.t === "join" ? [q.msg.room] : [])));
     for (const room of this.rooms.keys()) {
-      if (!queuedJoins.has(room)) this.transmit({ t: "join", room, ...this.sinceFor(room), ...this.viewAsFor(room) }, null);
+      // A welcome listener may have joined already (the game joins every room the welcome lists): once is enough.
+      if (!queuedJoins.has(room) && !this.joinsSent.has(room)) this.transmit({ t: "join", room, ...this.sinceFor(room), ...this.viewAsFor(room) }, null);
     }
     for (const { msg: m, pending } of queued) {
       // Joins resume from the position reached by now, not the one known when they were queued.

@@ -11,15 +11,17 @@ export interface Frame {
   state: Obj;
 }
 
-/** `full` (spectators' and moderator's view) or one side's. */
-export type ReplayAs = "full" | `team:${string}`;
+/** `full` (the moderator's view), the spectators' or one side's. */
+export type ReplayAs = "full" | "spectator" | `team:${string}`;
 
 export class ReplayUnavailable extends Error {}
 
-/** The frames of a replay answer, oldest first. Accepts `{frames|turns|views: [{turn, seq?, state|view}]}` or a
- * bare list; entries without a view are skipped. */
+/** The frames of a replay answer, oldest first: the server's `{turns: [{turn, seq, at_ms, state}], final}` (the
+ * view after each completed turn, then at the end; docs/protocol.md), also `frames`/`views` or a bare list;
+ * entries without a view are skipped. */
 export function readReplay(body: unknown): Frame[] {
-  const list = Array.isArray(body) ? body.filter(isObj) : isObj(body) ? listOf(body.frames ?? body.turns ?? body.views) : [];
+  const list = Array.isArray(body) ? body.filter(isObj) : isObj(body) ? listOf(body.turns ?? body.frames ?? body.views) : [];
+  if (isObj(body) && isObj(body.final)) list.push(body.final);
   const frames: Frame[] = [];
   list.forEach((f, i) => {
     const state = f.state ?? f.view;
@@ -27,7 +29,7 @@ export function readReplay(body: unknown): Frame[] {
     const t = num(f.turn) ?? num(state.turn) ?? (isObj(state.turn) ? num(state.turn.number) : null) ?? i + 1;
     frames.push({ turn: t, seq: num(f.seq) ?? i, state });
   });
-  return frames.sort((a, b) => a.turn - b.turn || a.seq - b.seq);
+  return frames.sort((a, b) => a.seq - b.seq || a.turn - b.turn);
 }
 
 /** Fetch a finished room's replay; the session's token goes in a header, never in the URL. Throws
