@@ -16,7 +16,12 @@ from server.core.errors import UnknownOrder
 
 
 class BenchEngine:
+    """`views_change` (BENCH_VIEWS=1, set by bench/servers/ours.py): each event changes what every viewer sees, so
+    the room sends a `view` to each socket after each command (one more frame per event and spectator, which the
+    baselines do not send). Off by default: the view stays the same and the benchmarks compare the same frames."""
+
     kind = "bench"
+    views_change = False
 
     def setup(self, config: Mapping[str, Any], seed: int) -> tuple[dict[str, Any], Sequence[Event]]:
         return {"teams": list(config.get("teams") or ["red", "blue"]), "emitted": 0}, []
@@ -41,7 +46,7 @@ class BenchEngine:
         return new, [Event(str(ruling.get("kind", "bench")), ruling["data"])]
 
     def view(self, state: dict[str, Any], viewer: str) -> dict[str, Any]:
-        return {"emitted": state["emitted"]}
+        return {"emitted": state["emitted"] if self.views_change else 0}
 
     def is_over(self, state: dict[str, Any]) -> bool:
         return False

@@ -2,8 +2,9 @@
 
     python -m bench.servers.ours <the server's own flags>
 
-With BENCH_PROFILE=<file> the server runs under cProfile and writes its stats there when it stops (SIGTERM);
-read them with `python -m pstats <file>`.
+With BENCH_VIEWS=1 every event also changes the room's view, so a `view` follows each event to every socket (see
+bench_engine.py). With BENCH_PROFILE=<file> the server runs under cProfile and writes its stats there when it
+stops (SIGTERM); read them with `python -m pstats <file>`.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from server.__main__ import main
 from server.rooms.engines import register
 
 if __name__ == "__main__":
+    BenchEngine.views_change = os.environ.get("BENCH_VIEWS") == "1"
     register("bench", BenchEngine)
     profile = os.environ.get("BENCH_PROFILE")
     if profile:
