@@ -40,6 +40,7 @@ class StallWatch:
         self.cut: dict[int, float] = {}
         self.server_queue = [0] * len(stalled)
         self.client_queue = [0] * len(stalled)
+        self.timeline: list[tuple[float, int | None, int | None]] = []  # the first stalled socket: s, server, client
 
     def sample(self) -> None:
         now = time.perf_counter()
@@ -51,6 +52,10 @@ class StallWatch:
             if client_end is not None:
                 self.client_queue[i] = max(self.client_queue[i], client_end.receive_queue)
             held = server_end is not None and server_end.state == ESTABLISHED and server_end.inode != 0
+            if i == 0 and (held or 0 not in self.cut):
+                self.timeline.append((round(now - self.stall_at, 2),
+                                      server_end.send_queue if server_end is not None and held else None,
+                                      client_end.receive_queue if client_end is not None else None))
             if i not in self.cut and (not held or c.closed_at is not None):
                 self.cut[i] = round(now - self.stall_at, 2)
 
@@ -69,6 +74,8 @@ class StallWatch:
             ],
             "stalled_server_send_queue_max_bytes": max(self.server_queue, default=0),
             "stalled_client_receive_queue_max_bytes": max(self.client_queue, default=0),
+            "first_stalled_timeline": {"columns": ["s after the stall", "server send queue bytes",
+                                                   "client unread bytes"], "rows": self.timeline},
         }
 
 
