@@ -10,7 +10,9 @@ aiohttp (same send-buffer cap).
 A cut-off is read from the kernel's table of connections (/proc/net/tcp), sampled every 0.25 s: the server's end
 of a stalled connection no longer established, or no longer held by the server process. The stalled client
 itself may learn it much later or never: a server that closes a socket whose peer reads nothing leaves its FIN
-queued behind the unsent bytes (the client's learning is recorded too, as `client_saw_close_s`).
+queued behind the unsent bytes. When the client's kernel learns it (a reset, or the FIN), its end of the
+connection leaves the established state: recorded as `client_saw_close_s` (the paused client process itself is
+not told: its event loop no longer polls the socket).
 
     python -m bench.slow [--n 200] [--stalled 0.02] [--rate 50] [--payload turn] [--servers ours,bare]
                          [--without 10] [--limit 30]
@@ -38,6 +40,7 @@ class StallWatch:
     def __init__(self, stalled: list[loadgen.WsClient], server_port: int, stall_at: float) -> None:
         self.stalled, self.port, self.stall_at = stalled, server_port, stall_at
         self.cut: dict[int, float] = {}
+        self.client_learnt: dict[int, float] = {}
         self.server_queue = [0] * len(stalled)
         self.client_queue = [0] * len(stalled)
         self.timeline: list[tuple[float, int | None, int | None]] = []  # the first stalled socket: s, server, client
@@ -58,6 +61,8 @@ class StallWatch:
                                       client_end.receive_queue if client_end is not None else None))
             if i not in self.cut and (not held or c.closed_at is not None):
                 self.cut[i] = round(now - self.stall_at, 2)
+            if i not in self.client_learnt and (client_end is None or client_end.state != ESTABLISHED):
+                self.client_learnt[i] = round(now - self.stall_at, 2)
 
     @property
     def alive(self) -> int:
@@ -69,9 +74,7 @@ class StallWatch:
         return {
             "cut_off_s": cut,
             "all_cut_within_s": max(known) if len(known) == len(cut) else None,
-            "client_saw_close_s": [
-                round(c.closed_at - self.stall_at, 2) if c.closed_at is not None else None for c in self.stalled
-            ],
+            "client_saw_close_s": [self.client_learnt.get(i) for i in range(len(self.stalled))],
             "stalled_server_send_queue_max_bytes": max(self.server_queue, default=0),
             "stalled_client_receive_queue_max_bytes": max(self.client_queue, default=0),
             "first_stalled_timeline": {"columns": ["s after the stall", "server send queue bytes",
