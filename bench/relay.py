@@ -24,6 +24,7 @@ import socket
 import subprocess
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
@@ -47,7 +48,8 @@ async def _forget(redis_url: str, prefix: str) -> None:
         await client.aclose()
 
 
-async def _publishes(redis_url: str) -> int:
+async def _calls(redis_url: str) -> Counter[str]:
+    """Redis's own count of calls, per command (INFO commandstats)."""
     from redis.asyncio import Redis
 
     client = Redis.from_url(redis_url)
@@ -55,7 +57,7 @@ async def _publishes(redis_url: str) -> int:
         stats = await client.info("commandstats")
     finally:
         await client.aclose()
-    return int(stats.get("cmdstat_publish", {}).get("calls", 0))
+    return Counter({k.removeprefix("cmdstat_"): int(v.get("calls", 0)) for k, v in stats.items()})
 
 
 @contextlib.contextmanager
@@ -103,17 +105,20 @@ async def amain(args: argparse.Namespace) -> dict[str, Any]:
     try:
         async with contextlib.AsyncExitStack() as stack:
             pairs = [await pair(kind, urls[kind], args, stack) for kind in kinds]
-            published = {kind: await _publishes(urls[kind]) for kind in kinds}
+            before = {kind: await _calls(urls[kind]) for kind in kinds}
             results = await ceilings([c for c, _ in pairs], args.start_fps / args.n, args.factor, args.max_steps,
                                      args.seconds, args.retries)
-            published = {kind: await _publishes(urls[kind]) - published[kind] for kind in kinds}
+            calls = {kind: await _calls(urls[kind]) - before[kind] for kind in kinds}
     finally:
         if "ours" in urls:
             await _forget(urls["ours"], args.prefix)
     rows = [{
         "server": kind, "n": args.n, "frame_bytes": size,
-        "redis_publishes": published[kind] if own else None,
-        "publishes_per_event": round(published[kind] / max(1, result["events_per_room"]), 3) if own else None,
+        "redis_publishes": calls[kind]["publish"] if own else None,
+        "publishes_per_event": round(calls[kind]["publish"] / max(1, result["events_per_room"]), 3) if own else None,
+        "redis_calls_per_event": {
+            cmd: round(n / max(1, result["events_per_room"]), 3) for cmd, n in calls[kind].most_common() if n > 0
+        } if own else None,
         **result,
     } for kind, (_, size), result in zip(kinds, pairs, results, strict=True)]
     return {

@@ -97,6 +97,10 @@ def _ceiling_rows(doc: dict[str, Any], title: str, what: str) -> list[str]:
     if any("publishes_per_event" in r for r in doc["rows"]):
         out += ["", "Redis PUBLISH calls per event: " + ", ".join(
             f"{r['server']} {r.get('publishes_per_event')}" for r in doc["rows"]) + "."]
+    for r in doc["rows"]:
+        if r.get("redis_calls_per_event"):
+            out += ["", f"Redis calls per event, {r['server']} (both nodes): " + ", ".join(
+                f"{cmd.upper()} {n}" for cmd, n in r["redis_calls_per_event"].items()) + "."]
     ratios = doc.get("ratios_ours_vs_bare") or {}
     if ratios:
         out += ["", f"ours ÷ bare: throughput {ratios['throughput']}, CPU per frame {ratios['cpu_per_frame']}."]
