@@ -43,6 +43,7 @@ def machine() -> dict[str, Any]:
     return {
         "cpu": cpu,
         "cores": os.cpu_count(),
+        "node": _node_version(),
         "mem_gib": round(mem_kib / 2**20, 1),
         "kernel": platform.release(),
         "python": platform.python_version(),
@@ -50,6 +51,14 @@ def machine() -> dict[str, Any]:
         "shared": True,
         "bench_nice": nice(),
     }
+
+
+def _node_version() -> str | None:
+    try:
+        done = subprocess.run(["node", "--version"], capture_output=True, text=True, check=True, timeout=10)
+        return done.stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
 
 
 def git_commit() -> str:

@@ -219,9 +219,22 @@ RENDER: dict[str, Callable[[dict[str, Any]], list[str]]] = {
 }
 
 
+def machine(docs: dict[str, dict[str, Any]]) -> list[str]:
+    """The machine the figures came from, and how busy it was (the load average as each benchmark started)."""
+    ms = [d["machine"] for d in docs.values() if isinstance(d.get("machine"), dict)]
+    if not ms:
+        return []
+    m = ms[-1]
+    loads = [x["loadavg_1m"] for x in ms]
+    node = f", Node {m['node']}" if m.get("node") else ""
+    return [f"Machine: {m['cpu']}, {m['cores']} cores, {m['mem_gib']} GiB, Linux {m['kernel']}, Python {m['python']} "
+            f"+ uvloop{node}; shared with other developers' work (load average {min(loads):.1f}–{max(loads):.1f} "
+            f"on {m['cores']} cores as the benchmarks started); BENCH_NICE={m.get('bench_nice', 0)}."]
+
+
 def figures(results: Path = RESULTS) -> str:
     docs = {name: doc for name in RENDER if (doc := _load(name, results)) is not None}
-    parts = [targets(docs)] + [RENDER[name](doc) for name, doc in docs.items()]
+    parts = [machine(docs), targets(docs)] + [RENDER[name](doc) for name, doc in docs.items()]
     return "\n\n".join("\n".join(p) for p in parts if p)
 
 
