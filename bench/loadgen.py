@@ -338,9 +338,12 @@ class TcpEnd:
 def tcp_ends(port: int) -> dict[tuple[int, int], TcpEnd]:
     """The IPv4 connections with `port` on either end, by (local port, remote port)."""
     out: dict[tuple[int, int], TcpEnd] = {}
+    mark = f":{port:04X} "
     with open("/proc/net/tcp") as table:
         next(table)
         for line in table:
+            if mark not in line:
+                continue
             f = line.split()
             local, remote = int(f[1].rsplit(":", 1)[1], 16), int(f[2].rsplit(":", 1)[1], 16)
             if port in (local, remote):

@@ -2,8 +2,10 @@
 of the same run without them, the server's memory bounded, and the stalled ones cut off within 10 s.
 
 Per server, on the same connections: phase A (everyone reads) for `--without` seconds; phase B (the stalled ones stop
-reading) for up to `--limit` seconds or until the server let go of every stalled socket. Reported: healthy
-p99 in A and B and their ratio, delivered ratio of the healthy, the time from stall to cut-off of each stalled
+reading) for up to `--limit` seconds or until the server let go of every stalled socket. Beside it, a control
+server of the same kind with the same healthy spectators and none stalled is fed at the same time throughout, so
+that other work on a shared machine falls on both alike. Reported: healthy p99 in A and B, B ÷ A and B ÷ the
+control's p99 over the same seconds, delivered ratio of the healthy, the time from stall to cut-off of each stalled
 socket, server RSS growth during B, and the bytes the kernels held for the stalled sockets. Ours against bare
 aiohttp (same send-buffer cap).
 
@@ -23,6 +25,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from bench import cli, loadgen, targets
@@ -45,9 +48,11 @@ class StallWatch:
         self.client_queue = [0] * len(stalled)
         self.timeline: list[tuple[float, int | None, int | None]] = []  # the first stalled socket: s, server, client
 
-    def sample(self) -> None:
+    async def sample(self) -> None:
+        """Read in a thread: the kernel takes tens of ms to list a thousand connections, which would otherwise
+        stall the load generator's event loop (and show as latency on every server)."""
+        ends = await asyncio.to_thread(loadgen.tcp_ends, self.port)
         now = time.perf_counter()
-        ends = loadgen.tcp_ends(self.port)
         for i, c in enumerate(self.stalled):
             server_end, client_end = ends.get((self.port, c.local_port)), ends.get((c.local_port, self.port))
             if server_end is not None:
@@ -82,76 +87,97 @@ class StallWatch:
         }
 
 
-async def phase(
-    pid: int, healthy: list[loadgen.WsClient], watch: StallWatch | None, pub: loadgen.Publisher,
-    rate: float, seconds: float,
-) -> dict[str, Any]:
-    """Publish at `rate` for `seconds`, sampling server RSS (and the stalled sockets); healthy clients read lazily,
-    then drain."""
-    probes = [c for c in healthy if c.probe]
-    loadgen.take_latencies(probes)
-    base = loadgen.frames(healthy)
-    for c in healthy:
+@dataclass
+class Side:
+    """One server in a phase: its process, the spectators that keep reading, its moderator, and (on the server
+    under test, in phase B) the stalled sockets watched."""
+
+    pid: int
+    healthy: list[loadgen.WsClient]
+    pub: loadgen.Publisher
+    watch: StallWatch | None = None
+
+
+async def phase(sides: list[Side], rate: float, seconds: float) -> list[dict[str, Any]]:
+    """Publish at `rate` into every side's room at once for `seconds`, sampling server RSS (and the stalled
+    sockets); healthy clients read lazily, then drain. One result per side."""
+    everyone = [c for side in sides for c in side.healthy]
+    loadgen.take_latencies([c for c in everyone if c.probe])
+    bases = [loadgen.frames(side.healthy) for side in sides]
+    for c in everyone:
         c.lazy(True)
-    rss: list[int] = [rss_bytes(pid)]
-    cpu0, t0 = cpu_seconds(pid), time.perf_counter()
+    rss: list[list[int]] = [[rss_bytes(side.pid)] for side in sides]
+    cpu0, t0 = [cpu_seconds(side.pid) for side in sides], time.perf_counter()
     stop = asyncio.Event()
 
     async def sample() -> None:
         while not stop.is_set():
-            rss.append(rss_bytes(pid))
-            if watch is not None:
-                watch.sample()
+            for side, samples in zip(sides, rss, strict=True):
+                samples.append(rss_bytes(side.pid))
+                if side.watch is not None:
+                    await side.watch.sample()
             await asyncio.sleep(SAMPLE_S)
 
     sampler = asyncio.create_task(sample())
-    sent = await loadgen.pace([pub], rate, seconds)
-    got = await loadgen.drain(healthy, sent * len(healthy), base)
+    sent = await loadgen.pace([side.pub for side in sides], rate, seconds)
+    await loadgen.drain(everyone, sent * len(everyone), sum(bases))
     stop.set()
     await sampler
-    lat = [x * 1000 for x in loadgen.take_latencies(probes)]
     wall = time.perf_counter() - t0
-    return {
-        "sent": sent, "seconds": round(wall, 3),
-        "healthy_delivered_ratio": round(got / (sent * len(healthy)), 5) if sent else 0.0,
-        "p50_ms": round(percentile(lat, 0.5), 3), "p99_ms": round(percentile(lat, 0.99), 3),
-        "p999_ms": round(percentile(lat, 0.999), 3), "samples": len(lat),
-        "server_cpu_util": round((cpu_seconds(pid) - cpu0) / wall, 3),
-        "rss_start_bytes": rss[0], "rss_max_bytes": max(rss), "rss_end_bytes": rss[-1],
-        "stalled_alive": watch.alive if watch is not None else None,
-        "_latencies": lat,
-    }
+    out: list[dict[str, Any]] = []
+    for side, base, samples, cpu in zip(sides, bases, rss, cpu0, strict=True):
+        got = loadgen.frames(side.healthy) - base
+        lat = [x * 1000 for x in loadgen.take_latencies([c for c in side.healthy if c.probe])]
+        out.append({
+            "sent": sent, "seconds": round(wall, 3),
+            "healthy_delivered_ratio": round(got / (sent * len(side.healthy)), 5) if sent else 0.0,
+            "p50_ms": round(percentile(lat, 0.5), 3), "p99_ms": round(percentile(lat, 0.99), 3),
+            "p999_ms": round(percentile(lat, 0.999), 3), "samples": len(lat),
+            "server_cpu_util": round((cpu_seconds(side.pid) - cpu) / wall, 3),
+            "rss_start_bytes": samples[0], "rss_max_bytes": max(samples), "rss_end_bytes": samples[-1],
+            "stalled_alive": side.watch.alive if side.watch is not None else None,
+            "_latencies": lat,
+        })
+    return out
 
 
 async def run_server(kind: str, args: argparse.Namespace) -> dict[str, Any]:
-    async with targets.serving(kind, cap=args.cap) as target:
+    """The server under test, and beside it a control server of the same kind with the same healthy spectators and
+    none stalled, fed at the same time: other work on the machine falls on both alike."""
+    async with targets.serving(kind, cap=args.cap) as target, targets.serving(kind, cap=args.cap) as control:
         room = target.rooms[0].room
         n_stalled = max(1, round(args.n * args.stalled))
-        clients = await target.spectators(args.n, probes=min(10, max(2, args.n // 10)))
+        probes = min(10, max(2, args.n // 10))
+        clients = await target.spectators(args.n, probes)
         stalled, healthy = clients[-n_stalled:], clients[:-n_stalled]
-        pub = await target.publisher(payload(args.payload, room))
-        await loadgen.pace([pub], args.rate, 0.3)
-        await loadgen.drain(clients, 10**12, 0, quiet=0.2, limit=1.0)
-        without = await phase(target.pid, healthy, None, pub, args.rate, args.without)
+        test = Side(target.pid, healthy, await target.publisher(payload(args.payload, room)))
+        ctrl = Side(control.pid, await control.spectators(len(healthy), probes),
+                    await control.publisher(payload(args.payload, control.rooms[0].room)))
+        await loadgen.pace([test.pub, ctrl.pub], args.rate, 0.3)
+        await loadgen.drain(clients + ctrl.healthy, 10**12, 0, quiet=0.2, limit=1.0)
+        without, control_a = await phase([test, ctrl], args.rate, args.without)
         without.pop("_latencies")
-        watch = StallWatch(stalled, target.port, time.perf_counter())
+        control_a.pop("_latencies")
+        test.watch = watch = StallWatch(stalled, target.port, time.perf_counter())
         for c in stalled:
             c.stall()
         chunks: list[dict[str, Any]] = []
+        beside: list[dict[str, Any]] = []
         deadline = watch.stall_at + args.limit
         while time.perf_counter() < deadline:
-            chunk = await phase(target.pid, healthy, watch, pub, args.rate,
-                                min(args.seconds, deadline - time.perf_counter()))
+            chunk, other = await phase([test, ctrl], args.rate, min(args.seconds, deadline - time.perf_counter()))
             chunks.append(chunk)
+            beside.append(other)
             if watch.alive == 0:
                 break
-        with_slow = _merge(chunks)
-        pub.close()
+        with_slow, control_b = _merge(chunks), _merge(beside)
         return {
             "server": kind, "n": args.n, "stalled": n_stalled,
             "frame_bytes": frame_size(args.payload, room),
             "without_slow": without, "with_slow": with_slow,
+            "control_during_without": control_a, "control_during_with": control_b,
             "p99_ratio_with_vs_without": ratio(with_slow["p99_ms"], without["p99_ms"]),
+            "p99_ratio_with_vs_control": ratio(with_slow["p99_ms"], control_b["p99_ms"]),
             **watch.figures(),
             **_memory(without, with_slow),
         }
@@ -188,12 +214,14 @@ def _memory(without: dict[str, Any], with_slow: dict[str, Any]) -> dict[str, Any
 
 
 def table(result: dict[str, Any]) -> str:
-    lines = [f"{'server':<6} {'N':>5} {'stalled':>7} {'p99 A':>8} {'p99 B':>8} {'B÷A':>6} {'healthy':>8} "
-             f"{'cut within s':>12} {'kernel MiB':>10} {'RSS +MiB':>8} {'of it stalled':>13}"]
+    lines = [f"{'server':<6} {'N':>5} {'stalled':>7} {'p99 A':>8} {'p99 B':>8} {'B÷A':>6} {'control B':>9} "
+             f"{'B÷ctl':>6} {'healthy':>8} {'cut within s':>12} {'kernel MiB':>10} {'RSS +MiB':>8} "
+             f"{'of it stalled':>13}"]
     for r in result["rows"]:
         lines.append(
             f"{r['server']:<6} {r['n']:>5} {r['stalled']:>7} {r['without_slow']['p99_ms']:>8.2f} "
             f"{r['with_slow']['p99_ms']:>8.2f} {r['p99_ratio_with_vs_without']!s:>6} "
+            f"{r['control_during_with']['p99_ms']:>9.2f} {r['p99_ratio_with_vs_control']!s:>6} "
             f"{r['with_slow']['healthy_delivered_ratio']:>8.4f} {r['all_cut_within_s']!s:>12} "
             f"{r['stalled_server_send_queue_max_bytes'] / 2**20:>10.1f} {r['rss_growth_bytes'] / 2**20:>8.1f} "
             f"{r['rss_growth_from_stalled_bytes'] / 2**20:>13.1f}"

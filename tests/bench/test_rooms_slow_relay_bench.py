@@ -34,10 +34,10 @@ def test_slow_consumer_benchmark_runs_ours_and_bare(tmp_path: Path) -> None:
     doc = run_bench("slow", tmp_path)
     for row in doc["rows"]:
         assert row["stalled"] == 1 and len(row["cut_off_s"]) == 1
-        for phase in (row["without_slow"], row["with_slow"]):
+        for phase in (row["without_slow"], row["with_slow"], row["control_during_without"], row["control_during_with"]):
             assert phase["sent"] > 0 and phase["samples"] > 0 and 0 <= phase["healthy_delivered_ratio"] <= 1
             assert phase["rss_max_bytes"] >= phase["rss_start_bytes"] > 0
-        assert row["p99_ratio_with_vs_without"] > 0
+        assert row["p99_ratio_with_vs_without"] > 0 and row["p99_ratio_with_vs_control"] > 0
         assert len(row["client_saw_close_s"]) == 1
         assert row["stalled_server_send_queue_max_bytes"] + row["stalled_client_receive_queue_max_bytes"] > 0
         assert isinstance(row["rss_growth_from_stalled_bytes"], int)
