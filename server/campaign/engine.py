@@ -75,6 +75,10 @@ RESOLUTION_ORDER: tuple[type, ...] = (Turn, Frontage, Formation, Split, Merge, C
 
 class CampaignEngine:
     kind = "campaign"
+    #: Orders a team may give out of its turn (the room skips its turn check for them; the engine checks who may):
+    #: answers to and offers of peace, capitulation (C-10.2, C-10.3), standing postures and regulations (C-6),
+    #: and questions, which the engine itself confines to the asker's turn (C-8.3).
+    any_time_orders = frozenset({"posture", "regulation", "question", "propose_peace", "answer_peace", "capitulate"})
 
     # -- setup -------------------------------------------------------------------------------------------------
     def setup(self, config: Mapping[str, Any], seed: int) -> tuple[CampaignState, Sequence[Event]]:
