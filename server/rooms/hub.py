@@ -27,6 +27,9 @@ from server.rooms.room import Away, Room
 log = logging.getLogger(__name__)
 
 MIRROR_TRIES = 100
+DUE_AHEAD_MS = 2_000
+ORPHAN_AFTER_MS = 2_000  # rooms are marked alive every 0.5 s; a mark this old means its owner is gone
+OUTAGE_GAP_MS = 2_000  # under Redis: a node starting after this long without any node alive records an outage
 _NO_VIEW_CHANGE = frozenset({"chat"})  # events after which no viewer's view can have changed
 
 
@@ -55,22 +58,29 @@ class Hub:
     # --- life --------------------------------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Take every campaign's rooms this node can own (their clocks must run with nobody connected)."""
+        """Record an outage if the service was down, then open only the rooms with a timer due (or orphaned by a
+        node that died): every other room is opened on its first join or command."""
+        await self.store.record_outage(self.now(), OUTAGE_GAP_MS)
         await self.bus.serve(self.node, self._forwarded)
-        await self._adopt_all()
+        await self._open_due()
         self._tasks.append(asyncio.create_task(self._keep_alive()))
 
-    async def _adopt_all(self) -> None:
-        for campaign in await self.store.list_campaigns():
-            for room_id in (names.campaign_room(campaign["id"]), names.secret_room(campaign["id"])):
-                if room_id not in self.rooms:
-                    try:
-                        await self.owned(room_id)
-                    except Exception:
-                        log.exception("could not open room %s", room_id)
+    async def _open_due(self) -> None:
+        """Open the rooms whose clocks flag or lockouts end within `DUE_AHEAD_MS` (their own timers take it from
+        there) and those whose owner died without releasing them; another node may have been quicker."""
+        now = self.now()
+        due = await self.store.due_rooms(now + DUE_AHEAD_MS)
+        orphans = await self.store.orphans(now - ORPHAN_AFTER_MS)
+        for room_id in sorted({*due, *orphans}):
+            if room_id in self.rooms:
+                continue
+            try:
+                await self.owned(room_id)
+            except Exception:
+                log.exception("could not open room %s", room_id)
 
     async def _keep_alive(self) -> None:
-        """Renew leases, mark rooms alive (downtime starts at the last mark), adopt orphaned rooms."""
+        """Renew leases, mark rooms alive (downtime starts at the last mark), open due and orphaned rooms."""
         tick = 0
         while True:
             await asyncio.sleep(0.5)
@@ -94,9 +104,10 @@ class Hub:
             if tick % 20 == 0:
                 with contextlib.suppress(Exception):
                     await self._drop_idle_feeds()
-            if tick % max(1, self.lease_ms // 1000) == 0:
-                with contextlib.suppress(Exception):
-                    await self._adopt_all()
+            try:
+                await self._open_due()
+            except Exception:
+                log.exception("opening due rooms failed")
 
     async def _drop(self, room_id: str) -> None:
         room = self.rooms.pop(room_id, None)
