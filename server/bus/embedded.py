@@ -9,7 +9,8 @@ Layout of the data directory:
     rooms/<room>/snapshot        latest RoomSnapshot (written to a temp file, then renamed)
     alive                        last time (ms) the process was seen alive (every half second)
     outages                      msgpack [[from, to], ...]: when the server was down (recorded at each start)
-    schedule                     msgpack {room: ms}: each room's next timer (rooms are opened when it is due)
+    schedule                     msgpack {room: ms}: each room's next timer in service time (wall time less the
+                                 outages before it: a clock deadline does not move when the server is down)
 
 A frame torn by a crash (short or bad checksum) is cut off when the journal is opened: it was never acknowledged.
 Nothing is read for a room until it is opened, and then only from its last checkpoint on. A room whose journal
@@ -261,13 +262,17 @@ class FileStore:
     async def outages(self, after_ms: int) -> list[tuple[int, int]]:
         return [o for o in self._outages if o[1] > after_ms]
 
+    def _down_ms(self) -> int:
+        return sum(b - a for a, b in self._outages)
+
     async def set_due(self, room: str, due_ms: int | None) -> None:
-        if self._due.get(room) == due_ms:
+        due = None if due_ms is None else due_ms - self._down_ms()
+        if self._due.get(room) == due:
             return
-        if due_ms is None:
+        if due is None:
             del self._due[room]
         else:
-            self._due[room] = due_ms
+            self._due[room] = due
         self._write_schedule()
 
     def _write_schedule(self) -> None:
@@ -277,7 +282,8 @@ class FileStore:
         self._journals_ahead = False
 
     async def due_rooms(self, until_ms: int) -> list[str]:
-        due = [room for room, at in self._due.items() if at <= until_ms]
+        until = until_ms - self._down_ms()
+        due = [room for room, at in self._due.items() if at <= until]
         extra, self._unscheduled = self._unscheduled, []
         return sorted({*due, *extra})
 

@@ -37,7 +37,8 @@ def outages(prefix: str) -> str:
 
 
 def schedule(prefix: str) -> str:
-    """Sorted set room → its next timer (ms): clock deadlines and lockout ends fire even in rooms nobody opened."""
+    """Sorted set room → its next timer: clock deadlines and lockout ends fire even in rooms nobody opened. Scores
+    are service time (wall ms less the total of `outages`), so a deadline stays put across an outage."""
     return f"{prefix}:schedule"
 
 

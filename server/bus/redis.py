@@ -84,12 +84,14 @@ class RedisStore:
         self._acquire = client.register_script(_ACQUIRE)
         self._release = client.register_script(_RELEASE)
         self._outage = client.register_script(_OUTAGE)
+        self._down = 0  # the service's outages so far, ms: schedule scores are wall time less this
 
     async def append(self, room: str, record: Record, due_ms: int | None = None) -> None:
         """The record and the room's next due time in one script: the schedule never lags the log."""
         try:
             await self._append(keys=[names.room_log(self.prefix, room), names.schedule(self.prefix)],
-                               args=[record.index, record.pack(), "" if due_ms is None else due_ms, room])
+                               args=[record.index, record.pack(), "" if due_ms is None else due_ms - self._down,
+                                     room])
         except ResponseError as exc:
             if "CONFLICT" in str(exc):
                 raise LogConflict(f"{room}: record {record.index}: {exc}") from None
@@ -135,6 +137,7 @@ class RedisStore:
         await self._outage(keys=[names.service_alive(self.prefix), names.outages(self.prefix),
                                  names.alive(self.prefix)],
                            args=[now_ms, gap_ms, _pack([int(last or 0), now_ms])])
+        self._down = sum(b - a for a, b in await self.outages(0))
 
     async def outages(self, after_ms: int) -> list[tuple[int, int]]:
         raw = await self.r.lrange(names.outages(self.prefix), 0, -1)
@@ -144,10 +147,10 @@ class RedisStore:
         if due_ms is None:
             await self.r.zrem(names.schedule(self.prefix), room)
         else:
-            await self.r.zadd(names.schedule(self.prefix), {room: due_ms})
+            await self.r.zadd(names.schedule(self.prefix), {room: due_ms - self._down})
 
     async def due_rooms(self, until_ms: int) -> list[str]:
-        raw = await self.r.zrangebyscore(names.schedule(self.prefix), "-inf", until_ms)
+        raw = await self.r.zrangebyscore(names.schedule(self.prefix), "-inf", until_ms - self._down)
         return [r.decode() for r in raw]
 
     async def put_campaign(self, campaign: Mapping[str, Any], grants: Mapping[str, Mapping[str, Any]]) -> None:

@@ -103,6 +103,7 @@ class Room:
         room = cls(room_id, setup, store, bus, now, **kw)
         async with room.lock:
             await room._run("setup", dict(setup), None)
+        await store.mark_alive([room_id], now())  # owned from now on: if its node dies, it is an orphan
         room._arm()
         return room
 
@@ -132,6 +133,7 @@ class Room:
             room._replay(record)
         if owner:
             await room._skip_downtime()
+            await store.mark_alive([room_id], now())
             room._arm()
             await store.set_due(room_id, room._next_due(room.core))
         return room
