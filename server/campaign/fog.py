@@ -128,12 +128,20 @@ def _map_view(state: CampaignState) -> dict[str, Any]:
         "origin": list(gm.origin), "size": list(gm.size),
         "terrain": {label(c): t for c, t in sorted(gm.terrain.items()) if t != "plain"},
         "states": state.scen.raw["map"]["states"],
+        "legend": {"states": state.scen.raw["map"]["legend"]["states"]},
         "rivers": sorted(list(c) for c in gm.rivers),
         "roads": sorted(list(c) for c in gm.roads), "railways": sorted(list(c) for c in gm.railways),
         "tracks": sorted(list(c) for c in gm.tracks),
         "places": [{"name": p.name, "cell": list(p.cell), "kind": p.kind, "state": p.state}
                    for p in gm.places.values()],
     }
+
+
+def movement_tables(state: CampaignState) -> dict[str, Any]:
+    """C-4.3, C-T4 (D-C-2): km per turn by ground (and `road`, `track_<ground>`) and arm, and river crossing turns
+    by arm, so that a client prices a planned path in the engine's own unit (fractions of the turn, D-C-1)."""
+    return {"speeds_km": state.tables["speeds_km"], "river_crossing_turns": state.tables["river_crossing_turns"],
+            "rule": "C-T4"}
 
 
 def clock_settings(state: CampaignState) -> dict[str, Any] | None:
@@ -156,7 +164,7 @@ def view(state: CampaignState, viewer: str) -> dict[str, Any]:
         "closures": {k: v for k, v in sorted(state.closures.items()) if max(v.values()) >= state.turn},
         "penalties": state.penalties, "peace_pairs": state.peace_pairs, "result": state.result,
         "map": _map_view(state), "prisoners": state.prisoners, "defeated": state.defeated,
-        "clock": clock_settings(state),
+        "clock": clock_settings(state), "tables": movement_tables(state),
     }
     if viewer in (MODERATOR, SPECTATOR):
         base["units"] = [unit_view(u) for u in sorted(state.units.values(), key=lambda u: u.id)]

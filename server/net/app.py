@@ -158,7 +158,8 @@ async def metrics(request: web.Request) -> web.Response:
             roles[role] = roles.get(role, 0) + n
     text = node.metrics.render(rooms_owned=len(node.hub.rooms), rooms_followed=len(node.hub.feeds),
                                sessions_by_role=roles,
-                               fanout_frames=sum(feed.frames_out for feed in node.hub.feeds.values()))
+                               fanout_frames=sum(feed.frames_out for feed in node.hub.feeds.values()),
+                               view_frames=sum(feed.views_out for feed in node.hub.feeds.values()))
     return web.Response(body=text.encode(), headers={"Content-Type": "text/plain; version=0.0.4; charset=utf-8"})
 
 

@@ -184,8 +184,8 @@ class Feed:
         return True
 
     def _flush_views(self) -> None:
-        """Send the waiting views whose events have all gone out (a class whose sockets are all still joining
-        keeps its view until they are live: their snapshot may be older)."""
+        """Send the waiting views whose events have all gone out (while a socket of the class is still joining,
+        the class's view waits until it is live: that socket's catch-up may end before the view)."""
         if not self._views or self.seen is None:
             return
         for viewer, view in list(self._views.items()):
