@@ -28,6 +28,7 @@ log = logging.getLogger(__name__)
 
 MIRROR_TRIES = 100
 DUE_AHEAD_MS = 2_000
+FOLLOWER_IDLE_MS = 30_000
 ORPHAN_AFTER_MS = 2_000  # rooms are marked alive every 0.5 s; a mark this old means its owner is gone
 OUTAGE_GAP_MS = 2_000  # under Redis: a node starting after this long without any node alive records an outage
 _NO_VIEW_CHANGE = frozenset({"chat"})  # events after which no viewer's view can have changed
@@ -48,6 +49,8 @@ class Hub:
         self.feeds: dict[str, Feed] = {}
         self.mirrors: dict[str, Room] = {}  # read-only copies of rooms followed here and owned elsewhere (views)
         self._mirroring: dict[str, asyncio.Task[None]] = {}
+        self._following: dict[str, asyncio.Lock] = {}
+        self._followed: dict[str, int] = {}  # room -> when its follower copy was last used
         self._opening: dict[str, asyncio.Lock] = {}
         self.replays = Replays(store, bus, now)
         self._tasks: list[asyncio.Task[None]] = []
@@ -175,8 +178,30 @@ class Hub:
         for room_id, feed in list(self.feeds.items()):
             if not feed.subs and not feed.joining:
                 del self.feeds[room_id]
-                self.mirrors.pop(room_id, None)
                 await self.bus.unsubscribe(room_id, feed.on_events)
+        idle = self.now() - FOLLOWER_IDLE_MS
+        for room_id, used in list(self._followed.items()):
+            if used < idle and room_id not in self.feeds:
+                del self._followed[room_id]
+                self.mirrors.pop(room_id, None)
+                self._following.pop(room_id, None)
+
+    async def follower(self, room_id: str) -> Room | None:
+        """This node's read-only copy of a room owned elsewhere, brought up to date from the log after the last
+        record it has (built from the snapshot once); kept while the room is followed here, or used within
+        `FOLLOWER_IDLE_MS`. Joins, sign-ins and views read it instead of rebuilding the room each time."""
+        self._followed[room_id] = self.now()
+        async with self._following.setdefault(room_id, asyncio.Lock()):
+            copy = self.mirrors.get(room_id)
+            if copy is None:
+                copy = await Room.open(room_id, self.store, self.bus, self.now, owner=False)
+                if copy is None:
+                    return None
+                if room_id not in self.rooms:
+                    self.mirrors[room_id] = copy
+            else:
+                copy.advance(await self.store.read_log(room_id, copy.index))
+            return copy
 
     async def join(self, outlet: Outlet, member: Member, room_id: str, since: int | None,
                    send: Callable[[dict[str, Any]], None], *,
@@ -195,7 +220,7 @@ class Hub:
                 holder = room
             else:
                 sub = feed.add(outlet, member.viewer)
-                copy = await Room.open(room_id, self.store, self.bus, self.now, owner=False)
+                copy = await self.follower(room_id)
                 if copy is None:
                     feed.remove(outlet)
                     raise RoomError("no_such_room", f"no room {room_id}")
@@ -269,7 +294,7 @@ class Hub:
         room_id = names.campaign_room(member.campaign)
         room = await self.owned(room_id)
         if room is None:
-            room = await Room.open(room_id, self.store, self.bus, self.now, owner=False)
+            room = await self.follower(room_id)
         return room.lockout_of(member.player) if room is not None else None
 
     def presence(self) -> dict[str, dict[str, int]]:
@@ -344,13 +369,10 @@ class Hub:
                     return
                 target = feed.seen or 0
                 mirror = self.mirrors.get(room_id)
-                if mirror is None:
-                    mirror = await Room.open(room_id, self.store, self.bus, self.now, owner=False, history=1)
+                if mirror is None or mirror.seq < target:
+                    mirror = await self.follower(room_id)
                     if mirror is None:
                         return
-                    self.mirrors[room_id] = mirror
-                elif mirror.seq < target:
-                    mirror.advance(await self.store.read_log(room_id, mirror.index))
                 if mirror.seq > posted:
                     self._post_views(feed, mirror, mirror.seq, mirror.last_at)
                     posted = mirror.seq
