@@ -153,6 +153,14 @@ class Store(Protocol):
         """Sessions per room and role summed over the nodes' reports (but node `exclude`'s: it counts its own)."""
         ...
 
+    async def claim_seat(self, campaign: str, player: str, session: str) -> str | None:
+        """`session` (`<node>/<id>`) plays the seat now; returns the session that played it before, if any."""
+        ...
+
+    async def release_seat(self, campaign: str, player: str, session: str) -> None:
+        """The session ended: the seat is free (unless a newer session has claimed it)."""
+        ...
+
     async def close(self) -> None: ...
 
 

@@ -172,6 +172,7 @@ class FileStore:
         self._campaigns: dict[str, dict[str, Any]] = {}
         self._grants: dict[str, dict[str, Any]] = {}
         self._presence: dict[str, dict[str, dict[str, int]]] = {}
+        self._seats: dict[tuple[str, str], str] = {}
         self._outages: list[tuple[int, int]] = [
             (int(a), int(b)) for a, b in _read_msgpack(self.root / "outages", [])]
         self._due: dict[str, int] = {str(k): int(v) for k, v in _read_msgpack(self.root / "schedule", {}).items()}
@@ -338,6 +339,15 @@ class FileStore:
                 for role, n in by_role.items():
                     total[room][role] += n
         return {room: dict(c) for room, c in total.items()}
+
+    async def claim_seat(self, campaign: str, player: str, session: str) -> str | None:
+        previous = self._seats.get((campaign, player))
+        self._seats[(campaign, player)] = session
+        return previous
+
+    async def release_seat(self, campaign: str, player: str, session: str) -> None:
+        if self._seats.get((campaign, player)) == session:
+            del self._seats[(campaign, player)]
 
     async def close(self) -> None:
         self._write_schedule()

@@ -214,6 +214,13 @@ class RedisStore:
                     total[room][role] += int(n)
         return {room: dict(c) for room, c in total.items()}
 
+    async def claim_seat(self, campaign: str, player: str, session: str) -> str | None:
+        previous = await self.r.set(names.seat(self.prefix, campaign, player), session, get=True)
+        return previous.decode() if previous else None
+
+    async def release_seat(self, campaign: str, player: str, session: str) -> None:
+        await self._release(keys=[names.seat(self.prefix, campaign, player)], args=[session])
+
     async def close(self) -> None:
         await self.r.aclose()
 

@@ -51,6 +51,8 @@ class Hub:
         self._mirroring: dict[str, asyncio.Task[None]] = {}
         self._following: dict[str, asyncio.Lock] = {}
         self._followed: dict[str, int] = {}  # room -> when its follower copy was last used
+        self.kick: Callable[[str], None] = lambda session: None
+        """Close this node's session `<node>/<id>`: its seat was signed in on another node (set by the server)."""
         self._opening: dict[str, asyncio.Lock] = {}
         self.replays = Replays(store, bus, now)
         self._tasks: list[asyncio.Task[None]] = []
@@ -275,7 +277,22 @@ class Hub:
         seq = reply.get("seq")
         return int(seq) if seq is not None else None
 
+    async def claim_seat(self, member: Member, session: str) -> None:
+        """`session` (`<node>/<id>`) now plays the member's seat: a session playing it on another node is told to
+        close (4009); on this node the caller closes it. A node that is gone has nothing to close."""
+        previous = await self.store.claim_seat(member.campaign, member.player, session)
+        if previous is None or previous == session:
+            return
+        node = previous.split("/", 1)[0]
+        if node == self.node:
+            return
+        with contextlib.suppress(LookupError, TimeoutError):
+            await self.bus.forward(node, {"kick": previous}, timeout_s=2.0)
+
     async def _forwarded(self, request: Mapping[str, Any]) -> dict[str, Any]:
+        if "kick" in request:
+            self.kick(str(request["kick"]))
+            return {"ok": True}
         try:
             room = await self.owned(str(request["room"]))
             if room is None:
