@@ -153,5 +153,5 @@ async def test_a_seat_signed_in_on_another_node_closes_the_older_connection(
     again = await signed_in(first.ws_url, made["seats"][0]["token"], room)  # and back to the first node
     assert await newer.wait_closed() == 4009
     assert (await again.request({"t": "end_turn", "room": room}))["t"] == "ack"
-    for client in (teammate, again):
+    for client in (older, newer, teammate, again):
         await client.close()
