@@ -196,7 +196,7 @@ class FileStore:
         out = []
         for journal in (self.root / "rooms").glob("*/journal"):
             with contextlib.suppress(FileNotFoundError):
-                if journal.stat().st_mtime_ns >= since:
+                if journal.stat().st_mtime_ns > since:
                     out.append(journal.parent.name)
         return sorted(out)
 
