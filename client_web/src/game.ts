@@ -347,8 +347,8 @@ export class GamePage {
     const button = (o: Offer, testid: string) => h("button", { "data-testid": testid, onclick: send(o.order) }, t(`nap.${o.key}` as MessageKey, o.args));
     const reinforce = reinforceOffers(nap, team);
     const intercepts = interceptOffers(nap, team);
-    return h("section", { class: "battles", "data-testid": "battles" }, h("h3", {}, t("battle.list")),
-      h("ul", {}, ...model.battles.map((b) => {
+    return h("section", { class: "battles", "data-testid": "battles" }, model.battles.length ? h("h3", {}, t("battle.list")) : null,
+      !model.battles.length ? null : h("ul", {}, ...model.battles.map((b) => {
         const room = `b-${w?.campaign ?? ""}-${b.id}`;
         const mine = team !== null && (team === b.attacker || team === b.defender);
         const contact = b.status === "contact";

@@ -566,3 +566,31 @@ def test_an_army_is_ordered_to_a_battle_as_reinforcement_D_N_12(web_server: Serv
     expect(panel).to_contain_text("Reinforcements")
     expect(panel.locator("li", has_text="blucher-1")).to_have_count(1)
     shot(red, "reinforcements-in-battle")
+
+
+def test_an_army_is_set_to_intercept_and_fortifies_a_city_N_START_2_D_N_16(web_server: ServerProcess,
+                                                                          new_page: Any) -> None:
+    """In red's turn the selected army offers its posture (N-START-2, D-N-12) and, standing in Berlin with an
+    artillery company, fortifying it (D-N-16); blue, out of its turn, is offered neither for its own armies."""
+    made = napoleonic_campaign(web_server)
+    seats = {s["player"]: s["link"] for s in made["seats"]}
+    red, blue = new_page(), new_page()
+    open_link(red, seats["red-2"], "red")
+    open_link(blue, seats["blue-2"], "blue")
+    red.get_by_test_id("campaign-map").focus()
+    title = red.get_by_test_id("selection").locator("h3")
+    for _ in range(20):
+        red.keyboard.press("Tab")
+        if title.inner_text().strip() == "III Prussian Corps":
+            break
+    orders = red.get_by_test_id("army-orders")
+    orders.get_by_role("button", name="Set to intercept").click()
+    expect(orders).to_contain_text("Intercept: yes")
+    expect(red.get_by_test_id("turn-log").locator('[data-kind="posture"]')).to_have_count(1)
+    orders.get_by_role("button", name="Fortify Berlin").click()
+    expect(red.get_by_test_id("fortifying")).to_contain_text("Fortifying Berlin: 0 of 10 turns")
+    expect(orders.get_by_role("button", name="Fortify Berlin")).to_have_count(0)
+
+    blue.get_by_test_id("campaign-map").focus()
+    blue.keyboard.press("Tab")
+    expect(blue.get_by_test_id("army-orders").get_by_role("button")).to_have_count(0)
