@@ -3,7 +3,7 @@ hold flags and the terms on the table — what the web client needs to offer eac
 
 from __future__ import annotations
 
-from tests.napoleon.helpers import BLUE, E, RED, army, end_turns, game
+from tests.napoleon.helpers import BLUE, RED, E, army, end_turns, game
 
 
 def test_view_shows_the_sides_and_storm_turn_of_a_siege_N_SIEGE_2_N_SIEGE_5() -> None:
