@@ -502,7 +502,8 @@ export class GamePage {
     }
     const nap = model?.napoleonic ? readNapoleon(room.state) : null;
     const battlesKey = model && (model.battles.length || nap?.sieges.length || nap?.interceptions.length)
-      ? `${id} ${lang()} ${JSON.stringify([model.battles.map((b) => b.raw), nap, w?.rooms])}` : "";
+      ? `${id} ${lang()} ${JSON.stringify([model.battles.map((b) => b.raw), nap && [nap.sieges, nap.interceptions, nap.turn, nap.active,
+        nap.armies.map((a) => [a.id, a.status, a.cell])], w?.rooms])}` : "";
     if (battlesKey !== this.battlesShown) {
       this.battlesShown = battlesKey;
       this.place(this.slots.battles, model && battlesKey ? this.battlesPanel(id, model) : null);
