@@ -341,7 +341,8 @@ export class GamePage {
    * is offered (./campaign/napoleon.ts). */
   private battlesPanel(id: string, model: ReturnType<typeof readCampaign>): HTMLElement {
     const w = this.session.welcome;
-    const team = w?.role === "player" ? w.team ?? null : null;
+    // A player in the secret module reads but gives no orders (D-N-14).
+    const team = w?.role === "player" && !this.locked ? w.team ?? null : null;
     const nap = readNapoleon(this.session.room(id).state);
     const send = (o: Record<string, unknown>) => () => void this.send({ t: "order", room: id, order: o }).catch(() => {});
     const button = (o: Offer, testid: string) => h("button", { "data-testid": testid, onclick: send(o.order) }, t(`nap.${o.key}` as MessageKey, o.args));
@@ -503,7 +504,7 @@ export class GamePage {
     const nap = model?.napoleonic ? readNapoleon(room.state) : null;
     const battlesKey = model && (model.battles.length || nap?.sieges.length || nap?.interceptions.length)
       ? `${id} ${lang()} ${JSON.stringify([model.battles.map((b) => b.raw), nap && [nap.sieges, nap.interceptions, nap.turn, nap.active,
-        nap.armies.map((a) => [a.id, a.status, a.cell])], w?.rooms])}` : "";
+        nap.armies.map((a) => [a.id, a.status, a.cell])], w?.rooms, this.locked])}` : "";
     if (battlesKey !== this.battlesShown) {
       this.battlesShown = battlesKey;
       this.place(this.slots.battles, model && battlesKey ? this.battlesPanel(id, model) : null);

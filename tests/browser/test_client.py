@@ -499,11 +499,10 @@ def march(page: Any, army: str, keys: tuple[str, ...]) -> None:
     page.keyboard.press("Enter")
 
 
-def test_a_siege_of_dresden_is_decided_through_the_ui_N_SIEGE_2_N_SIEGE_5(web_server: ServerProcess,
-                                                                         new_page: Any) -> None:
+def storm_dresden(web_server: ServerProcess, new_page: Any) -> tuple[dict[str, Any], Any, Any]:
     """Blücher (red, with artillery) marches on Dresden, held by Napoleon: a siege (N-SIEGE-2). The garrison is
     offered sortie, hold and surrender and holds; the besieger is offered only lifting in the turn the siege was laid,
-    the storm from the next turn (N-SIEGE-5), and storming opens the storm's battle room."""
+    the storm from the next turn (N-SIEGE-5), and storming opens the storm's battle room, shown to red."""
     made = napoleonic_campaign(web_server)
     seats = {s["player"]: s["link"] for s in made["seats"]}
     red, blue = new_page(), new_page()
@@ -533,7 +532,53 @@ def test_a_siege_of_dresden_is_decided_through_the_ui_N_SIEGE_2_N_SIEGE_5(web_se
     expect(tab).to_have_count(1, timeout=15_000)
     tab.click()
     expect(red.get_by_test_id("siege-info")).to_contain_text("Dresden")
+    return made, red, blue
+
+
+def test_a_siege_of_dresden_is_decided_through_the_ui_N_SIEGE_2_N_SIEGE_5(web_server: ServerProcess,
+                                                                         new_page: Any) -> None:
+    """The garrison holds, the besieger storms from the turn after the siege was laid (storm_dresden)."""
+    _, red, _ = storm_dresden(web_server, new_page)
     shot(red, "siege-storm-red")
+
+
+def test_a_stormed_fortress_capitulates_on_terms_N_SIEGE_8(web_server: ServerProcess, new_page: Any) -> None:
+    """The moderator ends the storm of Dresden for the besieger (N-SIEGE-7); red proposes the terms from the sieges
+    list, blue sees them on the table and accepts them, and the siege ends with Dresden red's (N-SIEGE-8)."""
+    made, red, blue = storm_dresden(web_server, new_page)
+    moderator = new_page()
+    open_link(moderator, made["moderator_link"], "Moderator")
+    storm = moderator.get_by_test_id("room-tabs").get_by_role("button", name=re.compile(r"^b-"))
+    expect(storm).to_have_count(1, timeout=15_000)
+    storm.click()
+    moderator.get_by_test_id("mod-ruling").fill('{"type": "end_battle", "winner": "red", "reason": "walls carried"}')
+    moderator.get_by_test_id("mod-rule").click()
+
+    red.get_by_test_id("room-tabs").get_by_role("button", name=re.compile(r"^c-")).click()
+    red_siege = red.get_by_test_id("sieges").locator("li", has_text="Dresden")
+    expect(red_siege).to_contain_text("terms", timeout=10_000)
+    red_siege.get_by_test_id("terms-propose-garrison").select_option("march_out")
+    red_siege.get_by_test_id("terms-propose-general").select_option("released")
+    red_siege.get_by_test_id("terms-propose").click()
+    expect(red_siege.get_by_test_id("terms-on-table")).to_contain_text(
+        "Terms proposed by red: garrison marches out, general released")
+    expect(red_siege.get_by_test_id("terms-accept")).to_have_count(0)  # not one's own proposal
+
+    # Napoleon's player (blue-1) may have gone to the secret module if the storm's death roll took him (N-VICTORY-3):
+    # a locked player reads but is offered nothing; blue-2 (Ney's) answers for blue.
+    if blue.get_by_test_id("secret-banner").count():
+        expect(blue.get_by_test_id("sieges").get_by_role("button")).to_have_count(0)
+    blue2 = new_page()
+    open_link(blue2, {s["player"]: s["link"] for s in made["seats"]}["blue-2"], "blue")
+    blue_siege = blue2.get_by_test_id("sieges").locator("li", has_text="Dresden")
+    accept = blue_siege.get_by_test_id("terms-accept")
+    expect(accept).to_have_text("Accept: garrison marches out, general released")
+    shot(blue2, "siege-terms-blue")
+    accept.click()
+    ended = blue2.get_by_test_id("turn-log").locator('[data-kind="siege_ended"]')
+    expect(ended).to_have_count(1)
+    expect(ended).to_contain_text("holder=red")
+    expect(blue2.get_by_test_id("sieges")).to_have_count(0)
 
 
 def test_an_army_is_ordered_to_a_battle_as_reinforcement_D_N_12(web_server: ServerProcess, new_page: Any) -> None:
