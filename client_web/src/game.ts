@@ -293,7 +293,8 @@ export class GamePage {
     const wantBattle = room.kind === "battle";
     if (!view || (wantBattle !== view instanceof BattleView)) {
       const order = (o: Record<string, unknown>) => this.send({ t: "order", room: id, order: o });
-      view = wantBattle ? new BattleView({ order }, canOrder && !this.locked) : new CampaignView({ order }, canOrder && !this.locked);
+      view = wantBattle ? new BattleView({ order }, canOrder && !this.locked) : new CampaignView({ order }, canOrder && !this.locked,
+        () => (this.session.welcome?.role === "player" && !this.locked ? this.session.welcome.team ?? null : null));
       this.views.set(id, view);
     }
     if (this.stage.firstChild !== view.root) {

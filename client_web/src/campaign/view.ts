@@ -69,7 +69,10 @@ export class CampaignView {
   private userMoved = false;
   private fittedTo = "";
 
-  constructor(private readonly actions: CampaignActions, private readonly canOrder: boolean) {
+  /** `playerTeam`: the team this client gives Napoleonic decisions for now (null for the moderator, spectators and a
+   * player in the secret module). */
+  constructor(private readonly actions: CampaignActions, private readonly canOrder: boolean,
+              private readonly playerTeam: () => string | null = () => null) {
     this.canvas = h("canvas", { class: "map-canvas", tabindex: 0, "data-testid": "campaign-map" });
     this.status = h("div", { class: "map-status", "data-testid": "map-status" });
     this.panel = h("div", { class: "side-panel", "data-testid": "selection" });
@@ -630,14 +633,14 @@ export class CampaignView {
           h("button", { onclick: () => void this.actions.order({ type: o, unit: sel.id }).catch(() => {}) }, o))));
       }
       if (this.own(sel) && this.model.engineMap) this.panel.append(this.engineOrders(sel));
-      if (this.own(sel) && this.nap) this.panel.append(this.armyOrders(this.nap, sel));
+      if (this.nap && sel.team === this.playerTeam()) this.panel.append(this.armyOrders(this.nap, sel));
     }
   }
 
   /** A Napoleonic army's orders besides the march (server/napoleon/engine.py): posture (N-START-2, D-N-12), fortify
    * (D-N-16), a replacement general (D-N-14) — only those the team may give now (./napoleon.ts). */
   private armyOrders(nap: NapView, sel: Force): HTMLElement {
-    const team = this.myTeam ?? sel.team;
+    const team = this.playerTeam();
     const offers = armyOffers(nap, sel.raw, team);
     const fortifying = nap.fortifications.find((f) => f.army === sel.id);
     const root = h("div", { class: "engine-orders", "data-testid": "army-orders" },
