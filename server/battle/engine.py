@@ -109,7 +109,7 @@ class BattleEngine:
         kind = ruling.get("type")
         if kind == "end_battle":
             winner = ruling.get("winner")
-            if winner not in work.sides or work.over:
+            if not isinstance(winner, str) or winner not in work.sides or work.over:
                 raise BadOrder("end_battle needs the winning side of a running battle", rule="N-VICTORY-1")
             victory.impose(work, log, str(winner), str(ruling.get("reason", "moderator's ruling")))
         elif kind == "adjust":
