@@ -1,0 +1,295 @@
+"""Hostile orders and rulings against the pure engines — battle, siege (storm) and Napoleonic campaign — as the
+campaign's own fuzzer does (tests/campaign/test_properties.py): random and malformed order dicts (wrong types,
+missing fields, unknown order types, cells off the map, huge and negative numbers, NaN, nested junk, the other
+side's ids, orders out of phase, into a finished battle) get only typed `RuleError`s, never another exception, and
+the state given to the engine is unchanged (its dump() is equal before and after). An order the engine accepts
+leaves a state whose dump() packs as msgpack (the room logs and snapshots it)."""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import msgpack
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from server.battle.engine import BattleEngine
+from server.battle.state import BattleState
+from server.core.engine import Actor, Engine
+from server.core.errors import NotYourTurn, NotYourUnit, RuleError
+from server.napoleon.engine import NapoleonicEngine
+from server.napoleon.state import NapoleonicState
+from server.siege.engine import SiegeEngine, StormState
+from tests.battle.helpers import battle, unit
+from tests.napoleon.helpers import army, game
+from tests.siege.helpers import storm
+from tests.siege.helpers import u as su
+
+from .junk import JUNK, order_dicts
+
+SETTINGS = settings(max_examples=int(os.environ.get("HOSTILE_EXAMPLES", "250")), deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow])
+"""HOSTILE_EXAMPLES=3000 for a longer hunt (about 2.5 minutes on two cores)."""
+WIRE_DICT = st.dictionaries(st.text(max_size=6), JUNK, max_size=4)
+"""Orders and rulings arrive as maps with string keys (shared/protocol/client.py); anything in them."""
+ACTORS = [Actor("p-red", "red", 1), Actor("p-blue", "blue", 1), Actor("mod", None, moderator=True),
+          Actor("spy", None), Actor("p-green", "green", 1)]
+
+
+def refuses_cleanly(engine: Engine[Any], state: Any, call: Callable[[], tuple[Any, Any]]) -> Any:
+    """Run one engine call on `state`: a RuleError or a new state; `state` itself never changes."""
+    before = engine.dump(state)
+    try:
+        new, events = call()
+    except RuleError as exc:
+        assert isinstance(exc.code, str) and isinstance(exc.message, str)
+        new = None
+    else:
+        msgpack.packb(engine.dump(new), use_bin_type=True)
+        msgpack.packb([dict(e.data) for e in events], use_bin_type=True)
+    assert engine.dump(state) == before
+    return new
+
+
+# --- battle -------------------------------------------------------------------------------------------------------
+
+BATTLE = BattleEngine()
+BATTLE_TYPES = ["move", "charge", "wheel", "about_face", "formation", "limber", "unlimber", "targets", "barrage",
+                "leave_melee", "retreat"]
+BATTLE_FIELDS = ["unit", "path", "degrees", "formation", "targets", "guns"]
+BATTLE_RULINGS = ["end_battle", "adjust", "assign_fire"]
+RULING_FIELDS = ["winner", "reason", "unit", "morale", "loss_tolerance", "guns", "shooter", "targets", "turns"]
+BATTLE_IDS = ["r1", "r2", "r3", "r4", "b1", "b2", "b3", "nobody"]
+BATTLE_WORDS = ["red", "blue", "line", "square", "attack_column", "march_column", "limbered", "deployed"]
+
+
+@functools.cache
+def battles() -> tuple[BattleState, ...]:
+    """Red's order phase, blue's, and a battle that is over (N-VICTORY-1 by ruling)."""
+    red = battle([unit("r1", "infantry", 20, 40, facing="N"), unit("r2", "light_cavalry", 30, 40, facing="N"),
+                  unit("r3", "foot_artillery", 40, 40, facing="N"), unit("r4", "infantry", 25, 34, facing="N")],
+                 [unit("b1", "infantry", 20, 30, facing="S"), unit("b2", "heavy_cavalry", 30, 31, facing="S"),
+                  unit("b3", "horse_artillery", 40, 30, facing="S")])
+    blue, _ = BATTLE.end_turn(red, "red", flagged=False)
+    over, _ = BATTLE.moderate(blue, {"type": "end_battle", "winner": "red", "reason": "test"})
+    return red, blue, over
+
+
+@SETTINGS
+@given(which=st.integers(0, 2), actor=st.sampled_from(ACTORS),
+       order=order_dicts(BATTLE_TYPES, BATTLE_FIELDS, BATTLE_IDS, BATTLE_WORDS))
+def test_hostile_battle_orders_get_typed_errors_and_change_nothing_D_N_1(which: int, actor: Actor,
+                                                                          order: dict[str, Any]) -> None:
+    state = battles()[which]
+    refuses_cleanly(BATTLE, state, lambda: BATTLE.apply(state, actor, order))
+
+
+@SETTINGS
+@given(which=st.integers(0, 2), ruling=order_dicts(BATTLE_RULINGS, RULING_FIELDS, BATTLE_IDS, BATTLE_WORDS)
+       | WIRE_DICT)
+def test_hostile_battle_rulings_get_typed_errors_and_change_nothing_N_FIRE_4(which: int, ruling: Any) -> None:
+    state = battles()[which]
+    refuses_cleanly(BATTLE, state, lambda: BATTLE.moderate(state, ruling))
+
+
+@pytest.mark.parametrize("order", [{"type": "move", "unit": "b1", "path": [[20, 31]]},
+                                   {"type": "about_face", "unit": "b2"}, {"type": "barrage", "unit": "b3"},
+                                   {"type": "targets", "unit": "b3", "targets": []}])
+def test_the_other_sides_unit_is_not_yours_D_N_1(order: dict[str, Any]) -> None:
+    state = battles()[0]
+    with pytest.raises(NotYourUnit) as err:
+        BATTLE.apply(state, ACTORS[0], order)
+    assert err.value.rule == "D-N-1"
+
+
+def test_out_of_phase_and_finished_battle_orders_are_not_your_turn_D_N_1_D_N_2() -> None:
+    red, blue, over = battles()
+    with pytest.raises(NotYourTurn) as err:
+        BATTLE.apply(red, ACTORS[1], {"type": "about_face", "unit": "b1"})
+    assert err.value.rule == "D-N-1"
+    with pytest.raises(NotYourTurn) as err:
+        BATTLE.end_turn(blue, "red", flagged=False)
+    assert err.value.rule == "D-N-1"
+    with pytest.raises(NotYourTurn) as err:
+        BATTLE.apply(over, ACTORS[0], {"type": "about_face", "unit": "r1"})
+    assert err.value.rule == "D-N-2"
+
+
+# --- siege (the storm) --------------------------------------------------------------------------------------------
+
+SIEGE = SiegeEngine()
+SIEGE_TYPES = [*BATTLE_TYPES, "climb", "capitulate"]
+SIEGE_IDS = ["bi1", "bi2", "ba1", "ri1", "rg", "fortress-gun-4", "fortress-gun-5", "nobody"]
+
+
+@functools.cache
+def storms() -> tuple[StormState, ...]:
+    """Blue besieges Dresden (map seed 7; helpers in tests/siege): blue's phase, red's, and a storm that is over."""
+    blue, _ = storm([su("bi1", "infantry", 20, 50, facing="N"), su("bi2", "infantry", 30, 50, facing="N"),
+                     su("ba1", "foot_artillery", 36, 46, facing="N")],
+                    [su("ri1", "infantry", 37, 32), su("rg", "infantry", 64, 14)])
+    side = blue.battle.active_side or ""
+    other, _ = SIEGE.end_turn(blue, side, flagged=False)
+    over, _ = SIEGE.moderate(other, {"type": "capitulation"})
+    return blue, other, over
+
+
+@SETTINGS
+@given(which=st.integers(0, 2), actor=st.sampled_from(ACTORS),
+       order=order_dicts(SIEGE_TYPES, BATTLE_FIELDS, SIEGE_IDS, BATTLE_WORDS))
+def test_hostile_storm_orders_get_typed_errors_and_change_nothing_N_SIEGE_10_N_SIEGE_13(
+        which: int, actor: Actor, order: dict[str, Any]) -> None:
+    state = storms()[which]
+    refuses_cleanly(SIEGE, state, lambda: SIEGE.apply(state, actor, order))
+
+
+@SETTINGS
+@given(which=st.integers(0, 2), ruling=order_dicts([*BATTLE_RULINGS, "capitulation"], RULING_FIELDS, SIEGE_IDS,
+                                                   BATTLE_WORDS) | WIRE_DICT)
+def test_hostile_storm_rulings_get_typed_errors_and_change_nothing_N_SIEGE_8(which: int, ruling: Any) -> None:
+    state = storms()[which]
+    refuses_cleanly(SIEGE, state, lambda: SIEGE.moderate(state, ruling))
+
+
+# --- the Napoleonic campaign --------------------------------------------------------------------------------------
+
+NAP = NapoleonicEngine()
+NAP_TYPES = ["move", "posture", "intercept", "answer", "reinforce", "offer_quick", "answer_quick", "siege", "terms",
+             "accept_terms", "appoint", "fortify"]
+NAP_FIELDS = ["army", "path", "attack", "intercept", "support", "target", "battle", "choice", "paths", "accept",
+              "fortress", "action", "terms", "general"]
+NAP_RULINGS = ["battle_result", "impose_quick", "impose_terms"]
+NAP_RULING_FIELDS = ["battle", "result", "fortress", "terms"]
+NAP_IDS = ["r1", "r2", "b1", "b2", "1", "2", "Dresden", "Paris", "nobody"]
+NAP_WORDS = ["red", "blue", "green", "accept", "withdraw", "retreat_with_battle", "storm", "lift", "sortie",
+             "surrender", "hold", "prisoners", "march_out", "captured", "released"]
+
+
+@functools.cache
+def campaigns() -> tuple[NapoleonicState, ...]:
+    """Red's turn; a contact (battle 1, blue to answer, N-START-3); a running battle (D-L-1); Dresden besieged
+    (N-SIEGE-2); Dresden stormed and taken, the terms open (N-SIEGE-8)."""
+    fresh = game([army("r1", (10, 17), units=(("infantry", 2), ("foot_artillery", 1))), army("r2", (13, 14))],
+                 [army("b1", (12, 17)), army("b2", (14, 20))])
+    contact, _ = NAP.apply(fresh, ACTORS[0], {"type": "move", "army": "r1", "path": [[11, 17], [12, 17]]})
+    running, _ = NAP.apply(contact, ACTORS[1], {"type": "answer", "battle": "1", "choice": "accept"})
+    dresden = game([army("r1", (22, 18), units=(("infantry", 3), ("foot_artillery", 1)))],
+                   [army("b1", (24, 18), units=(("infantry", 2),), general="Saint-Cyr")])
+    besieged, _ = NAP.apply(dresden, ACTORS[0], {"type": "move", "army": "r1", "path": [[23, 18], [24, 18]]})
+    stormed = besieged
+    for team in ("red", "blue"):
+        stormed, _ = NAP.end_turn(stormed, team, flagged=False)
+    stormed, events = NAP.apply(stormed, ACTORS[0], {"type": "siege", "fortress": "Dresden", "action": "storm"})
+    started = next(e.data for e in events if e.kind == "battle_started")
+    units = [{"id": x["id"], "side": side["name"], "type": x["type"], "status": "in_line", "morale": x["morale"],
+              "loss_tolerance": x["loss_tolerance"], "guns": x.get("guns", 0), "arrived": True}
+             for side in (started["config"]["besieger"], started["config"]["garrison"]) for x in side["units"]]
+    terms, _ = NAP.moderate(stormed, {"type": "battle_result", "battle": started["battle"], "result": {
+        "winner": "red", "loser": "blue", "reason": "x", "retreats": None, "general_killed": False, "units": units,
+        "siege": {"capitulated": False}}})
+    return fresh, contact, running, besieged, terms
+
+
+def _results() -> st.SearchStrategy[Any]:
+    """A battle room's result, mangled: junk units, unknown or repeated ids, junk statuses and values."""
+    unit_rec = st.fixed_dictionaries({}, optional={
+        "id": st.sampled_from(["r1-inf1", "r1-inf2", "r1-foo1", "b1-inf1", "b1-inf2", "x"]) | JUNK,
+        "status": st.sampled_from(["in_line", "prisoner", "destroyed", "taken", "dispersed"]) | JUNK,
+        "morale": JUNK, "loss_tolerance": JUNK, "guns": JUNK, "arrived": JUNK, "side": JUNK})
+    return st.fixed_dictionaries({}, optional={
+        "winner": st.sampled_from(["red", "blue"]) | JUNK, "loser": st.sampled_from(["red", "blue"]) | JUNK,
+        "units": st.lists(unit_rec | JUNK, max_size=6) | JUNK, "retreats": JUNK | st.just("blue"),
+        "general_killed": JUNK, "siege": JUNK | st.fixed_dictionaries({"capitulated": JUNK}), "reason": JUNK})
+
+
+@SETTINGS
+@given(which=st.integers(0, 4), actor=st.sampled_from(ACTORS[:2] + ACTORS[3:]),
+       order=order_dicts(NAP_TYPES, NAP_FIELDS, NAP_IDS, NAP_WORDS))
+def test_hostile_campaign_orders_get_typed_errors_and_change_nothing_C_1_7_N_START_3(
+        which: int, actor: Actor, order: dict[str, Any]) -> None:
+    state = campaigns()[which]
+    refuses_cleanly(NAP, state, lambda: NAP.apply(state, actor, order))
+
+
+@SETTINGS
+@given(which=st.integers(0, 4), battle_id=st.sampled_from(["1", "2", 1]) | JUNK, result=_results(),
+       ruling=order_dicts(NAP_RULINGS, NAP_RULING_FIELDS, NAP_IDS, NAP_WORDS) | JUNK)
+def test_hostile_campaign_rulings_get_typed_errors_and_change_nothing_D_L_1(
+        which: int, battle_id: Any, result: Mapping[str, Any], ruling: Any) -> None:
+    state = campaigns()[which]
+    for r in (ruling, {"type": "battle_result", "battle": battle_id, "result": result}):
+        refuses_cleanly(NAP, state, lambda r=r: NAP.moderate(state, r))  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(("which", "order", "error", "rule"), [
+    (0, {"type": "move", "army": "b1", "path": [[11, 17]]}, NotYourUnit, None),
+    (0, {"type": "appoint", "army": "b2", "general": "Murat"}, NotYourUnit, None),
+    (1, {"type": "answer", "battle": "1", "choice": "accept"}, NotYourUnit, "N-START-3"),
+    (1, {"type": "reinforce", "battle": "1", "army": "b2"}, NotYourUnit, "D-N-12"),
+    (3, {"type": "siege", "fortress": "Dresden", "action": "sortie"}, NotYourUnit, "N-SIEGE-2"),
+])
+def test_the_other_powers_armies_and_choices_are_not_yours(which: int, order: dict[str, Any],
+                                                           error: type[RuleError], rule: str | None) -> None:
+    state = campaigns()[which]
+    with pytest.raises(error) as err:
+        NAP.apply(state, ACTORS[0], order)
+    assert err.value.rule == rule
+
+
+def test_campaign_orders_out_of_turn_and_from_nobody_C_1_7_C_1_2_D_L_1() -> None:
+    fresh, _, running, *_ = campaigns()
+    with pytest.raises(NotYourTurn) as err:
+        NAP.apply(fresh, ACTORS[1], {"type": "move", "army": "b2", "path": [[14, 19]]})
+    assert err.value.rule == "C-1.7"
+    with pytest.raises(NotYourTurn) as err:
+        NAP.apply(fresh, ACTORS[3], {"type": "move", "army": "r1", "path": [[11, 17]]})
+    assert err.value.rule == "C-1.2"
+    with pytest.raises(NotYourTurn) as err:  # red fights battle 1: its campaign turn waits
+        NAP.apply(running, ACTORS[0], {"type": "move", "army": "r2", "path": [[13, 15]]})
+    assert err.value.rule in ("C-1.7", "D-L-1")
+
+
+def _result(**kw: Any) -> dict[str, Any]:
+    return {"winner": "red", "loser": "blue", "reason": "x", "retreats": "blue", "general_killed": False,
+            "units": [{"id": "b1-inf1", "status": "in_line", "morale": 2}], **kw}
+
+
+@pytest.mark.parametrize("result", [
+    _result(siege=True),  # once an AttributeError
+    _result(units="b1-inf1"),  # a string is a sequence of junk
+    _result(units=[{"id": "b1-inf1", "status": "in_line", "morale": 10**30}]),  # once kept: the log could not pack it
+    _result(units=[{"id": "b1-inf1", "status": "in_line", "loss_tolerance": -(2**70)}]),
+    _result(units=[7, {"id": "b1-inf1"}]),
+])
+def test_a_junk_battle_result_is_refused_and_changes_nothing_N_VICTORY_1(result: dict[str, Any]) -> None:
+    state = campaigns()[2]
+    before = NAP.dump(state)
+    with pytest.raises(RuleError):
+        NAP.moderate(state, {"type": "battle_result", "battle": "1", "result": result})
+    assert NAP.dump(state) == before
+
+
+def test_a_unit_listed_twice_in_a_result_counts_once_N_VICTORY_1_D_N_14() -> None:
+    """Once a StopIteration: the second listing of a unit already taken prisoner found no unit."""
+    state = campaigns()[2]
+    twice = [{"id": "b1-inf1", "status": "prisoner"}, {"id": "b1-inf1", "status": "prisoner"}]
+    new, events = NAP.moderate(state, {"type": "battle_result", "battle": "1", "result": _result(units=twice)})
+    ended = next(e.data for e in events if e.kind == "battle_ended")
+    assert ended["prisoners"]["red"].count("b1-inf1") == 1
+    assert [p["id"] for p in new.prisoners["red"]].count("b1-inf1") == 1
+
+
+@pytest.mark.parametrize("winner", [["red"], {"red": 1}, None, 7, "green"])
+def test_end_battle_names_one_of_the_two_sides_N_VICTORY_1(winner: Any) -> None:
+    """Once a TypeError for an unhashable winner (an `internal` error on the wire)."""
+    pairs: list[tuple[Engine[Any], Any]] = [(BATTLE, battles()[0]), (SIEGE, storms()[0])]
+    for engine, state in pairs:
+        before = engine.dump(state)
+        with pytest.raises(RuleError) as err:
+            engine.moderate(state, {"type": "end_battle", "winner": winner})
+        assert err.value.rule == "N-VICTORY-1"
+        assert engine.dump(state) == before
