@@ -293,3 +293,17 @@ def test_end_battle_names_one_of_the_two_sides_N_VICTORY_1(winner: Any) -> None:
             engine.moderate(state, {"type": "end_battle", "winner": winner})
         assert err.value.rule == "N-VICTORY-1"
         assert engine.dump(state) == before
+
+
+@pytest.mark.parametrize(("field", "value"), [("morale", 10**30), ("morale", 2**64 + 1), ("loss_tolerance", 11),
+                                              ("guns", 5), ("guns", -1), ("morale", 1.5), ("morale", True)])
+def test_adjust_keeps_values_in_range_N_FIRE_4(field: str, value: Any) -> None:
+    """Once accepted: morale 10**30 (the room's log then could not pack the record), loss tolerance above the
+    type's (against the battle's own invariant)."""
+    state = battles()[0]
+    uid = "r3" if field == "guns" else "r1"
+    before = BATTLE.dump(state)
+    with pytest.raises(RuleError) as err:
+        BATTLE.moderate(state, {"type": "adjust", "unit": uid, field: value})
+    assert err.value.rule == "N-FIRE-4" and BATTLE.dump(state) == before
+    BATTLE.moderate(state, {"type": "adjust", "unit": uid, field: 1})
