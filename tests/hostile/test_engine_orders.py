@@ -307,3 +307,13 @@ def test_adjust_keeps_values_in_range_N_FIRE_4(field: str, value: Any) -> None:
         BATTLE.moderate(state, {"type": "adjust", "unit": uid, field: value})
     assert err.value.rule == "N-FIRE-4" and BATTLE.dump(state) == before
     BATTLE.moderate(state, {"type": "adjust", "unit": uid, field: 1})
+
+
+@pytest.mark.parametrize("cell", [[float("inf"), 0], [0, float("-inf")], [float("nan"), 1]])
+def test_a_cell_of_infinity_is_a_bad_order(cell: list[float]) -> None:
+    """Once an OverflowError (int(inf)) out of the campaign's path parser: an `internal` error on the wire."""
+    state = campaigns()[0]
+    before = NAP.dump(state)
+    with pytest.raises(RuleError) as err:
+        NAP.apply(state, ACTORS[0], {"type": "move", "army": "r1", "path": [cell]})
+    assert err.value.code == "bad_order" and NAP.dump(state) == before
