@@ -1,4 +1,4 @@
-"""Hostile orders over real websockets against a real server process (embedded store and bus): in a Napoleonic
+"""Hostile orders over real websockets against real server processes (embedded; or two nodes on Redis): in a Napoleonic
 campaign and in the battle room spawned when its armies meet, every refusal is a typed error naming its rule where
 a rule says no — the other power's army or unit (not_your_unit), values out of range, orders out of turn or phase,
 a spectator's order, a player's ruling, orders into a finished battle, a locked-out player's order, junk rulings and
@@ -8,6 +8,7 @@ exactly what the watchers saw live)."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 from collections.abc import AsyncIterator
@@ -69,9 +70,26 @@ class Game:
         return int(joined["seq"])
 
 
+FAST = ("--rate", "100000", "--rate-burst", "10000")
+"""The auditor makes two round trips per refusal, faster than any player (loopback): no rate limit in its way."""
+BACKENDS = [pytest.param("embedded"), pytest.param("redis", marks=pytest.mark.redis)]
+
+
+@pytest.fixture(params=BACKENDS)
+def nodes(request: pytest.FixtureRequest, server_factory: Any) -> tuple[Any, Any]:
+    """One embedded server (the auditor on it too); or two nodes sharing a real Redis (REDIS_URL), the auditor and
+    the late joiner on the second, reading the room from the shared log."""
+    if request.param == "embedded":
+        server = server_factory(*FAST).start()
+        return server, server
+    url, prefix = request.getfixturevalue("redis_url"), request.getfixturevalue("redis_prefix")
+    args = (*FAST, "--redis-url", url, "--redis-prefix", prefix)
+    return server_factory(*args).start(), server_factory(*args).start()
+
+
 @contextlib.asynccontextmanager
-async def napoleonic(server_factory: Any) -> AsyncIterator[Game]:
-    server = server_factory("--rate", "1000").start()
+async def napoleonic(nodes: tuple[Any, Any]) -> AsyncIterator[Game]:
+    server, second = nodes
     made = server.http("POST", "/api/campaigns", {
         "name": "hostile", "scenario": "napoleonic", "level": 2,
         "teams": [{"colour": "red", "seats": 2}, {"colour": "blue", "seats": 2}],
@@ -81,8 +99,8 @@ async def napoleonic(server_factory: Any) -> AsyncIterator[Game]:
                for s in made["seats"]}  # red-2 speaks JSON (the debugging frames)
     clients["moderator"] = await signed_in(server.ws_url, made["moderator_token"], room)
     clients["spectator"] = await signed_in(server.ws_url, made["spectator_token"], room)
-    clients["auditor"] = await signed_in(server.ws_url, made["moderator_token"])
-    game = Game(made, server.ws_url, clients)
+    clients["auditor"] = await signed_in(second.ws_url, made["moderator_token"])
+    game = Game(made, second.ws_url, clients)
     try:
         yield game
     finally:
@@ -107,9 +125,16 @@ async def check_log(g: Game, room: str) -> None:
         await late.close()
 
 
-async def join_spawned(client: Client, room: str) -> None:
-    import asyncio
+async def seen_by(client: Client, pred: Any) -> None:
+    """Wait until `client` has an event matching `pred`, leaving it in the inbox (check_log reads them all)."""
+    for _ in range(400):
+        if any(pred(m) for m in client.events()):
+            return
+        await asyncio.sleep(0.025)
+    raise AssertionError("event never came")
 
+
+async def join_spawned(client: Client, room: str) -> None:
     for _ in range(200):
         joined = await client.join(room)
         if joined["t"] == "joined":
@@ -120,8 +145,8 @@ async def join_spawned(client: Client, room: str) -> None:
 
 
 async def test_hostile_campaign_orders_are_refused_and_the_game_carries_on_C_1_7_N_START_3_D_L_1(
-        server_factory: Any) -> None:
-    async with napoleonic(server_factory) as g:
+        nodes: tuple[Any, Any]) -> None:
+    async with napoleonic(nodes) as g:
         posture = {"type": "posture", "army": BULOW, "intercept": False}
         await g.ack("red-1", posture)
         # the other power's army, and its answers (C-1.3 owner checks; N-START-3)
@@ -186,8 +211,8 @@ async def test_hostile_campaign_orders_are_refused_and_the_game_carries_on_C_1_7
 
 
 async def test_hostile_battle_orders_are_refused_and_the_battle_carries_on_D_N_1_N_INF_10_D_N_14(
-        server_factory: Any) -> None:
-    async with napoleonic(server_factory) as g:
+        nodes: tuple[Any, Any]) -> None:
+    async with napoleonic(nodes) as g:
         await g.ack("red-1", {"type": "move", "army": BULOW, "path": [[23, 19], [22, 18]]})
         battle = (await g.c["blue-1"].event("contact"))["data"]["battle"]
         await g.ack("blue-2", {"type": "answer", "battle": battle, "choice": "accept"})
@@ -263,11 +288,15 @@ async def test_hostile_battle_orders_are_refused_and_the_battle_carries_on_D_N_1
             "type": "end_battle", "winner": "blue", "reason": "test"}})
         assert ended["t"] == "ack", ended
         g.acked[room].append(ended["seq"])
+        result = (await g.c["spectator"].event("battle_ended", within=10))["data"]
+        if result["general"] and result["general"]["fate"] != "survived":  # its player is locked out here too
+            player = result["general"]["player"]
+            await seen_by(g.c["moderator"], lambda m: m["room"] == room and m["kind"] == "secret_module"
+                          and m["data"]["player"] == player)
         await g.refused("blue-1", {"type": "about_face", "unit": theirs[0]}, "game_over", None, room)
         await g.refused("red-1", {"type": "retreat"}, "game_over", None, room)
         await g.refused("moderator", {"t": "mod_ruling", "room": room, "ruling": {
             "type": "end_battle", "winner": "red"}}, "bad_order", "N-VICTORY-1")
-        await g.c["spectator"].event("battle_ended", within=10)
         await check_log(g, room)
         await check_log(g, g.room)
         assert [m["kind"] for m in g.c["moderator"].events(g.room)].count("battle_ended") == 1
@@ -277,7 +306,8 @@ async def test_hostile_battle_orders_are_refused_and_the_battle_carries_on_D_N_1
                                    .replace("{}", "{\"a\":" + "[" * 20_000 + "]" * 20_000 + "}")])
 async def test_deeply_nested_json_is_a_bad_frame_and_the_socket_carries_on(server_factory: Any, frame: str) -> None:
     """Once a RecursionError out of the decoder that ended the connection."""
-    async with napoleonic(server_factory) as g:
+    server = server_factory(*FAST).start()
+    async with napoleonic((server, server)) as g:
         client = g.c["red-2"]
         assert client.ws is not None
         await client.ws.send_str(frame)
