@@ -40,3 +40,34 @@ def order_dicts(types: Sequence[str], fields: Sequence[str], ids: Sequence[str],
     body = st.dictionaries(st.sampled_from(list(fields)) | st.text(max_size=6), hostile(ids, words), max_size=6)
     return st.builds(lambda k, b, has_type: {**b, "type": k} if has_type else b, kind, body,
                      st.sampled_from([True, True, True, False]))
+
+
+def mutated(seeds: Sequence[dict[str, Any]], ids: Sequence[str], words: Sequence[str] = ()
+            ) -> st.SearchStrategy[dict[str, Any]]:
+    """A legal order (one of `seeds`) with up to three of its fields (not its type) replaced by hostile values, or
+    dropped, and perhaps a junk field added: deep enough to pass the first checks and reach the rules behind them."""
+    value = hostile(ids, words)
+
+    @st.composite
+    def build(draw: st.DrawFn) -> dict[str, Any]:
+        order = dict(draw(st.sampled_from(list(seeds))))
+        keys = sorted(k for k in order if k != "type") or ["type"]  # junk types: order_dicts' part
+        for key in draw(st.lists(st.sampled_from(keys), min_size=0, max_size=3, unique=True)):
+            action = draw(st.sampled_from(["replace", "replace", "drop", "inner"]))
+            if action == "drop":
+                order.pop(key, None)
+            elif action == "inner" and isinstance(order[key], list) and order[key]:
+                inner = list(order[key])
+                inner[draw(st.integers(0, len(inner) - 1))] = draw(value)
+                order[key] = inner
+            elif action == "inner" and isinstance(order[key], dict) and order[key]:
+                inner_d = dict(order[key])
+                inner_d[draw(st.sampled_from(sorted(inner_d)))] = draw(value)
+                order[key] = inner_d
+            else:
+                order[key] = draw(value)
+        if draw(st.booleans()):
+            order[draw(st.text(max_size=6))] = draw(JUNK)
+        return order
+
+    return build()

@@ -29,7 +29,7 @@ from tests.napoleon.helpers import army, game
 from tests.siege.helpers import storm
 from tests.siege.helpers import u as su
 
-from .junk import JUNK, order_dicts
+from .junk import JUNK, mutated, order_dicts
 
 SETTINGS = settings(max_examples=int(os.environ.get("HOSTILE_EXAMPLES", "250")), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
@@ -317,3 +317,92 @@ def test_a_cell_of_infinity_is_a_bad_order(cell: list[float]) -> None:
     with pytest.raises(RuleError) as err:
         NAP.apply(state, ACTORS[0], {"type": "move", "army": "r1", "path": [cell]})
     assert err.value.code == "bad_order" and NAP.dump(state) == before
+
+
+# --- legal orders with hostile fields: past the first checks, into the rules behind them -------------------------
+
+BATTLE_SEEDS = [
+    {"type": "move", "unit": "r1", "path": [[20, 39], [20, 38]]}, {"type": "charge", "unit": "r2", "path": [[30, 39]]},
+    {"type": "wheel", "unit": "r1", "degrees": 45}, {"type": "about_face", "unit": "r4"},
+    {"type": "formation", "unit": "r1", "formation": "square"}, {"type": "limber", "unit": "r3"},
+    {"type": "targets", "unit": "r3", "targets": [{"unit": "b3", "guns": 2}, {"unit": "b1", "guns": 2}]},
+    {"type": "barrage", "unit": "r3"}, {"type": "leave_melee", "unit": "r1", "path": [[20, 41]]}, {"type": "retreat"},
+    {"type": "move", "unit": "b1", "path": [[20, 31]]}, {"type": "wheel", "unit": "b2", "degrees": -90},
+    {"type": "targets", "unit": "b3", "targets": [{"unit": "r3", "guns": 4}]}]
+BATTLE_RULING_SEEDS = [
+    {"type": "end_battle", "winner": "red", "reason": "x"},
+    {"type": "adjust", "unit": "r1", "morale": 3, "loss_tolerance": 5, "guns": 0},
+    {"type": "assign_fire", "shooter": "r1", "targets": {"b1": 1, "b2": 2}, "turns": 2},
+    {"type": "assign_fire", "shooter": "b1", "targets": ["r1", "r4"]}]
+SIEGE_SEEDS = [
+    {"type": "move", "unit": "bi1", "path": [[20, 49], [20, 48]]}, {"type": "climb", "unit": "bi1"},
+    {"type": "capitulate"}, {"type": "targets", "unit": "ba1", "targets": [{"unit": "ri1", "guns": 2}]},
+    {"type": "formation", "unit": "bi2", "formation": "attack_column"}, {"type": "about_face", "unit": "ri1"},
+    {"type": "move", "unit": "ri1", "path": [[37, 33]]}, {"type": "retreat"}]
+SIEGE_RULING_SEEDS = [{"type": "capitulation"}, {"type": "end_battle", "winner": "blue"},
+                      {"type": "adjust", "unit": "fortress-gun-4", "guns": 1},
+                      {"type": "assign_fire", "shooter": "ri1", "targets": {"bi1": 1}}]
+NAP_SEEDS = [
+    {"type": "move", "army": "r1", "path": [[11, 17], [12, 17]], "attack": "blue"},
+    {"type": "move", "army": "r2", "path": ["13-15"]}, {"type": "posture", "army": "r1", "intercept": True},
+    {"type": "intercept", "army": "b2", "target": "r2"}, {"type": "answer", "battle": "1", "choice": "accept"},
+    {"type": "answer", "battle": "1", "choice": "withdraw", "paths": {"b1": [[13, 17]]}},
+    {"type": "reinforce", "battle": "1", "army": "r2"}, {"type": "offer_quick", "battle": "1"},
+    {"type": "answer_quick", "battle": "1", "accept": True}, {"type": "siege", "fortress": "Dresden", "action": "hold"},
+    {"type": "siege", "fortress": "Dresden", "action": "sortie"},
+    {"type": "terms", "fortress": "Dresden", "terms": {"garrison": "prisoners", "general": "captured"}},
+    {"type": "accept_terms", "fortress": "Dresden"}, {"type": "appoint", "army": "r1", "general": "Gneisenau"},
+    {"type": "fortify", "army": "r1"}]
+NAP_RULING_SEEDS = [
+    {"type": "battle_result", "battle": "1", "result": {
+        "winner": "red", "loser": "blue", "reason": "x", "retreats": "blue", "general_killed": False,
+        "siege": {"capitulated": False}, "units": [
+            {"id": "b1-inf1", "status": "prisoner", "morale": 2, "loss_tolerance": 3, "guns": 0, "arrived": True},
+            {"id": "r1-inf1", "status": "in_line", "morale": 1, "loss_tolerance": 1, "guns": 0, "arrived": True}]}},
+    {"type": "impose_quick", "battle": "1"},
+    {"type": "impose_terms", "fortress": "Dresden", "terms": {"garrison": "march_out", "general": "released"}}]
+
+
+@SETTINGS
+@given(which=st.integers(0, 2), actor=st.sampled_from(ACTORS[:3]),
+       order=mutated(BATTLE_SEEDS, BATTLE_IDS, BATTLE_WORDS))
+def test_legal_battle_orders_with_hostile_fields_D_N_1(which: int, actor: Actor, order: dict[str, Any]) -> None:
+    state = battles()[which]
+    refuses_cleanly(BATTLE, state, lambda: BATTLE.apply(state, actor, order))
+
+
+@SETTINGS
+@given(which=st.integers(0, 2), ruling=mutated(BATTLE_RULING_SEEDS, BATTLE_IDS, BATTLE_WORDS))
+def test_legal_battle_rulings_with_hostile_fields_N_FIRE_4(which: int, ruling: dict[str, Any]) -> None:
+    state = battles()[which]
+    refuses_cleanly(BATTLE, state, lambda: BATTLE.moderate(state, ruling))
+
+
+@SETTINGS
+@given(which=st.integers(0, 2), actor=st.sampled_from(ACTORS[:3]),
+       order=mutated(SIEGE_SEEDS + BATTLE_SEEDS[:4], SIEGE_IDS, BATTLE_WORDS),
+       ruling=mutated(SIEGE_RULING_SEEDS, SIEGE_IDS, BATTLE_WORDS))
+def test_legal_storm_orders_and_rulings_with_hostile_fields_N_SIEGE_8_N_SIEGE_13(
+        which: int, actor: Actor, order: dict[str, Any], ruling: dict[str, Any]) -> None:
+    state = storms()[which]
+    refuses_cleanly(SIEGE, state, lambda: SIEGE.apply(state, actor, order))
+    refuses_cleanly(SIEGE, state, lambda: SIEGE.moderate(state, ruling))
+
+
+def _for_state(seeds: list[dict[str, Any]], which: int) -> list[dict[str, Any]]:
+    """The seeds that fit campaign state `which` (see campaigns()), so that most mutants reach deep rule code."""
+    fits = [("move", "posture", "intercept", "appoint", "fortify"), ("answer", "reinforce"),
+            ("offer_quick", "answer_quick", "battle_result", "impose_quick"), ("siege",),
+            ("terms", "accept_terms", "impose_terms")][which]
+    return [o for o in seeds if o["type"] in fits] or seeds
+
+
+@SETTINGS
+@given(which=st.integers(0, 4), actor=st.sampled_from(ACTORS[:2]), data=st.data())
+def test_legal_campaign_orders_and_rulings_with_hostile_fields_N_START_3_D_L_1(
+        which: int, actor: Actor, data: st.DataObject) -> None:
+    state = campaigns()[which]
+    order = data.draw(mutated(_for_state(NAP_SEEDS, which), NAP_IDS, NAP_WORDS))
+    ruling = data.draw(mutated(_for_state(NAP_RULING_SEEDS, which), NAP_IDS, NAP_WORDS))
+    refuses_cleanly(NAP, state, lambda: NAP.apply(state, actor, order))
+    refuses_cleanly(NAP, state, lambda: NAP.moderate(state, ruling))
