@@ -321,7 +321,7 @@ def test_a_cell_of_infinity_is_a_bad_order(cell: list[float]) -> None:
 
 # --- legal orders with hostile fields: past the first checks, into the rules behind them -------------------------
 
-BATTLE_SEEDS = [
+BATTLE_SEEDS: list[dict[str, Any]] = [
     {"type": "move", "unit": "r1", "path": [[20, 39], [20, 38]]}, {"type": "charge", "unit": "r2", "path": [[30, 39]]},
     {"type": "wheel", "unit": "r1", "degrees": 45}, {"type": "about_face", "unit": "r4"},
     {"type": "formation", "unit": "r1", "formation": "square"}, {"type": "limber", "unit": "r3"},
@@ -329,20 +329,20 @@ BATTLE_SEEDS = [
     {"type": "barrage", "unit": "r3"}, {"type": "leave_melee", "unit": "r1", "path": [[20, 41]]}, {"type": "retreat"},
     {"type": "move", "unit": "b1", "path": [[20, 31]]}, {"type": "wheel", "unit": "b2", "degrees": -90},
     {"type": "targets", "unit": "b3", "targets": [{"unit": "r3", "guns": 4}]}]
-BATTLE_RULING_SEEDS = [
+BATTLE_RULING_SEEDS: list[dict[str, Any]] = [
     {"type": "end_battle", "winner": "red", "reason": "x"},
     {"type": "adjust", "unit": "r1", "morale": 3, "loss_tolerance": 5, "guns": 0},
     {"type": "assign_fire", "shooter": "r1", "targets": {"b1": 1, "b2": 2}, "turns": 2},
     {"type": "assign_fire", "shooter": "b1", "targets": ["r1", "r4"]}]
-SIEGE_SEEDS = [
+SIEGE_SEEDS: list[dict[str, Any]] = [
     {"type": "move", "unit": "bi1", "path": [[20, 49], [20, 48]]}, {"type": "climb", "unit": "bi1"},
     {"type": "capitulate"}, {"type": "targets", "unit": "ba1", "targets": [{"unit": "ri1", "guns": 2}]},
     {"type": "formation", "unit": "bi2", "formation": "attack_column"}, {"type": "about_face", "unit": "ri1"},
     {"type": "move", "unit": "ri1", "path": [[37, 33]]}, {"type": "retreat"}]
-SIEGE_RULING_SEEDS = [{"type": "capitulation"}, {"type": "end_battle", "winner": "blue"},
+SIEGE_RULING_SEEDS: list[dict[str, Any]] = [{"type": "capitulation"}, {"type": "end_battle", "winner": "blue"},
                       {"type": "adjust", "unit": "fortress-gun-4", "guns": 1},
                       {"type": "assign_fire", "shooter": "ri1", "targets": {"bi1": 1}}]
-NAP_SEEDS = [
+NAP_SEEDS: list[dict[str, Any]] = [
     {"type": "move", "army": "r1", "path": [[11, 17], [12, 17]], "attack": "blue"},
     {"type": "move", "army": "r2", "path": ["13-15"]}, {"type": "posture", "army": "r1", "intercept": True},
     {"type": "intercept", "army": "b2", "target": "r2"}, {"type": "answer", "battle": "1", "choice": "accept"},
@@ -353,7 +353,7 @@ NAP_SEEDS = [
     {"type": "terms", "fortress": "Dresden", "terms": {"garrison": "prisoners", "general": "captured"}},
     {"type": "accept_terms", "fortress": "Dresden"}, {"type": "appoint", "army": "r1", "general": "Gneisenau"},
     {"type": "fortify", "army": "r1"}]
-NAP_RULING_SEEDS = [
+NAP_RULING_SEEDS: list[dict[str, Any]] = [
     {"type": "battle_result", "battle": "1", "result": {
         "winner": "red", "loser": "blue", "reason": "x", "retreats": "blue", "general_killed": False,
         "siege": {"capitulated": False}, "units": [
