@@ -181,6 +181,13 @@ async def test_hostile_campaign_orders_are_refused_and_the_game_carries_on_C_1_7
                                                                                  "battle": "1"}}, "forbidden")
         await g.refused("red-2", {"t": "end_turn", "room": names.battle_room("nope")}, "not_joined")
         await g.ack("red-2", posture)
+        # a player in the secret module (D-N-14) gives no orders until he is back
+        assert (await g.c["moderator"].request({"t": "mod_secret_module", "player": "red-2"}))["t"] == "ack"
+        await seen_by(g.c["red-2"], lambda m: m["kind"] == "secret_module" and m["data"]["action"] == "sent")
+        await g.refused("red-2", posture, "locked_out", "D-N-14")
+        assert (await g.c["moderator"].request({"t": "mod_release", "player": "red-2"}))["t"] == "ack"
+        await seen_by(g.c["red-2"], lambda m: m["kind"] == "secret_module" and m["data"]["action"] == "returned")
+        await g.ack("red-2", posture)
         # a junk ruling of the moderator's: typed errors
         await g.refused("moderator", {"t": "mod_ruling", "room": g.room, "ruling": {"type": "battle_result",
                                       "battle": "1", "result": {"siege": True}}}, "bad_order")
@@ -314,3 +321,60 @@ async def test_deeply_nested_json_is_a_bad_frame_and_the_socket_carries_on(serve
         err = await client.wait(lambda m: m["t"] == "error")
         assert err["code"] == "bad_frame"
         await g.ack("red-2", {"type": "posture", "army": BULOW, "intercept": False})
+
+
+async def test_hostile_storm_orders_in_a_spawned_siege_room_N_SIEGE_8_N_SIEGE_10_D_N_1(nodes: tuple[Any, Any]) -> None:
+    """Blücher (red) besieges Dresden (blue) and storms it (N-SIEGE-2, N-SIEGE-5): in the storm room the garrison
+    cannot retreat and only it capitulates (N-SIEGE-8), nobody climbs with the other side's units or cavalry
+    (N-SIEGE-10, D-N-1)."""
+    async with napoleonic(nodes) as g:
+        await g.ack("red-1", {"type": "move", "army": "blucher", "path": [[26, 18], [25, 18], [24, 18]]})
+        await g.refused("red-2", {"type": "siege", "fortress": "Dresden", "action": "storm"}, "illegal_order",
+                        "N-SIEGE-2")  # a siege lasts a campaign turn first
+        await g.refused("red-2", {"type": "siege", "fortress": "Dresden", "action": "sortie"}, "not_your_unit",
+                        "N-SIEGE-2")  # the garrison's choice
+        await g.refused("blue-1", {"type": "siege", "fortress": "Dresden", "action": "lift"}, "not_your_unit",
+                        "N-SIEGE-2")  # the besieger's
+        await g.refused("blue-1", {"type": "siege", "fortress": "Dresden", "action": "dig"}, "unknown_order",
+                        "N-SIEGE-2")
+        await g.refused("blue-1", {"type": "terms", "fortress": "Dresden", "terms": {"garrison": "prisoners",
+                                   "general": "captured"}}, "illegal_order", "N-SIEGE-8")  # before the fall
+        reply = await g.c["red-1"].request({"t": "end_turn", "room": g.room})
+        assert reply["t"] == "ack", reply
+        await g.ack("blue-1", {"type": "siege", "fortress": "Dresden", "action": "hold"})
+        reply = await g.c["blue-2"].request({"t": "end_turn", "room": g.room})
+        assert reply["t"] == "ack", reply
+        await g.ack("red-2", {"type": "siege", "fortress": "Dresden", "action": "storm"})
+        started = (await g.c["spectator"].event("battle_started", within=10))["data"]
+        room = names.battle_room(f"{g.made['campaign']}-{started['battle']}")
+        for who in ("moderator", "red-1", "blue-1", "spectator"):
+            await join_spawned(g.c[who], room)
+        garrison = [u["id"] for u in started["config"]["garrison"]["units"]]
+        besiegers = started["config"]["besieger"]["units"]
+        infantry = next(u["id"] for u in besiegers if u["type"] == "infantry")
+        horse = next((u["id"] for u in besiegers if u["type"].endswith("cavalry")), None)
+        await g.refused("red-1", {"type": "capitulate"}, "illegal_order", "N-SIEGE-8", room)
+        await g.refused("red-1", {"type": "climb", "unit": garrison[0]}, "not_your_unit", "D-N-1", room)
+        await g.refused("red-1", {"type": "climb", "unit": {"id": infantry}}, "bad_order", "D-N-1", room)
+        await g.refused("red-1", {"type": "climb", "unit": infantry}, "illegal_order", None, room)  # not at the wall
+        if horse is not None:
+            await g.refused("red-1", {"type": "climb", "unit": horse}, "illegal_order", "N-SIEGE-10", room)
+        await g.refused("blue-1", {"type": "capitulate"}, "not_your_turn", "C-1.8", room)
+        await g.ack("red-1", {"type": "about_face", "unit": infantry}, room)
+        reply = await g.c["red-1"].request({"t": "end_turn", "room": room})
+        assert reply["t"] == "ack", reply
+        g.acked[room].append(reply["seq"])
+        await g.refused("blue-1", {"type": "retreat"}, "illegal_order", "N-SIEGE-8", room)
+        await g.refused("blue-1", {"type": "climb", "unit": infantry}, "not_your_unit", "D-N-1", room)
+        await g.ack("blue-1", {"type": "capitulate"}, room)
+        await g.refused("blue-1", {"type": "capitulate"}, "game_over", None, room)
+        await g.c["spectator"].event("fortress_captured", within=10)
+        # the capitulation takes Napoleon (D-N-14): his player, blue-1, is in the secret module at once
+        await seen_by(g.c["moderator"], lambda m: m["room"] == g.room and m["kind"] == "secret_module"
+                      and m["data"]["player"] == "blue-1")
+        await g.refused("blue-1", {"type": "accept_terms", "fortress": "Dresden"}, "locked_out", "D-N-14")
+        await g.refused("blue-2", {"type": "terms", "fortress": "Dresden", "terms": {"garrison": "free",
+                                   "general": "captured"}}, "bad_order", "N-SIEGE-8")
+        await g.refused("red-1", {"type": "accept_terms", "fortress": "Dresden"}, "illegal_order", "N-SIEGE-8")
+        await check_log(g, room)
+        await check_log(g, g.room)
