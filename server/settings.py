@@ -32,6 +32,8 @@ class Settings:
     rate_strikes: int = 200  # messages refused for rate before the socket is closed with 1008
     send_buffer_bytes: int = 2 * 1024 * 1024  # more queued and no progress for stall_s: cut off (4008)
     stall_s: float = 1.0
+    socket_send_buffer_bytes: int = 128 * 1024  # SO_SNDBUF of websocket sockets (0: the kernel's autotuning)
+    drain_timeout_s: float = 5.0  # bytes queued (here or in the kernel) and none read for this long: cut off (4008)
     lease_ms: int = 10_000
     snapshot_every: int = 200
 
@@ -60,6 +62,10 @@ def parse(argv: Sequence[str] | None = None) -> Settings:
     p.add_argument("--rate", type=float, default=float(env.get("KS_RATE", 20.0)))
     p.add_argument("--rate-burst", type=int, default=int(env.get("KS_RATE_BURST", 60)))
     p.add_argument("--send-buffer-bytes", type=int, default=int(env.get("KS_SEND_BUFFER", 2 * 1024 * 1024)))
+    p.add_argument("--socket-send-buffer", type=int, default=int(env.get("KS_SOCKET_SEND_BUFFER", 128 * 1024)),
+                   help="SO_SNDBUF of websocket sockets in bytes (0 leaves the kernel's autotuning)")
+    p.add_argument("--drain-timeout", type=float, default=float(env.get("KS_DRAIN_TIMEOUT", 5.0)),
+                   help="seconds a socket may have bytes queued without its peer reading any before it is cut off")
     p.add_argument("--heartbeat", type=float, default=float(env.get("KS_HEARTBEAT", 20.0)))
     p.add_argument("--ping-interval", type=float, default=float(env.get("KS_PING_INTERVAL", 5.0)))
     p.add_argument("--lease-ms", type=int, default=int(env.get("KS_LEASE_MS", 10_000)))
@@ -71,5 +77,6 @@ def parse(argv: Sequence[str] | None = None) -> Settings:
         create_token=env.get("KS_CREATE_TOKEN") or None,
         fsync=not a.no_fsync, client_dir=a.client_dir, max_frame_bytes=a.max_frame_bytes, heartbeat_s=a.heartbeat,
         ping_interval_s=a.ping_interval, rate_per_s=a.rate, rate_burst=a.rate_burst,
-        send_buffer_bytes=a.send_buffer_bytes, lease_ms=a.lease_ms,
+        send_buffer_bytes=a.send_buffer_bytes, lease_ms=a.lease_ms, socket_send_buffer_bytes=a.socket_send_buffer,
+        drain_timeout_s=a.drain_timeout,
     )

@@ -7,7 +7,9 @@ import { readCampaign } from "./campaign/model";
 import { lang, onLangChange, setLang, t } from "./i18n";
 import { fetchLobby } from "./lobby/api";
 import { CommandError, Connection, websocketUrl, type Command, type ConnectionState } from "./net/connection";
+import { fetchReplay, ReplayUnavailable, type Frame, type ReplayAs } from "./net/replay";
 import { Session, type RoomView } from "./net/session";
+import { readBattle } from "./battle/model";
 import { ChannelsPanel } from "./ui/channels";
 import { ClocksPanel } from "./ui/clocks";
 import { append, clear, formatMs, h } from "./ui/dom";
@@ -40,6 +42,12 @@ export class GamePage {
   private readonly desks = new Map<string, HTMLElement & { refresh?: () => void }>();
   /** Stepping through the turns this client saw of the current room (null: live). */
   private replayAt: number | null = null;
+  /** A replay fetched from the server (a finished room's per-turn views as `as` saw them); null: our own frames. */
+  private serverReplay: { room: string; as: ReplayAs; frames: Frame[] } | null = null;
+  private replayNote = "";
+  private replayChoice: ReplayAs | null = null;
+  /** the moderator's last full view of each room's false reconnaissance answers */
+  private readonly falseAnswers = new Map<string, ReturnType<typeof readCampaign>["recon"]["answers"]>();
   private timer = 0;
   private presenceTimer = 0;
   /** players and spectators online per room, from the lobby (public campaigns and battles) */
@@ -49,7 +57,8 @@ export class GamePage {
   private readonly spawning = new Set<string>();
   private readonly unsubscribe: (() => void)[] = [];
 
-  constructor(token: string, private readonly back: () => void) {
+  /** `focus`: the room to show once it is followed (a battle opened from the lobby's Watch button). */
+  constructor(token: string, private readonly back: () => void, private readonly focus: string | null = null) {
     this.conn = new Connection({ url: websocketUrl(location), token });
     this.root = h("div", { class: "game", "data-testid": "game" }, this.header, this.banners, this.roomTabs,
       h("div", { class: "game-body" }, this.stage, this.side), this.errorLine);
@@ -63,7 +72,7 @@ export class GamePage {
     this.conn.on("welcome", (w) => {
       this.session.onWelcome(w);
       for (const room of w.rooms) void this.conn.join(room).then(() => this.pollPresence()).catch(() => {});
-      this.current ??= w.rooms.find((r) => !r.startsWith("s-")) ?? w.rooms[0] ?? null;
+      this.current ??= (this.focus && w.rooms.includes(this.focus) ? this.focus : null) ?? w.rooms.find((r) => !r.startsWith("s-")) ?? w.rooms[0] ?? null;
       this.renderAll();
     });
     this.conn.on("snapshot", (s) => {
@@ -73,6 +82,7 @@ export class GamePage {
         if (!["over", "ended", "done"].includes(b.status)) this.followBattle({ battle: b.id }, "battle_started");
       }
     });
+    this.conn.on("view", (v) => this.session.onView(v));
     this.conn.on("event", (e) => {
       if (this.session.onEvent(e)) this.scheduleResync(e.room);
       const view = this.views.get(e.room);
@@ -96,14 +106,15 @@ export class GamePage {
     this.conn.connect();
   }
 
-  /** The engines' events say what happened, not what each viewer now sees: after a burst of them, fetch this
-   * viewer's new projection once. */
+  /** The engines' events say what happened, not what each viewer now sees. The server follows them with a `view`;
+   * a server that does not (or a view that never comes) gets one re-join per burst of events, after 120 ms — or,
+   * once views have been seen, after 2 s and only if the view has not come by then. */
   private scheduleResync(room: string): void {
     if (this.resyncTimers.has(room)) return;
     this.resyncTimers.set(room, window.setTimeout(() => {
       this.resyncTimers.delete(room);
-      void this.conn.resync(room).catch(() => {});
-    }, 120));
+      if (this.session.stale(room)) void this.conn.resync(room).catch(() => {});
+    }, this.session.sendsViews ? 2000 : 120));
   }
 
   private async pollPresence(): Promise<void> {
@@ -145,7 +156,14 @@ export class GamePage {
     this.renderRoomTabs();
     // The server opens the battle room right after it commits `battle_started`: retry a moment until it exists.
     const attempt = (n: number): void => {
-      this.conn.join(room).then(() => this.spawning.delete(room)).catch((exc: unknown) => {
+      this.conn.join(room).then(() => {
+        this.spawning.delete(room);
+        if (room === this.focus) {
+          this.current = room;
+          this.renderAll();
+        }
+        void this.pollPresence();
+      }).catch((exc: unknown) => {
         if (exc instanceof CommandError && exc.code === "no_such_room" && n < 40) {
           window.setTimeout(() => attempt(n + 1), 250);
           return;
@@ -235,6 +253,9 @@ export class GamePage {
     } else if (this.connState === "failed") {
       this.banners.append(h("div", { class: "banner error", "data-testid": "conn-banner" }, t("conn.failed", { reason: this.failure })));
     }
+    const seenAs = this.current ? this.conn.viewing.get(this.current) : undefined;
+    if (seenAs) this.banners.append(h("div", { class: "banner info", "data-testid": "view-as-banner" }, t("mod.view.banner", {
+      who: seenAs.startsWith("team:") ? t("mod.view.team", { team: seenAs.slice(5) }) : t(seenAs === "spectator" ? "mod.view.spectator" : "mod.view.public") })));
     const now = this.conn.serverNow();
     const me = this.session.welcome?.player;
     for (const l of this.session.activeLockouts(now)) {
@@ -283,8 +304,11 @@ export class GamePage {
       this.stage.append(h("div", { class: "secret-room" }, h("h2", {}, t("chan.secret"))));
       return;
     }
-    const frame = this.replayAt !== null ? room.frames[this.replayAt] : undefined;
-    view.setState(frame ? frame.state : room.state, w?.role === "player" ? w.team ?? null : null);
+    const frame = this.replayAt !== null ? this.framesOf(room)[this.replayAt] : undefined;
+    const replayTeam = frame && this.serverReplay?.as.startsWith("team:") ? this.serverReplay.as.slice(5) : null;
+    const seenAs = this.conn.viewing.get(id);
+    const deskTeam = seenAs?.startsWith("team:") ? seenAs.slice(5) : null;
+    view.setState(frame ? frame.state : room.state, replayTeam ?? deskTeam ?? (w?.role === "player" ? w.team ?? null : null));
   }
 
   /** C-8.3: questions by kind (yes/no ½, numeric 1, arm of service 2 from the quota), the answers so far. */
@@ -328,21 +352,65 @@ export class GamePage {
       })));
   }
 
+  /** The teams (sides) of a room, from its clocks and its view. */
+  private teamsOf(room: RoomView): string[] {
+    const fromClocks = Object.keys((room.clocks.teams as Record<string, unknown> | undefined) ?? {});
+    const fromView = room.kind === "battle" ? readBattle(room.state).sides : Object.keys(readCampaign(room.state).teams);
+    return [...fromClocks, ...fromView].filter((x, i, a) => x && a.indexOf(x) === i);
+  }
+
+  /** What the replay steps through: the server's replay of this room when one was loaded, else our own frames. */
+  private framesOf(room: RoomView): Frame[] {
+    return this.serverReplay?.room === room.id ? this.serverReplay.frames : room.frames;
+  }
+
+  /** Load a room's replay from the server as `as` saw it (issue 7 "Replays"); a server without the endpoint
+   * leaves the frames this client kept. */
+  private async loadReplay(room: string, as: ReplayAs): Promise<void> {
+    this.replayNote = t("replay.loading");
+    this.renderSide();
+    try {
+      const frames = await fetchReplay(room, as, sessionStorage.getItem("token"));
+      this.serverReplay = { room, as, frames };
+      this.replayAt = frames.length ? 0 : null;
+      this.replayNote = t("replay.loaded", { n: frames.length, as: as === "full" ? t("replay.full") : as === "spectator" ? t("mod.view.spectator") : as.slice(5) });
+    } catch (exc) {
+      this.replayNote = exc instanceof ReplayUnavailable ? t("replay.unavailable") : String((exc as Error).message);
+    }
+    this.renderStage();
+    this.renderSide();
+  }
+
   private replayPanel(room: RoomView): HTMLElement | null {
-    const n = room.frames.length;
-    if (n < 2 && this.replayAt === null) return null;
+    const frames = this.framesOf(room);
+    const n = frames.length;
+    const w = this.session.welcome;
+    const canLoad = room.kind === "battle";
+    if (n < 2 && this.replayAt === null && !canLoad) return null;
     const at = this.replayAt;
     const go = (i: number | null) => {
-      this.replayAt = i === null ? null : Math.max(0, Math.min(n - 1, i));
+      this.replayAt = i === null || n === 0 ? null : Math.max(0, Math.min(n - 1, i));
+      if (this.replayAt === null && this.serverReplay?.room === room.id) this.serverReplay = null;
       this.renderStage();
       this.renderSide();
     };
+    // A player replays its own side; spectators and the moderator the full view or any side's.
+    const options: ReplayAs[] = w?.role === "player" ? [`team:${w.team ?? ""}`] : ["full", "spectator", ...this.teamsOf(room).map((s): ReplayAs => `team:${s}`)];
+    // Our own frames end with the live state (the step past the last is "live"); a server replay ends on its last turn.
+    const fromServer = this.serverReplay?.room === room.id;
+    const chosen = this.replayChoice && options.includes(this.replayChoice) ? this.replayChoice : null;
+    const loaded = chosen ?? (this.serverReplay?.room === room.id ? this.serverReplay.as : null);
+    const as = h("select", { "data-testid": "replay-as", onchange: () => { this.replayChoice = as.value as ReplayAs; } }, ...options.map((o) => h("option", { value: o, ...(o === loaded ? { selected: "" } : {}) },
+      o === "full" ? t("replay.full") : o === "spectator" ? t("mod.view.spectator") : o.slice(5))));
     return h("section", { class: "replay", "data-testid": "replay" }, h("h3", {}, t("replay.title")),
       h("div", { class: "buttons" },
-        h("button", { "data-testid": "replay-prev", onclick: () => go((at ?? n - 1) - 1) }, t("replay.prev")),
-        h("span", { "data-testid": "replay-turn" }, at === null ? t("replay.live") : t("replay.turn", { n: room.frames[at]!.turn, of: room.frames[n - 1]!.turn })),
-        h("button", { "data-testid": "replay-next", onclick: () => go(at === null || at + 1 >= n - 1 ? null : at + 1) }, t("replay.next")),
-        at !== null ? h("button", { onclick: () => go(null) }, t("replay.live")) : null));
+        h("button", { "data-testid": "replay-prev", disabled: n === 0 ? "" : null, onclick: () => go((at ?? n - 1) - 1) }, t("replay.prev")),
+        h("span", { "data-testid": "replay-turn" }, at === null || !frames[at] ? t("replay.live") : t("replay.turn", { n: frames[at].turn, of: frames[n - 1]!.turn })),
+        h("button", { "data-testid": "replay-next", disabled: n === 0 ? "" : null, onclick: () => go(at === null ? null : at + 1 < n - 1 ? at + 1 : fromServer ? n - 1 : null) }, t("replay.next")),
+        at !== null ? h("button", { "data-testid": "replay-live", onclick: () => go(null) }, t("replay.live")) : null),
+      canLoad ? h("div", { class: "buttons" }, t("replay.view"), " ", as, " ",
+        h("button", { "data-testid": "replay-load", onclick: () => void this.loadReplay(room.id, as.value as ReplayAs) }, t("replay.load"))) : null,
+      this.replayNote ? h("p", { class: "muted", "data-testid": "replay-note" }, this.replayNote) : null);
   }
 
   /** The sidebar keeps its panels in fixed slots: a panel with an input is re-inserted only when it changes, so
@@ -386,15 +454,22 @@ export class GamePage {
     this.place(this.slots.rules, model?.houseRules.length
       ? h("section", {}, h("h3", {}, "C-0.3"), h("ul", {}, ...model.houseRules.map((r) => h("li", {}, r)))) : null);
     if (w?.role === "moderator") {
+      // Only the full view marks false answers (server/campaign/fog.py): keep them while the desk shows a team's.
+      if (model && !this.conn.viewing.has(id)) this.falseAnswers.set(id, model.recon.answers.filter((a) => a.falseAnswer));
       let desk = this.desks.get(id);
       if (!desk) {
         desk = moderatorDesk({
           room: id,
-          teams: () => Object.keys((this.session.room(id).clocks.teams as Record<string, unknown> | undefined) ?? {}).concat(
-            Array.isArray(this.session.room(id).state.teams) ? (this.session.room(id).state.teams as string[]) : []).filter((x, i, a) => a.indexOf(x) === i),
+          teams: () => this.teamsOf(this.session.room(id)),
           players: () => [...new Set(this.session.room(id).log.flatMap((e) => (typeof e.data.from === "string" ? [e.data.from] : [])))],
-          falseAnswers: () => readCampaign(this.session.room(id).state).recon.answers.filter((a) => a.falseAnswer),
+          falseAnswers: () => this.falseAnswers.get(id) ?? [],
           send: (cmd) => this.send(cmd),
+          viewing: () => this.conn.viewing.get(id) ?? null,
+          setViewing: (v) => {
+            this.replayAt = null;
+            void this.conn.viewAs(id, v).catch(() => {});
+            this.renderAll();
+          },
         });
       }
       this.desks.set(id, desk);

@@ -1,5 +1,5 @@
 /** Routes (all under `/`, which the server serves): `#token=…` joins with a link's token, which is then kept in
- * sessionStorage and taken out of the address bar; `#play` resumes that session; `#preview=…` draws sample data;
+ * sessionStorage and taken out of the address bar (`&room=…` names the room to show first); `#play` resumes that session; `#preview=…` draws sample data;
  * anything else is the lobby. */
 import { GamePage } from "./game";
 import { lang, onLangChange, setLang, t } from "./i18n";
@@ -15,8 +15,11 @@ document.documentElement.lang = lang();
 function route(): void {
   const hash = new URLSearchParams(location.hash.slice(1));
   const token = hash.get("token");
+  const focus = hash.get("room");
   if (token) {
     sessionStorage.setItem("token", token);
+    if (focus) sessionStorage.setItem("room", focus);
+    else sessionStorage.removeItem("room");
     history.replaceState(null, "", "#play");
   }
   game?.destroy();
@@ -26,8 +29,9 @@ function route(): void {
   if ((token || location.hash === "#play") && saved) {
     game = new GamePage(saved, () => {
       sessionStorage.removeItem("token");
+      sessionStorage.removeItem("room");
       location.hash = "";
-    });
+    }, sessionStorage.getItem("room"));
     app.append(game.root);
   } else if (hash.get("preview")) {
     app.append(previewPage(hash.get("preview")!));
@@ -35,7 +39,7 @@ function route(): void {
     app.append(
       h("header", { class: "game-header" }, h("span", { class: "brand" }, t("app.title")), h("span", { class: "muted" }, t("lobby.tagline")),
         h("button", { class: "lang", "data-testid": "lang", onclick: () => setLang(lang() === "en" ? "ru" : "en") }, t("lang.switch"))),
-      lobbyPage((tok) => (location.hash = `token=${tok}`)),
+      lobbyPage((tok, room) => (location.hash = `token=${tok}${room ? `&room=${encodeURIComponent(room)}` : ""}`)),
     );
   }
 }

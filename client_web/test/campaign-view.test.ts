@@ -1,5 +1,6 @@
-// The campaign engine's real view() (branch `campaign`, server/campaign/fog.py), captured for team red and for the
-// moderator at the start of operations of the continental scenario, level 2, read by the client's model.
+// The campaign engine's real view() (server/campaign/fog.py), captured for team red and for the moderator at the
+// start of operations of the continental scenario, level 2 (tests/campaign/helpers.py start(2, clear=False,
+// deception=True)), read by the client's model.
 import { describe, expect, it } from "vitest";
 import { cheapestPath, formatCoord, fromCoord } from "../src/campaign/geometry";
 import { readCampaign, stepCost } from "../src/campaign/model";
@@ -52,5 +53,26 @@ describe("the campaign engine's view", () => {
     expect(mod.forces.length).toBe(units.length);
     expect(new Set(mod.forces.map((f) => f.team))).toEqual(new Set(["red", "blue", "green"]));
     expect(mod.forces.some((f) => f.reported)).toBe(false);
+  });
+
+  it("prices a path in fractions of the turn from the view's C-T4 speeds and crossing times (D-C-2)", () => {
+    expect(m.speeds?.plain?.RD).toBe(30);
+    const rd = m.forces.find((f) => f.team === "red" && f.type === "RD")!;
+    const cost = stepCost(m, rd);
+    expect(cost.unit).toBe("turn");
+    // 47,23 → 48,23: the river off any bridge; 34,27 → 35,27: plain ground, 10 km at 30 km a turn.
+    const at = (x: number, y: number) => fromCoord(m.metric, { x, y });
+    expect(cost.step(at(47, 23), at(48, 23))).toBe(1);
+    expect(cost.step(at(34, 27), at(35, 27))).toBeCloseTo(10 / 30);
+    const td = m.forces.find((f) => f.team === "red" && f.type === "TD")!;
+    expect(stepCost(m, td).step(at(47, 23), at(48, 23))).toBe(2);
+  });
+
+  it("reads the states' legend from the view instead of assuming R/B/G/K", () => {
+    const renamed = JSON.parse(JSON.stringify(redView)) as { map: { states: string[]; legend: { states: Record<string, string | null> } } };
+    renamed.map.states = renamed.map.states.map((row) => row.replaceAll("R", "Q"));
+    renamed.map.legend.states = { Q: "red", B: "blue", G: "green", "~": null };
+    const owners = new Set(readCampaign(renamed as unknown as Record<string, unknown>).owners.flat());
+    expect(owners).toEqual(new Set(["red", "blue", "green", null]));
   });
 });

@@ -30,4 +30,21 @@ describe("the Napoleonic campaign's view", () => {
     expect(stepCost(m, blucher).unit).toBe("points");
     expect(moveOrder(m, blucher, path.cells)).toEqual({ type: "move", army: "blucher", path: [[28, 18]] });
   });
+
+  it("prices a march with the scenario's movement table once the view carries it (D-NAP-1)", () => {
+    const tables = { movement: { terrain: { plain: 1, hills: 2, forest: 2, swamp: 3, mountains: 3, sea: null }, road_step: 0.5, river_extra: 1 } };
+    const withTable = readCampaign({ ...(view as Record<string, unknown>), tables });
+    const blucher = withTable.forces.find((f) => f.id === "blucher")!;
+    const cost = stepCost(withTable, blucher);
+    const cells = withTable.terrain.flatMap((row, y) => row.map((t, x) => ({ x, y, t })));
+    const road = new Set(withTable.roads.flat().map((c) => `${c.x},${c.y}`));
+    const occupied = new Set(withTable.forces.map((f) => `${f.cell.x},${f.cell.y}`));
+    const plainDry = (k: string) => !road.has(k) && !withTable.riverCells.has(k) && !occupied.has(k);
+    const hills = cells.find((c) => c.t === "hills" && c.x > 0 && withTable.terrain[c.y]![c.x - 1] === "plain"
+      && plainDry(`${c.x},${c.y}`) && plainDry(`${c.x - 1},${c.y}`))!;
+    expect(cost.step({ x: hills.x - 1, y: hills.y }, hills)).toBe(2);
+    expect(stepCost(m, blucher).step({ x: hills.x - 1, y: hills.y }, hills)).toBe(1); // without the table: 1 assumed
+    const sea = cells.find((c) => c.t === "sea" && c.x > 0 && withTable.terrain[c.y]![c.x - 1] !== "sea")!;
+    expect(cost.step({ x: sea.x - 1, y: sea.y }, sea)).toBe(Infinity);
+  });
 });

@@ -212,9 +212,11 @@ class FileStore:
     async def report_presence(self, node: str, counts: Mapping[str, Mapping[str, int]], ttl_ms: int) -> None:
         self._presence[node] = {room: dict(c) for room, c in counts.items()}
 
-    async def presence(self) -> dict[str, dict[str, int]]:
+    async def presence(self, exclude: str | None = None) -> dict[str, dict[str, int]]:
         total: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-        for counts in self._presence.values():
+        for node, counts in self._presence.items():
+            if node == exclude:
+                continue
             for room, by_role in counts.items():
                 for role, n in by_role.items():
                     total[room][role] += n

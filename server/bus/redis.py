@@ -157,9 +157,12 @@ class RedisStore:
         await self.r.set(names.presence(self.prefix, node), _pack({k: dict(v) for k, v in counts.items()}),
                          px=ttl_ms)
 
-    async def presence(self) -> dict[str, dict[str, int]]:
+    async def presence(self, exclude: str | None = None) -> dict[str, dict[str, int]]:
         total: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+        skip = names.presence(self.prefix, exclude).encode() if exclude is not None else None
         async for key in self.r.scan_iter(match=names.presence_pattern(self.prefix), count=100):
+            if key == skip:
+                continue
             raw = await self.r.get(key)
             if not raw:
                 continue

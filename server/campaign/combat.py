@@ -22,6 +22,7 @@ from server.campaign.forces import (
     MARCH,
     SECTORS,
     Unit,
+    is_division,
     remove_losses,
     sector_factor,
     support_rating,
@@ -182,7 +183,7 @@ def _capture(ctx: Ctx, units: list[Unit], by: str) -> None:
     for u in units:
         if u.alive:
             u.status, u.second = CAPTURED, None
-            if not u.is_regiment and u.arm != "FORT":
+            if is_division(ctx.state.tables, u):
                 ctx.state.prisoners[by] = ctx.state.prisoners.get(by, 0) + 1
             ctx.emit(for_teams(sorted({u.team, by}), "capitulated", unit=u.id, name=u.name, to=by))
 
@@ -268,6 +269,8 @@ def attack(ctx: Ctx, team: str, cmd: Attack) -> None:
         att_losses = distribute(out.attacker_loss, att, extra)
         def_losses = distribute(out.defender_loss, dfd)
         rnd = {"attackers": [u.id for u in att_line], "defenders": [d.id for d in def_line],
+               "initial": {"attacker": round(sum(f.unit.rating for f in att if f.multiplier), 3),
+                           "defender": round(sum(f.unit.rating for f in dfd if f.multiplier), 3)},
                "k1": round(k1, 3), "k2": round(k2, 3), "ratio": out.ratio, "p1": out.p1, "p2": out.p2,
                "attacker_loss": round(out.attacker_loss, 3), "defender_loss": round(out.defender_loss, 3),
                "losses": {**att_losses, **def_losses}, "attacker_capitulates": out.attacker_capitulates,
@@ -341,8 +344,8 @@ def _advance(ctx: Ctx, team: str, line: list[Unit], target: Cell, wanted: bool, 
 
 def _attacker_problem(state: CampaignState, u: Unit, target: Cell, n: int,
                       earlier: list[list[Unit]]) -> tuple[str, str] | None:
-    if u.arm in ("AD", "ATD", "FORT"):
-        return f"{u.name}: artillery, anti-tank included, cannot make this strike", "C-9.8"
+    if u.arm in state.tables["no_regular_strike"]:
+        return f"{u.name} cannot make this strike (artillery, anti-tank included; fortresses; HQs)", "C-9.8"
     if u.status == MARCH:
         return f"{u.name} is on the march and cannot attack", "C-4.8"
     if not u.combat_capable:

@@ -7,10 +7,10 @@ from typing import Any
 
 from server.campaign.context import Ctx
 from server.campaign.events import for_team, public
-from server.campaign.forces import Unit, new_division
-from server.campaign.grid import ORTHOGONAL, Cell, chebyshev, label
+from server.campaign.forces import Unit, is_division, new_division
+from server.campaign.grid import ORTHOGONAL, Cell, chebyshev, label, line_from
 from server.campaign.movement import blocking, nearest_free, stack_allowed
-from server.campaign.orders import Army, Cover, Deploy, Formation, MobilizationPoints, Posture, Regulation
+from server.campaign.orders import Army, ArmyGroup, Cover, Deploy, Formation, MobilizationPoints, Posture, Regulation
 from server.campaign.scenario import GameMap
 from server.campaign.state import PLANNING, CampaignState
 from server.core.errors import IllegalOrder
@@ -30,6 +30,36 @@ def setup_fortresses(state: CampaignState) -> None:
                 "cell": list(place.cell), "facing": "N"}
         state.units[spec["id"]] = new_division(state.scen, state.level, spec, place.state,
                                                neutral=place.state in state.neutrals)
+
+
+def setup_headquarters(state: CampaignState) -> None:
+    """C-T1: army and corps HQs are nominal at levels 1-2 (the army and corps are labels). From the level the
+    tables name, each army and corps of the scenario gets an HQ counter of its T1 troops, standing on the nearest
+    free cell of its own country to the formation's first division at least 20 km behind the border (our
+    decision: the HQ stands behind its troops)."""
+    hq = state.tables["headquarters"]
+    if hq is None or state.level < int(hq["counters_from_level"]):
+        return
+    for team in [*state.player_teams, *state.neutrals]:
+        border = border_cells(state, team)
+        rear = sorted(c for c, holder in state.map.states.items() if holder == team and state.map.is_land(c)
+                      and all(chebyshev(c, b) >= 2 for b in border))
+        divisions = sorted((u for u in state.alive_units(team) if is_division(state.tables, u)), key=lambda u: u.id)
+        formations: dict[tuple[str, str], Unit] = {}
+        for u in divisions:
+            for kind, name in (("army", u.army), ("corps", u.corps)):
+                if name:
+                    formations.setdefault((kind, name), u)
+        for (kind, name), first in sorted(formations.items()):
+            spec = {"id": f"{team[0]}HQ-{name}", "name": f"{name} HQ", "arm": hq[kind], "cell": list(first.cell),
+                    "facing": first.facing, "army": first.army, "corps": name if kind == "corps" else None}
+            unit = new_division(state.scen, state.level, spec, team, neutral=team in state.neutrals)
+            speeds = state.tables["speeds_km"]
+            cells = [c for c in rear if not blocking(state, unit, c)
+                     and isinstance(speeds[state.map.terrain[c]][unit.arm], (int, float))]
+            if cells:
+                unit.cell = min(cells, key=lambda c: (chebyshev(c, first.cell), c))
+                state.units[unit.id] = unit
 
 
 def _planning_unit(ctx: Ctx, team: str, unit_id: str) -> Unit:
@@ -69,7 +99,7 @@ def army(ctx: Ctx, team: str, cmd: Army) -> None:
     units = [_planning_unit(ctx, team, u) for u in dict.fromkeys(cmd.units)]
     if not int(dep["army_min"]) <= len(units) <= int(dep["army_max"]):
         raise IllegalOrder(f"an army has {dep['army_min']} to {dep['army_max']} divisions", rule="C-5.6")
-    if any(u.arm == "FORT" or u.is_regiment for u in units):
+    if not all(is_division(state.tables, u) for u in units):
         raise IllegalOrder("armies are made of divisions", rule="C-5.6")
     armies = state.armies.setdefault(team, {})
     for name in list(armies):
@@ -86,6 +116,23 @@ def army(ctx: Ctx, team: str, cmd: Army) -> None:
     ctx.emit(for_team(team, "army_formed", name=cmd.name, units=[u.id for u in units], rule="C-5.6"))
     if cmd.zone is not None:
         ctx.emit(for_team(team, "zone", spectators=False, army=cmd.name, zone=zones[cmd.name], rule="C-5.6"))
+
+
+def army_group(ctx: Ctx, team: str, cmd: ArmyGroup) -> None:
+    """C-5.7: armies may be grouped into an army group (front) — convenient, not required. Kept in the team's
+    plan beside the zones (seen by the team and the moderator); an army belongs to one group at most."""
+    state = ctx.state
+    armies = state.armies.get(team, {})
+    unknown = [a for a in cmd.armies if a not in armies]
+    if unknown:
+        raise IllegalOrder(f"no army {unknown[0]!r} to group", rule="C-5.7")
+    groups = state.regulations.setdefault(team, {}).setdefault("groups", {})
+    for name in list(groups):
+        groups[name] = [a for a in groups[name] if a not in cmd.armies]
+        if not groups[name]:
+            del groups[name]
+    groups[cmd.name] = list(dict.fromkeys(cmd.armies))
+    ctx.emit(for_team(team, "army_group", spectators=False, name=cmd.name, armies=groups[cmd.name], rule="C-5.7"))
 
 
 def cover(ctx: Ctx, team: str, cmd: Cover) -> None:
@@ -170,15 +217,32 @@ def border_of(gm: GameMap, grid: dict[Cell, str | None], team: str, facing: str 
 
 
 def first_echelon(state: CampaignState, team: str) -> dict[str, list[str]]:
-    """C-6.2: first-echelon armies stand no further than 60 km from the border (every division of the army)."""
+    """C-6.2: first-echelon armies stand no further than 60 km from the border (every division of the army) and
+    are not screened by forest, mountains or other armies: an army is screened when each of its divisions is."""
     depth = float(state.tables["deployment"]["first_echelon_km"]) / 10
     border = border_cells(state, team)
     out: dict[str, list[str]] = {}
     for name, ids in sorted(state.armies.get(team, {}).items()):
         units = [state.units[i] for i in ids if i in state.units and state.units[i].alive]
-        if units and border and all(min(chebyshev(u.cell, b) for b in border) <= depth for u in units):
+        if units and border and all(min(chebyshev(u.cell, b) for b in border) <= depth for u in units) and not all(
+                screened(state, u, border, depth) for u in units):
             out[name] = [u.id for u in units]
     return out
+
+
+def screened(state: CampaignState, unit: Unit, border: list[Cell], depth: float) -> bool:
+    """C-6.2: no straight line from a border cell within 60 km reaches the division without crossing screening
+    terrain of the level's map (forest, mountains — tables.deployment.screening_terrain) or a division of another
+    of its side's armies; the border cell itself counts, the division's own cell does not."""
+    terrain = state.map.terrain
+    screens = set(state.tables["deployment"].get("screening_terrain", []))
+    others = {c for u in state.alive_units(unit.team) if u.army and u.army != unit.army for c in u.cells()}
+    for b in border:
+        if chebyshev(b, unit.cell) > depth:
+            continue
+        if b == unit.cell or not any(terrain.get(c) in screens or c in others for c in line_from(b, unit.cell)):
+            return False
+    return True
 
 
 def standing_information(state: CampaignState, about: str, *, deployment: bool = False) -> dict[str, Any]:

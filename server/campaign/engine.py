@@ -14,10 +14,11 @@ from typing import Any
 from server.campaign import artillery, combat, deployment, fog, movement, peace, recon
 from server.campaign.context import Ctx, Dropped
 from server.campaign.events import for_team, public, umpire
-from server.campaign.forces import new_division
+from server.campaign.forces import is_division, new_division
 from server.campaign.orders import (
     AnswerPeace,
     Army,
+    ArmyGroup,
     Attack,
     Capitulate,
     Command,
@@ -51,7 +52,7 @@ from server.core.turns import TurnOrder, in_turn_order
 Handler = Callable[[Ctx, str, Any], None]
 
 PLANNING_ORDERS: dict[type, Handler] = {
-    Deploy: deployment.deploy, Army: deployment.army, Cover: deployment.cover,
+    Deploy: deployment.deploy, Army: deployment.army, ArmyGroup: deployment.army_group, Cover: deployment.cover,
     MobilizationPoints: deployment.mobilization_points, Regulation: deployment.regulation,
     Posture: deployment.posture, Formation: deployment.formation, Corps: movement.corps,
 }
@@ -65,6 +66,8 @@ ANY_TIME_ORDERS: dict[type, Handler] = {
     Posture: deployment.posture, Regulation: deployment.regulation, Question: recon.question,
     ProposePeace: peace.propose, AnswerPeace: peace.answer, Capitulate: peace.capitulate,
 }
+#: C-1.3: the server is the computer mediator; "none" records a game played without one (levels 1-2, C-1.4).
+MEDIATORS = ("server", "none")
 #: Level 3 (C-1.7): orders the mediator records and carries out together at the end of the turn, in this order.
 RESOLUTION_ORDER: tuple[type, ...] = (Turn, Frontage, Formation, Split, Merge, Corps, Reassign, Transfer, March,
                                       Move, Strike, Attack)
@@ -72,6 +75,10 @@ RESOLUTION_ORDER: tuple[type, ...] = (Turn, Frontage, Formation, Split, Merge, C
 
 class CampaignEngine:
     kind = "campaign"
+    #: Orders a team may give out of its turn (the room skips its turn check for them; the engine checks who may):
+    #: answers to and offers of peace, capitulation (C-10.2, C-10.3), standing postures and regulations (C-6),
+    #: and questions, which the engine itself confines to the asker's turn (C-8.3).
+    any_time_orders = frozenset({"posture", "regulation", "question", "propose_peace", "answer_peace", "capitulate"})
 
     # -- setup -------------------------------------------------------------------------------------------------
     def setup(self, config: Mapping[str, Any], seed: int) -> tuple[CampaignState, Sequence[Event]]:
@@ -92,6 +99,18 @@ class CampaignEngine:
         if not isinstance(house_rules, list) or len(house_rules) > 50 or not all(
                 isinstance(r, str) and len(r) <= 500 for r in house_rules):
             raise BadOrder("house rules are a list of texts", rule="C-0.3", details={"field": "house_rules"})
+        mediator = config.get("mediator", "server")
+        if mediator not in MEDIATORS:
+            raise BadOrder("the mediator is 'server' or 'none'", rule="C-1.3", details={"field": "mediator"})
+        if mediator == "none" and level == 3:
+            raise BadOrder("level 3 is impossible without a mediator", rule="C-1.4", details={"field": "mediator"})
+        module = config.get("module", 1)
+        if module != 1 or isinstance(module, bool):
+            raise BadOrder("only Module 1, the Continental War, is specified", rule="C-0.1",
+                           details={"field": "module"})
+        if config.get("forces", "preset") != "preset":
+            raise BadOrder("only preset forces are played: Table 6 (forces by cost) is blank and the level-3 "
+                           "establishments depend on Module 4", rule="C-T6, C-3.U1", details={"field": "forces"})
         ordered = list(in_turn_order(list(teams)))
         neutrals = [s for s, d in scen.raw["states"].items() if s not in ordered and d.get("neutral")]
         state = CampaignState(
@@ -99,21 +118,23 @@ class CampaignEngine:
             house_rules=list(house_rules), recon_deception=bool(config.get("recon_deception")),
             phase=PLANNING, order=TurnOrder.start(ordered, simultaneous=True), dice=Dice.from_seed(seed),
             units={}, neutrals=neutrals, penalise_refused=bool(config.get("penalise_refused_orders", True)),
+            mediator=str(mediator),
         )
         for colour in [*ordered, *neutrals]:
             for spec in scen.forces_for(colour, state.level):
                 state.units[spec["id"]] = new_division(scen, state.level, spec, colour, neutral=colour in neutrals)
             state.recon[colour] = {"quota": 0.0, "spent": 0.0, "answers": 0, "false": 0}
         deployment.setup_fortresses(state)
+        deployment.setup_headquarters(state)
         for colour in ordered:
             state.armies[colour] = {}
             for u in state.alive_units(colour):
-                if u.army:
+                if u.army and is_division(state.tables, u):
                     state.armies[colour].setdefault(u.army, []).append(u.id)
         events: list[Event] = [public(
             "campaign_created", scenario=scen.name, title=scen.title, level=state.level, teams=state.teams,
             neutrals=neutrals, house_rules=state.house_rules, recon_deception=state.recon_deception,
-            rules="C-0.2, C-0.3, C-1.2",
+            module=1, mediator=state.mediator, rules="C-0.1, C-0.2, C-0.3, C-1.2, C-1.3",
         )]
         events.append(public("phase", phase=PLANNING, rule="C-1.5"))
         return state, events

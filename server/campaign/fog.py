@@ -18,7 +18,7 @@ from typing import Any
 from server.campaign.context import Ctx
 from server.campaign.deployment import border_of, standing_information
 from server.campaign.events import for_team
-from server.campaign.forces import Unit
+from server.campaign.forces import TRANSFER, Unit
 from server.campaign.grid import Cell, chebyshev, label, neighbours
 from server.campaign.scenario import load_scenario
 from server.campaign.state import CampaignState, cell_of
@@ -32,15 +32,21 @@ def open_sectors(state: CampaignState, team: str, observer: str) -> frozenset[Ce
     """C-8.2: where `team` has no covering troops along its border with `observer`, a zone 60 km deep and as wide
     as the open sector plus a quarter of its width on each flank is open to `observer`'s observation. A cover
     division covers its own border cell and one on each side (1/3 division per 10 km, C-5.8). Only the side
-    across an open sector observes it (our reading: a border with a third state opens nothing to us)."""
+    across an open sector observes it (our reading: a border with a third state opens nothing to us).
+
+    The exception of C-8.2: troops of `team` behind the border act as cover — each covers its cell and one cell
+    around it, so that a continuous front of them (a division every third cell or closer) closes the ground behind
+    it; the front itself stays in view. A gap in the front lets observation through."""
     cover = tuple(sorted(u.cell for u in state.alive_units(team) if u.cover))
-    return _open_sectors(state.scenario, state.level, team, observer, cover, tuple(sorted(state.control.items())))
+    troops = tuple(sorted({c for u in state.alive_units(team) if u.status != TRANSFER for c in u.cells()}))
+    return _open_sectors(state.scenario, state.level, team, observer, cover, troops,
+                         tuple(sorted(state.control.items())))
 
 
 @lru_cache(maxsize=512)
 def _open_sectors(scenario: str, level: int, team: str, observer: str, cover: tuple[Cell, ...],
-                  control: tuple[tuple[str, str], ...]) -> frozenset[Cell]:
-    """Memoized: the zone depends only on the map, the covering troops' cells and who holds which cell."""
+                  troops: tuple[Cell, ...], control: tuple[tuple[str, str], ...]) -> frozenset[Cell]:
+    """Memoized: the zone depends only on the map, the side's troops' cells and who holds which cell."""
     scen = load_scenario(scenario)
     gm = scen.map_for(level)
     grid: dict[Cell, str | None] = dict(gm.states)
@@ -71,23 +77,21 @@ def _open_sectors(scenario: str, level: int, team: str, observer: str, cover: tu
             grown |= frontier
         widened |= grown
     depth = int(float(scen.tables["recon"]["observed_depth_km"]) / 10)
-    (ox, oy), (w, h) = gm.origin, gm.size
-    # prefix sums of the widened cells: "is any within `depth` (Chebyshev)" in constant time per cell
-    sums = [[0] * (w + 1) for _ in range(h + 1)]
-    for j in range(h):
-        row = 0
-        for i in range(w):
-            row += (ox + i, oy + j) in widened
-            sums[j + 1][i + 1] = sums[j][i + 1] + row
-    zone: set[Cell] = set()
-    for cell, holder in grid.items():
-        if holder != team:
-            continue
-        i, j = cell[0] - ox, cell[1] - oy
-        i0, i1, j0, j1 = max(0, i - depth), min(w, i + depth + 1), max(0, j - depth), min(h, j + depth + 1)
-        if sums[j1][i1] - sums[j0][i1] - sums[j1][i0] + sums[j0][i0]:
-            zone.add(cell)
-    return frozenset(zone)
+    held = set(troops)
+    screen = {n for c in troops for n in (c, *neighbours(c))}
+    # observation spreads from the widened sector one cell a step (Chebyshev distance on open ground); from a
+    # cell the side's troops cover it reaches only the troops themselves, not the ground beyond them
+    reached = set(widened)
+    frontier_cells = sorted(widened)
+    for _ in range(depth):
+        nxt = []
+        for c in frontier_cells:
+            for n in neighbours(c):
+                if n in grid and n not in reached and (c not in screen or n in held):
+                    reached.add(n)
+                    nxt.append(n)
+        frontier_cells = nxt
+    return frozenset(c for c in reached if grid.get(c) == team)
 
 
 def visible_units(state: CampaignState, team: str) -> dict[str, str]:
@@ -124,12 +128,20 @@ def _map_view(state: CampaignState) -> dict[str, Any]:
         "origin": list(gm.origin), "size": list(gm.size),
         "terrain": {label(c): t for c, t in sorted(gm.terrain.items()) if t != "plain"},
         "states": state.scen.raw["map"]["states"],
+        "legend": {"states": state.scen.raw["map"]["legend"]["states"]},
         "rivers": sorted(list(c) for c in gm.rivers),
         "roads": sorted(list(c) for c in gm.roads), "railways": sorted(list(c) for c in gm.railways),
         "tracks": sorted(list(c) for c in gm.tracks),
         "places": [{"name": p.name, "cell": list(p.cell), "kind": p.kind, "state": p.state}
                    for p in gm.places.values()],
     }
+
+
+def movement_tables(state: CampaignState) -> dict[str, Any]:
+    """C-4.3, C-T4 (D-C-2): km per turn by ground (and `road`, `track_<ground>`) and arm, and river crossing turns
+    by arm, so that a client prices a planned path in the engine's own unit (fractions of the turn, D-C-1)."""
+    return {"speeds_km": state.tables["speeds_km"], "river_crossing_turns": state.tables["river_crossing_turns"],
+            "rule": "C-T4"}
 
 
 def clock_settings(state: CampaignState) -> dict[str, Any] | None:
@@ -146,12 +158,13 @@ def view(state: CampaignState, viewer: str) -> dict[str, Any]:
         "scenario": state.scenario, "title": state.scen.title, "level": state.level, "phase": state.phase,
         "turn": state.turn, "active": sorted(state.order.active) if state.phase != "over" else [],
         "teams": state.teams, "neutrals": state.neutrals, "house_rules": state.house_rules,
+        "mediator": state.mediator,
         "recon_deception": state.recon_deception, "war": state.war, "aggressor": state.aggressor,
         "violators": state.violators, "control": dict(sorted(state.control.items())),
         "closures": {k: v for k, v in sorted(state.closures.items()) if max(v.values()) >= state.turn},
         "penalties": state.penalties, "peace_pairs": state.peace_pairs, "result": state.result,
         "map": _map_view(state), "prisoners": state.prisoners, "defeated": state.defeated,
-        "clock": clock_settings(state),
+        "clock": clock_settings(state), "tables": movement_tables(state),
     }
     if viewer in (MODERATOR, SPECTATOR):
         base["units"] = [unit_view(u) for u in sorted(state.units.values(), key=lambda u: u.id)]

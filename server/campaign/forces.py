@@ -92,6 +92,11 @@ class Unit:
         return cls(**data)
 
 
+def is_division(tables: Mapping[str, Any], unit: Unit) -> bool:
+    """A division proper (C-T1): neither a regiment nor a fortress or headquarters (tables.non_divisions)."""
+    return not unit.is_regiment and unit.arm not in tables["non_divisions"]
+
+
 def composition(scen: Scenario, arm: str) -> list[list[Any]]:
     """C-T1: the regiments of a division of this arm, each with its value in the division's rating."""
     return [[r, float(v)] for r, v in scen.tables["compositions"][arm]]

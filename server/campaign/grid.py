@@ -75,3 +75,15 @@ def shift(cell: Cell, facing: str, n: int = 1) -> Cell:
 
 def chebyshev(a: Cell, b: Cell) -> int:
     return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+
+
+def line_from(a: Cell, b: Cell) -> list[Cell]:
+    """The cells a straight line between the centres of a and b crosses, from a (included) to b (excluded)."""
+    steps = 4 * chebyshev(a, b)
+    out: list[Cell] = []
+    for i in range(steps):
+        t = i / steps
+        cell = (int(round_half_up(a[0] + (b[0] - a[0]) * t)), int(round_half_up(a[1] + (b[1] - a[1]) * t)))
+        if cell != b and cell not in out:
+            out.append(cell)
+    return out

@@ -13,7 +13,7 @@ from collections import deque
 
 from server.campaign.context import Ctx
 from server.campaign.events import for_team, for_teams, public
-from server.campaign.forces import MARCH, READY, REGROUPING, RESTORING, TRANSFER, Unit
+from server.campaign.forces import MARCH, READY, REGROUPING, RESTORING, TRANSFER, Unit, is_division
 from server.campaign.grid import (
     ORTHOGONAL,
     Cell,
@@ -134,11 +134,19 @@ def _check_common(ctx: Ctx, unit: Unit) -> None:
         ctx.fail(IllegalOrder(f"{unit.name} has no time left this turn", rule="C-4.3"))
 
 
+def _acting_unit(ctx: Ctx, team: str, unit_id: str, *, level: int = 1, what: str = "", rule: str = "C-0.2") -> Unit:
+    """The team's own counter, able to take an order now; `level` gates rules above level 1 (C-0.2)."""
+    unit = ctx.own_unit(team, unit_id)
+    if ctx.state.level < level:
+        ctx.fail(IllegalOrder(f"{what} is a level-{level} rule", rule=rule))
+    _check_common(ctx, unit)
+    return unit
+
+
 def move(ctx: Ctx, team: str, cmd: Move) -> None:
     """C-4.3, C-4.4, C-4.7, C-4.12: move along a path of neighbouring cells."""
     state = ctx.state
-    unit = ctx.own_unit(team, cmd.unit)
-    _check_common(ctx, unit)
+    unit = _acting_unit(ctx, team, cmd.unit)
     pos = unit.cell
     taken: list[Cell] = []
     used = unit.used
@@ -236,8 +244,7 @@ def turn_cost(state: CampaignState, unit: Unit, facing: str) -> float | None:
 def turn(ctx: Ctx, team: str, cmd: Turn) -> None:
     """C-4.3bis: 180° = 1 turn (hills 1.5, swamp 2); 90° = half (swamp 1); [L2] 45° = a quarter."""
     state = ctx.state
-    unit = ctx.own_unit(team, cmd.unit)
-    _check_common(ctx, unit)
+    unit = _acting_unit(ctx, team, cmd.unit)
     if state.level < 2 and cmd.facing not in ORTHOGONAL:
         ctx.fail(IllegalOrder("at level 1 counters face north, east, south or west", rule="C-4.3bis"))
     cost = turn_cost(state, unit, cmd.facing)
@@ -261,10 +268,7 @@ def turn(ctx: Ctx, team: str, cmd: Turn) -> None:
 def frontage(ctx: Ctx, team: str, cmd: Frontage) -> None:
     """C-4.6 [L2]: a division widens to a 1×2 card (or closes up) at 10 km a turn: one whole turn."""
     state = ctx.state
-    unit = ctx.own_unit(team, cmd.unit)
-    if state.level < 2:
-        ctx.fail(IllegalOrder("frontage changes are a level-2 rule", rule="C-4.6"))
-    _check_common(ctx, unit)
+    unit = _acting_unit(ctx, team, cmd.unit, level=2, what="changing frontage", rule="C-4.6")
     if unit.used > EPS:
         ctx.fail(IllegalOrder(f"{unit.name} needs a whole turn to change its frontage", rule="C-4.6"))
     if cmd.wide:
@@ -285,10 +289,7 @@ def march(ctx: Ctx, team: str, cmd: March) -> None:
     """C-4.8 [L2]: a march along roads in space free of the enemy at 1.5× road speed, reckoned over the whole
     march; 0.5 turn to prepare, a 1×2 footprint, half rating in defence, no attacks, 0.5 day to recover."""
     state = ctx.state
-    unit = ctx.own_unit(team, cmd.unit)
-    if state.level < 2:
-        ctx.fail(IllegalOrder("marches are a level-2 rule", rule="C-4.8"))
-    _check_common(ctx, unit)
+    unit = _acting_unit(ctx, team, cmd.unit, level=2, what="the march", rule="C-4.8")
     if unit.used > EPS:
         ctx.fail(IllegalOrder(f"{unit.name} must begin a march at the start of its turn", rule="C-4.8"))
     gm = state.map
@@ -347,8 +348,7 @@ def transfer(ctx: Ctx, team: str, cmd: Transfer) -> None:
     """C-4.5: transfer between cities — 2 turns plus 1 per transport node on the way, by road at level 1 and by
     rail from level 2; not combat-capable on the way, one turn to recover on arrival."""
     state = ctx.state
-    unit = ctx.own_unit(team, cmd.unit)
-    _check_common(ctx, unit)
+    unit = _acting_unit(ctx, team, cmd.unit)
     gm = state.map
     here = gm.place_at.get(unit.cell)
     dest = gm.places.get(cmd.to)
@@ -425,10 +425,7 @@ def arrive(ctx: Ctx, unit: Unit) -> None:
 def split(ctx: Ctx, team: str, cmd: Split) -> None:
     """C-4.9/C-4.10 [L2]: a division breaks up into regiment counters in its cell (at most five a cell)."""
     state = ctx.state
-    unit = ctx.own_unit(team, cmd.unit)
-    if state.level < 2:
-        ctx.fail(IllegalOrder("regiments are a level-2 rule", rule="C-4.10"))
-    _check_common(ctx, unit)
+    unit = _acting_unit(ctx, team, cmd.unit, level=2, what="splitting into regiments", rule="C-4.10")
     if unit.is_regiment or len(unit.regiments) < 2:
         ctx.fail(IllegalOrder(f"{unit.name} has no regiments to split", rule="C-4.10"))
     cells = unit.cells()
@@ -504,6 +501,43 @@ def _main_arm(state: CampaignState, units: list[Unit]) -> str:
     return max(sorted(counts), key=lambda a: counts[a])
 
 
+def side_by_side(units: list[Unit], first: Unit) -> list[Unit]:
+    """The units of `units` linked to `first` through neighbouring cells (one corps card, C-4.7/C-4.10)."""
+    linked = [first]
+    while True:
+        more = [u for u in units if u not in linked and any(is_adjacent(u.cell, v.cell) for v in linked)]
+        if not more:
+            return linked
+        linked += more
+
+
+def break_up_corps(ctx: Ctx, team: str) -> None:
+    """C-4.9 [L2], at the start of the team's turn: a corps whose divisions stand side by side has its card laid
+    (C-4.7); afterwards divisions that can no longer be placed on it (not side by side with the corps' main body —
+    the largest linked group, the first by id on a tie) lose corps subordination. A corps drawn up in planning
+    over a wider front (C-5.3) is a label until its card is first laid (our decision)."""
+    state = ctx.state
+    if state.level < 2:
+        return
+    by_corps: dict[str, list[Unit]] = {}
+    for u in sorted(state.alive_units(team), key=lambda u: u.id):
+        if u.corps and is_division(state.tables, u) and u.status != TRANSFER:
+            by_corps.setdefault(u.corps, []).append(u)
+    for name, members in sorted(by_corps.items()):
+        body = max((side_by_side(members, m) for m in members), key=len)
+        key = f"{team}:{name}"
+        if len(body) == len(members):
+            if key not in state.corps_cards:
+                state.corps_cards.append(key)
+            continue
+        if key not in state.corps_cards:
+            continue
+        for u in members:
+            if u not in body:
+                u.corps = None
+                ctx.emit(for_team(team, "corps_left", unit=u.id, corps=name, rule="C-4.9"))
+
+
 def corps(ctx: Ctx, team: str, cmd: Corps) -> None:
     """C-5.3 while planning, C-4.10 [L2] in operations: divisions side by side form a corps (a corps card holds
     up to three, C-4.7); in operations it takes 3 turns."""
@@ -512,19 +546,12 @@ def corps(ctx: Ctx, team: str, cmd: Corps) -> None:
     if not planning and state.level < 2:
         ctx.fail(IllegalOrder("combining divisions into a corps during the war is a level-2 rule", rule="C-4.10"))
     units = [ctx.own_unit(team, u) for u in dict.fromkeys(cmd.units)]
-    if not 1 <= len(units) <= 3 or any(u.is_regiment or u.arm == "FORT" for u in units):
+    if not 1 <= len(units) <= 3 or not all(is_division(state.tables, u) for u in units):
         ctx.fail(IllegalOrder("a corps is one to three divisions", rule="C-4.7"))
     if not planning:
         for u in units:
             _check_common(ctx, u)
-        linked = {units[0].id}
-        while True:
-            more = {u.id for u in units if u.id not in linked
-                    and any(is_adjacent(u.cell, state.units[v].cell) for v in linked)}
-            if not more:
-                break
-            linked |= more
-        if len(linked) != len(units):
+        if len(side_by_side(units, units[0])) != len(units):
             ctx.fail(IllegalOrder("the divisions of a corps must stand side by side", rule="C-4.10"))
     turns = int(state.tables["movement"]["combine_divisions_turns"])
     for u in units:
@@ -575,6 +602,7 @@ def begin_turn(ctx: Ctx, team: str) -> None:
             advance_transfer(ctx, unit)
         elif unit.status == MARCH:
             advance_march(ctx, unit)
+    break_up_corps(ctx, team)
     ctx.emit(public("turn_begun", team=team, turn=state.turn))
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields
 from typing import Any
 
 from server.campaign.grid import FACINGS, Cell
@@ -62,224 +62,248 @@ def _ids(order: Mapping[str, Any], name: str, *, required: bool = True) -> list[
     return list(value)
 
 
+def _ids_tuple(order: Mapping[str, Any], name: str) -> tuple[str, ...]:
+    return tuple(_ids(order, name))
+
+
+def _cells_tuple(order: Mapping[str, Any], name: str) -> tuple[Cell, ...]:
+    return tuple(_cells(order, name))
+
+
+def _facing(order: Mapping[str, Any], name: str) -> str:
+    return _choice(order, name, FACINGS)
+
+
+READERS: dict[str, Callable[[Mapping[str, Any], str], Any]] = {
+    "unit": _str, "to": _str, "regiment": _str, "name": _str, "text": _str,
+    "units": _ids_tuple, "path": _cells_tuple, "facing": _facing,
+}
+
+
+class _Order:
+    """A typed command; `wire` reads it from a wire dict, each field by the reader of its name (BadOrder for
+    malformed fields); commands with other fields read themselves."""
+
+    @classmethod
+    def wire(cls, order: Mapping[str, Any]) -> Any:
+        return cls(*(READERS[f.name](order, f.name) for f in fields(cls)))  # type: ignore[arg-type]
+
+
 @dataclass(frozen=True)
-class Move:
+class _PathOrder(_Order):
     unit: str
     path: tuple[Cell, ...]
 
 
 @dataclass(frozen=True)
-class Turn:
+class Move(_PathOrder):
+    """C-4.3: a move along a path of neighbouring cells."""
+
+
+@dataclass(frozen=True)
+class March(_PathOrder):
+    """C-4.8: the same wire shape as a move, along roads."""
+
+
+@dataclass(frozen=True)
+class Turn(_Order):
     unit: str
     facing: str
 
 
 @dataclass(frozen=True)
-class Frontage:
+class Frontage(_Order):
     unit: str
     wide: bool
 
+    @classmethod
+    def wire(cls, order: Mapping[str, Any]) -> Frontage:
+        width = _get(order, "width")
+        if width not in (1, 2):
+            raise BadOrder("'width' is 1 or 2 cells", details={"field": "width"})
+        return cls(_str(order, "unit"), width == 2)
+
 
 @dataclass(frozen=True)
-class March:
-    unit: str
-    path: tuple[Cell, ...]
-
-
-@dataclass(frozen=True)
-class Transfer:
+class Transfer(_Order):
     unit: str
     to: str
 
 
 @dataclass(frozen=True)
-class Split:
+class Split(_Order):
     unit: str
 
 
 @dataclass(frozen=True)
-class Merge:
+class Merge(_Order):
     units: tuple[str, ...]
 
 
 @dataclass(frozen=True)
-class Corps:
+class Corps(_Order):
     name: str
     units: tuple[str, ...]
 
 
 @dataclass(frozen=True)
-class Reassign:
+class Reassign(_Order):
     regiment: str
     to: str
 
 
 @dataclass(frozen=True)
-class Formation:
+class Formation(_Order):
     unit: str
     formation: str
     orientation: str
 
+    @classmethod
+    def wire(cls, order: Mapping[str, Any]) -> Formation:
+        return cls(_str(order, "unit"), _choice(order, "formation", ("line", "support"), "line"),
+                   _choice(order, "orientation", ("enemy", "front_line"), "enemy"))
+
 
 @dataclass(frozen=True)
-class Attack:
+class Attack(_Order):
     target: Cell
     echelons: tuple[tuple[str, ...], ...]
     support: tuple[str, ...]
     advance: bool
 
+    @classmethod
+    def wire(cls, order: Mapping[str, Any]) -> Attack:
+        raw = _get(order, "echelons")
+        if not isinstance(raw, list) or not raw or len(raw) > 5:
+            raise BadOrder("'echelons' must be a list of lists of unit ids", details={"field": "echelons"})
+        echelons = tuple(tuple(_ids({"e": e}, "e")) for e in raw)
+        return cls(_cell(_get(order, "target"), "target"), echelons,
+                   tuple(_ids(order, "support", required=False)), bool(order.get("advance", True)))
+
 
 @dataclass(frozen=True)
-class Strike:
+class Strike(_Order):
     unit: str
     target: Cell
     mode: str
     confirm: bool
 
+    @classmethod
+    def wire(cls, order: Mapping[str, Any]) -> Strike:
+        return cls(_str(order, "unit"), _cell(_get(order, "target"), "target"),
+                   _choice(order, "mode", ("destroy", "cutoff", "road", "bridge"), "destroy"),
+                   bool(order.get("confirm", False)))
+
 
 @dataclass(frozen=True)
-class Posture:
+class Posture(_Order):
     unit: str | None
     on_attack: str
 
+    @classmethod
+    def wire(cls, order: Mapping[str, Any]) -> Posture:
+        unit = order.get("unit")
+        if unit is not None and not isinstance(unit, str):
+            raise BadOrder("'unit' must be a unit id", details={"field": "unit"})
+        return cls(unit, _choice(order, "on_attack", ("accept", "withdraw", "retreat")))
+
 
 @dataclass(frozen=True)
-class Deploy:
+class Deploy(_Order):
     unit: str
     cell: Cell
     facing: str
 
+    @classmethod
+    def wire(cls, order: Mapping[str, Any]) -> Deploy:
+        return cls(_str(order, "unit"), _cell(_get(order, "cell"), "cell"), _choice(order, "facing", FACINGS, "N"))
+
 
 @dataclass(frozen=True)
-class Army:
+class Army(_Order):
     name: str
     units: tuple[str, ...]
     zone: tuple[Cell, Cell] | None = None
 
-
-@dataclass(frozen=True)
-class Cover:
-    unit: str
-    cover: bool
-
-
-@dataclass(frozen=True)
-class MobilizationPoints:
-    cities: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class Regulation:
-    name: str
-    text: str
-
-
-@dataclass(frozen=True)
-class Question:
-    kind: str
-    cell: Cell | None
-    unit_name: str | None
-    feature: str | None
-
-
-@dataclass(frozen=True)
-class ProposePeace:
-    to: str
-    kind: str
-    border: tuple[tuple[Cell, str], ...]
-
-
-@dataclass(frozen=True)
-class AnswerPeace:
-    proposal: int
-    accept: bool
-
-
-@dataclass(frozen=True)
-class Capitulate:
-    pass
-
-
-Command = (Move | Turn | Frontage | March | Transfer | Split | Merge | Corps | Reassign | Formation | Attack | Strike
-           | Posture | Deploy | Army | Cover | MobilizationPoints | Regulation | Question | ProposePeace
-           | AnswerPeace | Capitulate)
-
-QUESTION_KINDS = ("presence", "count", "arm", "locate", "feature", "mobilization")
-
-
-def parse(order: Mapping[str, Any]) -> Command:
-    """Turn a wire order into a typed command. Raises BadOrder / UnknownOrder."""
-    if not isinstance(order, Mapping):
-        raise BadOrder("an order is an object with a 'type'")
-    kind = order.get("type")
-    if kind == "move":
-        return Move(_str(order, "unit"), tuple(_cells(order, "path")))
-    if kind == "turn":
-        return Turn(_str(order, "unit"), _choice(order, "facing", FACINGS))
-    if kind == "frontage":
-        width = _get(order, "width")
-        if width not in (1, 2):
-            raise BadOrder("'width' is 1 or 2 cells", details={"field": "width"})
-        return Frontage(_str(order, "unit"), width == 2)
-    if kind == "march":
-        return March(_str(order, "unit"), tuple(_cells(order, "path")))
-    if kind == "transfer":
-        return Transfer(_str(order, "unit"), _str(order, "to"))
-    if kind == "split":
-        return Split(_str(order, "unit"))
-    if kind == "merge":
-        return Merge(tuple(_ids(order, "units")))
-    if kind == "corps":
-        return Corps(_str(order, "name"), tuple(_ids(order, "units")))
-    if kind == "reassign":
-        return Reassign(_str(order, "regiment"), _str(order, "to"))
-    if kind == "formation":
-        return Formation(_str(order, "unit"), _choice(order, "formation", ("line", "support"), "line"),
-                         _choice(order, "orientation", ("enemy", "front_line"), "enemy"))
-    if kind == "attack":
-        raw = _get(order, "echelons")
-        if not isinstance(raw, list) or not raw or len(raw) > 5:
-            raise BadOrder("'echelons' must be a list of lists of unit ids", details={"field": "echelons"})
-        echelons = tuple(tuple(_ids({"e": e}, "e")) for e in raw)
-        return Attack(_cell(_get(order, "target"), "target"), echelons,
-                      tuple(_ids(order, "support", required=False)), bool(order.get("advance", True)))
-    if kind == "strike":
-        return Strike(_str(order, "unit"), _cell(_get(order, "target"), "target"),
-                      _choice(order, "mode", ("destroy", "cutoff", "road", "bridge"), "destroy"),
-                      bool(order.get("confirm", False)))
-    if kind == "posture":
-        unit = order.get("unit")
-        if unit is not None and not isinstance(unit, str):
-            raise BadOrder("'unit' must be a unit id", details={"field": "unit"})
-        return Posture(unit, _choice(order, "on_attack", ("accept", "withdraw", "retreat")))
-    if kind == "deploy":
-        return Deploy(_str(order, "unit"), _cell(_get(order, "cell"), "cell"), _choice(order, "facing", FACINGS, "N"))
-    if kind == "army":
+    @classmethod
+    def wire(cls, order: Mapping[str, Any]) -> Army:
         zone = None
         if order.get("zone") is not None:
             corners = _cells(order, "zone", max_len=2)
             if len(corners) != 2:
                 raise BadOrder("'zone' is two opposite corners", details={"field": "zone"})
             zone = (corners[0], corners[1])
-        return Army(_str(order, "name"), tuple(_ids(order, "units")), zone)
-    if kind == "cover":
-        return Cover(_str(order, "unit"), bool(order.get("cover", True)))
-    if kind == "mobilization_points":
+        return cls(_str(order, "name"), tuple(_ids(order, "units")), zone)
+
+
+@dataclass(frozen=True)
+class ArmyGroup(_Order):
+    """C-5.7: armies grouped into an army group (front), optional."""
+    name: str
+    armies: tuple[str, ...]
+
+    @classmethod
+    def wire(cls, order: Mapping[str, Any]) -> ArmyGroup:
+        return cls(_str(order, "name"), _ids_tuple(order, "armies"))
+
+
+@dataclass(frozen=True)
+class Cover(_Order):
+    unit: str
+    cover: bool
+
+    @classmethod
+    def wire(cls, order: Mapping[str, Any]) -> Cover:
+        return cls(_str(order, "unit"), bool(order.get("cover", True)))
+
+
+@dataclass(frozen=True)
+class MobilizationPoints(_Order):
+    cities: tuple[str, ...]
+
+    @classmethod
+    def wire(cls, order: Mapping[str, Any]) -> MobilizationPoints:
         cities = _get(order, "cities")
         if not isinstance(cities, list) or not cities or not all(isinstance(c, str) for c in cities):
             raise BadOrder("'cities' must be a list of city names", details={"field": "cities"})
-        return MobilizationPoints(tuple(cities))
-    if kind == "regulation":
-        return Regulation(_str(order, "name"), _str(order, "text"))
-    if kind == "question":
+        return cls(tuple(cities))
+
+
+@dataclass(frozen=True)
+class Regulation(_Order):
+    name: str
+    text: str
+
+
+QUESTION_KINDS = ("presence", "count", "arm", "locate", "feature", "mobilization")
+
+
+@dataclass(frozen=True)
+class Question(_Order):
+    kind: str
+    cell: Cell | None
+    unit_name: str | None
+    feature: str | None
+
+    @classmethod
+    def wire(cls, order: Mapping[str, Any]) -> Question:
         q = _choice(order, "kind", QUESTION_KINDS)
         cell = _cell(order["cell"], "cell") if "cell" in order else None
         if q in ("presence", "count", "arm") and cell is None:
             raise BadOrder(f"a '{q}' question names a 'cell'", details={"field": "cell"})
         name = _str(order, "unit") if q == "locate" else None
         feature = _str(order, "feature") if q == "feature" else None
-        return Question(q, cell, name, feature)
-    if kind == "propose_peace":
+        return cls(q, cell, name, feature)
+
+
+@dataclass(frozen=True)
+class ProposePeace(_Order):
+    to: str
+    kind: str
+    border: tuple[tuple[Cell, str], ...]
+
+    @classmethod
+    def wire(cls, order: Mapping[str, Any]) -> ProposePeace:
         border_raw = order.get("border", [])
         if not isinstance(border_raw, list) or len(border_raw) > 2000:
             raise BadOrder("'border' must be a list of [cell, team]", details={"field": "border"})
@@ -288,13 +312,49 @@ def parse(order: Mapping[str, Any]) -> Command:
             if not isinstance(item, list) or len(item) != 2 or not isinstance(item[1], str):
                 raise BadOrder("'border' must be a list of [cell, team]", details={"field": "border"})
             border.append((_cell(item[0], "border"), item[1]))
-        return ProposePeace(_str(order, "to"), _choice(order, "kind", ("current", "compromise"), "current"),
-                            tuple(border))
-    if kind == "answer_peace":
+        return cls(_str(order, "to"), _choice(order, "kind", ("current", "compromise"), "current"), tuple(border))
+
+
+@dataclass(frozen=True)
+class AnswerPeace(_Order):
+    proposal: int
+    accept: bool
+
+    @classmethod
+    def wire(cls, order: Mapping[str, Any]) -> AnswerPeace:
         proposal = _get(order, "proposal")
         if not isinstance(proposal, int) or isinstance(proposal, bool):
             raise BadOrder("'proposal' is a proposal number", details={"field": "proposal"})
-        return AnswerPeace(proposal, bool(_get(order, "accept")))
-    if kind == "capitulate":
-        return Capitulate()
-    raise UnknownOrder(f"unknown order type {kind!r}")
+        return cls(proposal, bool(_get(order, "accept")))
+
+
+@dataclass(frozen=True)
+class Capitulate(_Order):
+    @classmethod
+    def wire(cls, order: Mapping[str, Any]) -> Capitulate:
+        return cls()
+
+
+Command = (Move | Turn | Frontage | March | Transfer | Split | Merge | Corps | Reassign | Formation | Attack | Strike
+           | Posture | Deploy | Army | ArmyGroup | Cover | MobilizationPoints | Regulation | Question | ProposePeace
+           | AnswerPeace | Capitulate)
+
+KINDS: dict[str, type[_Order]] = {
+    "move": Move, "turn": Turn, "frontage": Frontage, "march": March, "transfer": Transfer, "split": Split,
+    "merge": Merge, "corps": Corps, "reassign": Reassign, "formation": Formation, "attack": Attack,
+    "strike": Strike, "posture": Posture, "deploy": Deploy, "army": Army, "army_group": ArmyGroup, "cover": Cover,
+    "mobilization_points": MobilizationPoints, "regulation": Regulation, "question": Question,
+    "propose_peace": ProposePeace, "answer_peace": AnswerPeace, "capitulate": Capitulate,
+}
+
+
+def parse(order: Mapping[str, Any]) -> Command:
+    """Turn a wire order into a typed command. Raises BadOrder / UnknownOrder."""
+    if not isinstance(order, Mapping):
+        raise BadOrder("an order is an object with a 'type'")
+    kind = order.get("type")
+    command = KINDS.get(kind) if isinstance(kind, str) else None
+    if command is None:
+        raise UnknownOrder(f"unknown order type {kind!r}")
+    cmd: Command = command.wire(order)
+    return cmd

@@ -6,7 +6,7 @@ from typing import Any
 
 from server.campaign.context import Ctx
 from server.campaign.events import for_teams, public
-from server.campaign.forces import Unit
+from server.campaign.forces import Unit, is_division
 from server.campaign.grid import Cell, label
 from server.campaign.orders import AnswerPeace, Capitulate, ProposePeace
 from server.core.errors import IllegalOrder
@@ -43,7 +43,7 @@ def cross_border(ctx: Ctx, unit: Unit, cell: Cell, owner: str) -> None:
 
 
 def _alive_divisions(state: Any, team: str) -> list[Unit]:
-    return [u for u in state.alive_units(team) if not u.is_regiment and u.arm != "FORT"]
+    return [u for u in state.alive_units(team) if is_division(state.tables, u)]
 
 
 def _balance(state: Any, team: str, other: str) -> float:
@@ -192,7 +192,7 @@ def scores(state: Any, winner: str | None, end: str) -> dict[str, int]:
     for team in state.player_teams:
         alive = len(_alive_divisions(state, team))
         captured = sum(1 for u in state.units.values() if u.team == team and u.status == "captured"
-                       and not u.is_regiment and u.arm != "FORT")
+                       and is_division(state.tables, u))
         if end == "peace" or winner is None:
             cities = sum(1 for p in state.map.places.values()
                          if p.kind in ("city", "capital") and p.state != team and state.controller(p.cell) == team)

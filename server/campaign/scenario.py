@@ -169,6 +169,12 @@ def _parse_map(data: Mapping[str, Any]) -> GameMap:
     return gm
 
 
+#: Tables a scenario may leave out: fortresses are its only non-divisions, artillery (anti-tank included) and
+#: fortresses do not make the regular strike (C-9.8), no HQ counters (C-T1).
+OPTIONAL_TABLES: dict[str, Any] = {"non_divisions": ["FORT"], "no_regular_strike": ["AD", "ATD", "FORT"],
+                                   "headquarters": None}
+
+
 @lru_cache(maxsize=8)
 def load_scenario(name: str) -> Scenario:
     """Read and check a scenario. Raises ScenarioError for a malformed one, KeyError for an unknown name."""
@@ -179,7 +185,7 @@ def load_scenario(name: str) -> Scenario:
     if not path.is_file():
         raise KeyError(name)
     raw = json.loads(path.read_text(encoding="utf-8"))
-    tables = json.loads((folder / raw.get("tables", "tables.json")).read_text(encoding="utf-8"))
+    tables = {**OPTIONAL_TABLES, **json.loads((folder / raw.get("tables", "tables.json")).read_text(encoding="utf-8"))}
     gm = _parse_map(raw["map"])
     scen = Scenario(name=name, title=raw.get("title", name), raw=raw, tables=tables, full_map=gm)
     _check_forces(scen)

@@ -58,11 +58,13 @@ class CampaignState:
     mobilization: dict[str, list[str]] = field(default_factory=dict)
     reserves: dict[str, list[list[Any]]] = field(default_factory=dict)
     peace_pairs: list[list[str]] = field(default_factory=list)
+    corps_cards: list[str] = field(default_factory=list)  # "team:corps" whose card is laid (C-4.7, C-4.9)
     interventions: list[int] = field(default_factory=list)
     interventions_limited: bool = False
     reports: dict[str, dict[str, Any]] = field(default_factory=dict)
     defeated: dict[str, dict[str, Any]] = field(default_factory=dict)
     penalise_refused: bool = True
+    mediator: str = "server"  # C-1.3: "server" (the computer mediator) or "none" (levels 1-2, C-1.4)
     result: dict[str, Any] | None = None
     seq: int = 0
 

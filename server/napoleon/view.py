@@ -47,4 +47,5 @@ def view_of(s: NapoleonicState, viewer: str) -> dict[str, Any]:
         "fortresses_built": sorted(s.fortresses),
         "prisoners": {t: len(p) for t, p in s.prisoners.items()},
         "interceptions": [i for i in s.interceptions if everything or s.armies[i["by"]]["team"] == team],
+        "tables": {"movement": s.tables["movement"]},
     }

@@ -17,6 +17,7 @@ from server.bus import open_backend
 from server.bus.names import campaign_room
 from server.net.metrics import Metrics
 from server.net.session import CLOSE_NO_HELLO, CLOSE_REPLACED, CLOSE_REVOKED, Session
+from server.net.sockets import bound_send_buffer
 from server.rooms.engines import engine_names
 from server.rooms.errors import RoomError
 from server.rooms.hub import Hub
@@ -106,6 +107,7 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
     s = node.settings
     ws = web.WebSocketResponse(heartbeat=s.heartbeat_s, max_msg_size=s.max_frame_bytes, compress=False)
     await ws.prepare(request)
+    bound_send_buffer(request.transport, s.socket_send_buffer_bytes)
     session = Session(ws, node, request.transport)
     node.sessions.add(session)
     node.metrics.connections += 1
@@ -156,7 +158,8 @@ async def metrics(request: web.Request) -> web.Response:
             roles[role] = roles.get(role, 0) + n
     text = node.metrics.render(rooms_owned=len(node.hub.rooms), rooms_followed=len(node.hub.feeds),
                                sessions_by_role=roles,
-                               fanout_frames=sum(feed.frames_out for feed in node.hub.feeds.values()))
+                               fanout_frames=sum(feed.frames_out for feed in node.hub.feeds.values()),
+                               view_frames=sum(feed.views_out for feed in node.hub.feeds.values()))
     return web.Response(body=text.encode(), headers={"Content-Type": "text/plain; version=0.0.4; charset=utf-8"})
 
 
@@ -215,11 +218,10 @@ async def reissue_token(request: web.Request) -> web.Response:
 
 async def lobby(request: web.Request) -> web.Response:
     node = request.app[NODE]
-    presence = await node.hub.store.presence()
-    local = node.hub.presence()
+    presence = await node.hub.room_counts()
 
     def online(room: str) -> dict[str, int]:
-        return presence.get(room) or local.get(room) or {}
+        return presence.get(room, {})
 
     public = [m for m in sorted(await node.hub.store.list_campaigns(), key=lambda m: -int(m.get("created_ms", 0)))
               if m.get("public", True)]
@@ -238,6 +240,24 @@ async def lobby(request: web.Request) -> web.Response:
 
 def _spectator_link(node: Node) -> Callable[[Mapping[str, Any]], str | None]:
     return lambda meta: node.link(meta["spectator_token"]) if meta.get("spectator_token") else None
+
+
+_REPLAY_STATUS = {"no_such_room": 404, "bad_message": 400, "not_over": 409}
+
+
+async def replay(request: web.Request) -> web.Response:
+    """GET /api/rooms/{room}/replay?as=full|spectator|team:<colour>: a finished room's view after each completed
+    turn and at the end (server/rooms/replay.py); 409 while it is still being played."""
+    hub = request.app[NODE].hub
+    room_id = request.match_info["room"]
+    try:
+        body = await hub.replays.replay(room_id, request.query.get("as", "full"), hub.rooms.get(room_id))
+    except RoomError as exc:
+        return web.json_response({"error": exc.code, "message": exc.message},
+                                 status=_REPLAY_STATUS.get(exc.code, 400))
+    except ValueError:  # not a room id the store accepts
+        return web.json_response({"error": "no_such_room", "message": f"no room {room_id}"}, status=404)
+    return web.json_response(body)
 
 
 async def engines(request: web.Request) -> web.Response:
@@ -277,6 +297,7 @@ def create_app(settings: Settings) -> web.Application:
     app.router.add_post("/api/campaigns/{campaign}/tokens", reissue_token)
     app.router.add_get("/api/lobby", lobby)
     app.router.add_get("/api/engines", engines)
+    app.router.add_get("/api/rooms/{room}/replay", replay)
     _client_routes(app, settings)
     return app
 

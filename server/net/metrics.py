@@ -29,7 +29,7 @@ class Metrics:
         self._latency_count += 1
 
     def render(self, *, rooms_owned: int, rooms_followed: int, sessions_by_role: Mapping[str, int],
-               fanout_frames: int = 0) -> str:
+               fanout_frames: int = 0, view_frames: int = 0) -> str:
         out: list[str] = []
 
         def metric(name: str, kind: str, help_: str, samples: list[tuple[str, float]]) -> None:
@@ -47,6 +47,8 @@ class Metrics:
                [(f'{{type="{t}"}}', n) for t, n in sorted(self.messages_in.items())] or [('{type="hello"}', 0)])
         metric("ks_messages_out_total", "counter", "Frames written to clients: answers and room events.",
                [('{path="direct"}', self.messages_out), ('{path="fanout"}', fanout_frames)])
+        metric("ks_views_out_total", "counter", "`view` frames written to clients (part of the fan-out).",
+               [("", view_frames)])
         metric("ks_bytes_out_total", "counter", "Bytes of answers, snapshots and pings written to clients.",
                [("", self.bytes_out)])
         metric("ks_errors_total", "counter", "Typed errors answered, by code.",

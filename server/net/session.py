@@ -1,8 +1,9 @@
 """One websocket session: authentication, roles, the command loop and the bounded outbound queue.
 
 Outbound payloads are framed once (server/net/frames.py) and written straight to the socket's transport; nothing
-waits. A transport whose buffer stays past `send_buffer_bytes` for `stall_s` (the peer stopped reading), or goes
-past four times that, is cut off with close code 4008 rather than slowing the room.
+waits. A slow consumer is cut off with close code 4008 rather than slowing the room: when the transport's buffer
+stays past `send_buffer_bytes` for `stall_s` or goes past four times that, or when bytes stay queued (the
+transport's and the kernel's, server/net/sockets.py) and the peer reads none of them for `drain_timeout_s`.
 
 Close codes the server uses: 1008 flooding past the rate limit, 1009 oversized frame (aiohttp), 4001 no `hello` in
 time, 4008 slow consumer, 4009 the same seat signed in again elsewhere, 4010 the token was re-issued, 1001 server
@@ -23,6 +24,7 @@ from aiohttp import web
 from server.bus import names
 from server.core.errors import RuleError
 from server.net.frames import frame
+from server.net.sockets import kernel_unsent, reset, socket_of
 from server.rooms import channels
 from server.rooms.errors import RoomError
 from server.rooms.members import Member
@@ -40,6 +42,8 @@ CLOSE_SLOW_CONSUMER = 4008
 CLOSE_REPLACED = 4009
 CLOSE_REVOKED = 4010
 _COMMANDS = (c.Order, c.EndTurn, c.Chat, c.ModClock, c.ModRuling, c.ModSecretModule, c.ModRelease)
+CLOSE_GRACE_S = 2.0  # for the peer to answer our close frame
+SLOW_CLOSE_GRACE_S = 0.5
 MAX_BAD_TOKENS = 5  # a connection guessing tokens is closed (1008) after this many
 _KNOWN_CODES = {
     "bad_frame", "bad_message", "unknown_type", "frame_too_large", "not_authenticated", "bad_token", "forbidden",
@@ -65,6 +69,11 @@ class Session:
         self.rtt_ms = 0
         self.closing = False
         self._over_since: float | None = None
+        sock = socket_of(transport)
+        self._fd = sock.fileno() if sock is not None else -1
+        self._written = 0  # bytes this session wrote to the transport
+        self._read = 0  # of which the peer had acknowledged at the last check
+        self._stuck_since: float | None = None
         self._limit = self.settings.send_buffer_bytes
         self._tokens = float(self.settings.rate_burst)
         self._refill_at = time.monotonic()
@@ -87,11 +96,27 @@ class Session:
         if self.closing or transport is None or transport.is_closing():
             return
         transport.write(wire)
+        self._written += len(wire)
         buffered = transport.get_write_buffer_size()
         if buffered > self._limit:
             self._backlogged(buffered)
         elif self._over_since is not None:
             self._over_since = None
+        if buffered:
+            self._watch_drain(buffered)
+        elif self._stuck_since is not None:
+            self._stuck_since = None  # the kernel took everything: the peer is reading
+
+    def _watch_drain(self, buffered: int) -> None:
+        """The kernel's queue is full (the transport holds bytes): has the peer read anything since the last
+        look? Nothing for `drain_timeout_s` is a consumer that stopped reading."""
+        now = time.monotonic()
+        queued = buffered + (kernel_unsent(self._fd) or 0)
+        read = self._written - queued
+        if self._stuck_since is None or read > self._read:
+            self._read, self._stuck_since = read, now
+        elif now - self._stuck_since > self.settings.drain_timeout_s:
+            self.close(CLOSE_SLOW_CONSUMER, "slow consumer: nothing read")
 
     def _backlogged(self, buffered: int) -> None:
         now = time.monotonic()
@@ -126,13 +151,22 @@ class Session:
         self.closing_task = asyncio.get_running_loop().create_task(self._close(code, reason))
 
     async def _close(self, code: int, reason: str) -> None:
+        """Close with `code`; a peer that does not complete the closing handshake in time (a slow consumer cannot:
+        it reads nothing) has its connection aborted, since a graceful close would wait to flush what it never
+        reads and the peer would never learn it was cut off."""
+        clean = False
         try:
-            await asyncio.wait_for(self.ws.close(code=code, message=reason.encode()), timeout=2)
+            grace = SLOW_CLOSE_GRACE_S if code == CLOSE_SLOW_CONSUMER else CLOSE_GRACE_S
+            await asyncio.wait_for(self.ws.close(code=code, message=reason.encode()), timeout=grace)
+            clean = code != CLOSE_SLOW_CONSUMER
         except (TimeoutError, ConnectionError, RuntimeError):
             pass
         finally:
-            if self.transport is not None and not self.ws.closed:
-                self.transport.abort()
+            if self.transport is not None and not clean:
+                if code == CLOSE_SLOW_CONSUMER:
+                    reset(self.transport)
+                else:
+                    self.transport.abort()
 
     def spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)

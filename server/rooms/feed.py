@@ -4,18 +4,28 @@ Each event is encoded and framed once (msgpack, and JSON only if a JSON client f
 written to every socket whose viewer class may see it; outbound messages are not re-validated. A subscription
 starts *pending*: events that arrive while its catch-up is being built are held, then everything after the
 catch-up's sequence number is released, so a (re)joining client gets no gap and no duplicate.
+
+After the events of a command, each viewer class that has sockets here gets a `view` (the engine's projection of
+the room for that class, with the clocks) when it differs from the last one posted for that class: its state is
+packed once per class and format, compared with the last bytes, and the frame written to every socket of the
+class. A view waits until the events up to its `seq` have gone out; a newer view of a class replaces a waiting
+one. Spectators of a delayed room get it when the command's events are released to them (docs/protocol.md).
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from server.bus.base import LoggedEvent
 from server.core.engine import MODERATOR, PUBLIC, SPECTATOR
 from shared.protocol.codec import encode, encode_json
+
+_STATE_KEY = b"\xa5state"  # msgpack of the string "state"
 
 
 class Outlet(Protocol):
@@ -42,13 +52,25 @@ class Outlet(Protocol):
 
 
 class Subscription:
-    __slots__ = ("last", "outlet", "pending", "viewer")
+    __slots__ = ("last", "outlet", "pending", "since", "viewer")
 
     def __init__(self, outlet: Outlet, viewer: str):
         self.outlet = outlet
         self.viewer = viewer
         self.last = -1
+        self.since = -1  # where its catch-up left it
         self.pending: list[LoggedEvent] | None = []
+
+
+@dataclass(slots=True)
+class _View:
+    """A view posted for one viewer class, waiting for its events to go out."""
+
+    seq: int
+    at_ms: int
+    head: dict[str, Any]  # t, room, seq, clocks, server_ms
+    packed: bytes  # the msgpack of the state (compared with the last one posted for the class)
+    state: Mapping[str, Any]
 
 
 def _wall_ms() -> int:
@@ -65,6 +87,11 @@ class Feed:
         self.seen: int | None = None  # the last sequence number the bus brought (or a catch-up reached)
         self.joining = 0  # joins in progress (the hub keeps the feed while > 0)
         self.frames_out = 0
+        self.views_out = 0
+        self._views: dict[str, _View] = {}  # viewer class → view waiting for its events
+        self._last_view: dict[str, bytes] = {}  # viewer class → packed state of the last view posted
+        self.after_events: Callable[[Feed], None] | None = None
+        """Called after each batch from the bus (the hub builds views there on nodes that do not own the room)."""
 
     def add(self, outlet: Outlet, viewer: str) -> Subscription:
         sub = Subscription(outlet, viewer)
@@ -73,11 +100,12 @@ class Feed:
 
     def activate(self, sub: Subscription, seq: int) -> None:
         """The catch-up up to `seq` has been queued: release what arrived meanwhile."""
-        held, sub.pending, sub.last = sub.pending or [], None, seq
+        held, sub.pending, sub.last, sub.since = sub.pending or [], None, seq, seq
         if self.seen is None or seq > self.seen:
             self.seen = seq
         if held:
             self.on_events(self.room, held, only=sub)
+        self._flush_views()
 
     def remove(self, outlet: Outlet) -> None:
         self.subs.pop(outlet, None)
@@ -126,11 +154,69 @@ class Feed:
                         continue
                 outlet.write(frame)
                 self.frames_out += 1
+        if only is None:
+            self._flush_views()
+            if self.after_events is not None and events:
+                self.after_events(self)
 
     def _send_late(self, sub: Subscription, frame: bytes) -> None:
         if self.subs.get(sub.outlet) is sub:
             sub.outlet.write(frame)
             self.frames_out += 1
+
+    # --- views -------------------------------------------------------------------------------------------------
+
+    def view_classes(self) -> set[str]:
+        """The viewer classes with sockets here: the only ones whose view is worth building."""
+        return {sub.viewer for sub in self.subs.values()}
+
+    def post_view(self, viewer: str, seq: int, at_ms: int, state: Mapping[str, Any], clocks: Mapping[str, Any],
+                  server_ms: int) -> bool:
+        """The room as `viewer` sees it after event `seq`: queued for the class's sockets unless its state is the
+        same as the last one posted for the class. Returns whether it was queued."""
+        packed: bytes = encode(dict(state))
+        if self._last_view.get(viewer) == packed:
+            return False
+        self._last_view[viewer] = packed
+        head = {"t": "view", "room": self.room, "seq": seq, "clocks": dict(clocks), "server_ms": server_ms}
+        self._views[viewer] = _View(seq, at_ms, head, packed, state)
+        self._flush_views()
+        return True
+
+    def _flush_views(self) -> None:
+        """Send the waiting views whose events have all gone out (while a socket of the class is still joining,
+        the class's view waits until it is live: that socket's catch-up may end before the view)."""
+        if not self._views or self.seen is None:
+            return
+        for viewer, view in list(self._views.items()):
+            if view.seq > self.seen:
+                continue
+            subs = [s for s in self.subs.values() if s.viewer == viewer]
+            if any(s.pending is not None for s in subs):
+                continue
+            del self._views[viewer]
+            binary: bytes | None = None
+            text: bytes | None = None
+            for sub in subs:
+                if sub.since > view.seq:
+                    continue  # it joined after this view: its snapshot is newer
+                outlet = sub.outlet
+                if outlet.json:
+                    if text is None:
+                        text = outlet.frame(_view_json(view))
+                    frame = text
+                else:
+                    if binary is None:
+                        binary = outlet.frame(_view_msgpack(view))
+                    frame = binary
+                if viewer == SPECTATOR and self.spectator_delay_ms:
+                    due = view.at_ms + self.spectator_delay_ms - self.now()
+                    if due > 0:
+                        asyncio.get_running_loop().call_later(due / 1000, self._send_late, sub, frame)
+                        continue
+                outlet.write(frame)
+                self.frames_out += 1
+                self.views_out += 1
 
     def _gap(self) -> None:
         """A batch went missing: every live subscription catches up from the log (held events wait meanwhile)."""
@@ -148,9 +234,28 @@ class Feed:
                     sub.viewer = PUBLIC
                 sub.outlet.lockout_changed(self.room, sent)
 
+    def note_snapshot(self, viewer: str, state: Mapping[str, Any]) -> None:
+        """A socket of a class that has had no view yet got this state in its snapshot: the class's next view is
+        compared with it."""
+        if viewer not in self._last_view:
+            self._last_view[viewer] = encode(dict(state))
+
     def counts(self) -> dict[str, int]:
         out: dict[str, int] = {}
         for sub in self.subs.values():
             role = "moderator" if sub.viewer == MODERATOR else "spectator" if sub.viewer == "spectator" else "player"
             out[role] = out.get(role, 0) + 1
         return out
+
+
+def _view_msgpack(view: _View) -> bytes:
+    """The `view` message packed around the state's bytes, so the state is packed once per class."""
+    head = encode(view.head)
+    n = len(view.head) + 1
+    assert head[0] == 0x80 | len(view.head) and n < 16
+    return bytes((0x80 | n,)) + head[1:] + _STATE_KEY + view.packed
+
+
+def _view_json(view: _View) -> str:
+    return encode_json(view.head)[:-1] + ',"state":' + json.dumps(view.state, separators=(",", ":"),
+                                                                   ensure_ascii=False) + "}"

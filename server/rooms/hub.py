@@ -14,16 +14,20 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from server.bus import names
-from server.bus.base import EventBus, Store
+from server.bus.base import EventBus, LoggedEvent, Store
 from server.core.engine import SPECTATOR
 from server.core.errors import RuleError
 from server.rooms.campaigns import new_token, plan_campaign, reissued_grant, token_hash
 from server.rooms.errors import RoomError
 from server.rooms.feed import Feed, Outlet, Subscription
 from server.rooms.members import Member
+from server.rooms.replay import Replays
 from server.rooms.room import Away, Room
 
 log = logging.getLogger(__name__)
+
+MIRROR_TRIES = 100
+_NO_VIEW_CHANGE = frozenset({"chat"})  # events after which no viewer's view can have changed
 
 
 def wall_ms() -> int:
@@ -39,7 +43,10 @@ class Hub:
         self.snapshot_every = snapshot_every
         self.rooms: dict[str, Room] = {}
         self.feeds: dict[str, Feed] = {}
+        self.mirrors: dict[str, Room] = {}  # read-only copies of rooms followed here and owned elsewhere (views)
+        self._mirroring: dict[str, asyncio.Task[None]] = {}
         self._opening: dict[str, asyncio.Lock] = {}
+        self.replays = Replays(store, bus, now)
         self._tasks: list[asyncio.Task[None]] = []
         from server.rooms.battles import BattleRooms
 
@@ -133,7 +140,7 @@ class Hub:
                 await self.store.release_lease(room_id, self.node)
                 return None
             self.rooms[room_id] = room
-            self.battles.attach(room)
+            self._attach(room)
             return room
 
     def opening(self, room_id: str) -> asyncio.Lock:
@@ -146,6 +153,7 @@ class Hub:
         feed = self.feeds.get(room_id)
         if feed is None:
             feed = self.feeds[room_id] = Feed(room_id, self.now)
+            feed.after_events = self._follow
             feed.joining += 1
             await self.bus.subscribe(room_id, feed.on_events)
         else:
@@ -156,6 +164,7 @@ class Hub:
         for room_id, feed in list(self.feeds.items()):
             if not feed.subs and not feed.joining:
                 del self.feeds[room_id]
+                self.mirrors.pop(room_id, None)
                 await self.bus.unsubscribe(room_id, feed.on_events)
 
     async def join(self, outlet: Outlet, member: Member, room_id: str, since: int | None,
@@ -187,6 +196,8 @@ class Hub:
                 messages, seq = await self._delayed_catch_up(holder, sub)
             for message in messages:
                 send(message)
+                if message["t"] == "snapshot":
+                    feed.note_snapshot(viewer, message["state"])
             feed.activate(sub, seq)
             return sub, seq, viewer
         finally:
@@ -251,7 +262,18 @@ class Hub:
         return room.lockout_of(member.player) if room is not None else None
 
     def presence(self) -> dict[str, dict[str, int]]:
+        """This node's sessions per room and role, as they are now."""
         return {room_id: feed.counts() for room_id, feed in self.feeds.items() if feed.subs}
+
+    async def room_counts(self) -> dict[str, dict[str, int]]:
+        """Sessions per room and role over all nodes: this node's live counts plus what the other nodes last
+        reported (every 2 s), so a session that just joined here is counted at once (the lobby)."""
+        total = await self.store.presence(exclude=self.node)
+        for room_id, counts in self.presence().items():
+            into = total.setdefault(room_id, {})
+            for role, n in counts.items():
+                into[role] = into.get(role, 0) + n
+        return total
 
     # --- campaigns ---------------------------------------------------------------------------------------------
 
@@ -272,8 +294,60 @@ class Hub:
                 raise RoomError("internal", f"room {room_id} is already owned")
             room = self.rooms[room_id] = await Room.create(room_id, setup, self.store, self.bus, self.now,
                                                            snapshot_every=self.snapshot_every)
-        self.battles.attach(room)
+        self._attach(room)
         return room
+
+    def _attach(self, room: Room) -> None:
+        self.mirrors.pop(room.id, None)
+        if self._views_after not in room.listeners:
+            room.listeners.append(self._views_after)
+        self.battles.attach(room)
+
+    # --- views -------------------------------------------------------------------------------------------------
+
+    def _views_after(self, room: Room, events: tuple[LoggedEvent, ...]) -> None:
+        """After a command of a room owned here: a view per viewer class following it on this node."""
+        feed = self.feeds.get(room.id)
+        if feed is not None and feed.subs and not all(e.kind in _NO_VIEW_CHANGE for e in events):
+            self._post_views(feed, room, events[-1].seq, events[-1].at_ms)
+
+    def _post_views(self, feed: Feed, room: Room, seq: int, at_ms: int) -> None:
+        clocks, now = room.clocks_view(), self.now()
+        for viewer, state in room.views(feed.view_classes()).items():
+            feed.post_view(viewer, seq, at_ms, state, clocks, now)
+
+    def _follow(self, feed: Feed) -> None:
+        """A batch arrived for a room owned elsewhere: bring its mirror up to date from the log, then post views."""
+        if feed.room in self.rooms or not feed.subs:
+            return
+        task = self._mirroring.get(feed.room)
+        if task is None or task.done():
+            self._mirroring[feed.room] = asyncio.get_running_loop().create_task(self._mirror(feed))
+
+    async def _mirror(self, feed: Feed) -> None:
+        room_id = feed.room
+        posted = -1
+        try:
+            for _ in range(MIRROR_TRIES):
+                if not feed.subs or room_id in self.rooms:
+                    return
+                target = feed.seen or 0
+                mirror = self.mirrors.get(room_id)
+                if mirror is None:
+                    mirror = await Room.open(room_id, self.store, self.bus, self.now, owner=False, history=1)
+                    if mirror is None:
+                        return
+                    self.mirrors[room_id] = mirror
+                elif mirror.seq < target:
+                    mirror.advance(await self.store.read_log(room_id, mirror.index))
+                if mirror.seq > posted:
+                    self._post_views(feed, mirror, mirror.seq, mirror.last_at)
+                    posted = mirror.seq
+                if mirror.seq >= (feed.seen or 0):
+                    return
+                await asyncio.sleep(0.05)  # the log is a moment behind the bus: look again
+        except Exception:
+            log.exception("room %s: following its log for views failed", room_id)
 
     async def reissue_token(self, moderator_token: str, campaign_id: str, player: str) -> tuple[Member, str]:
         """The moderator replaces a lost or leaked token: the old one stops working, the new one is returned once.

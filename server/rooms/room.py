@@ -19,8 +19,9 @@ from typing import Any
 
 from server.bus.base import EventBus, LoggedEvent, Record, RoomSnapshot, Store
 from server.clock import Clocks, ClockSettings
+from server.core import errors
 from server.core.engine import MODERATOR, PUBLIC, Engine, Event
-from server.core.errors import NotYourTurn, RuleError
+from server.core.errors import IllegalOrder, NotYourTurn, RuleError
 from server.rooms import channels
 from server.rooms.engines import find_engine
 from server.rooms.errors import RoomError, forbidden, game_over
@@ -162,6 +163,22 @@ class Room:
             self.history.append(ev)
             self.seq = ev.seq
 
+    def advance(self, records: list[Record]) -> None:
+        """A read-only copy follows the log: apply the records after its index (a follower node's mirror)."""
+        for record in records:
+            if record.index == self.index + 1:
+                self._replay(record)
+
+    def views(self, viewers: set[str]) -> dict[str, dict[str, Any]]:
+        """The engine's projection of the state for each viewer class (no view without an engine)."""
+        if self.engine is None:
+            return {}
+        return {v: self.engine.view(self.core.state, v) for v in sorted(viewers)}
+
+    def clocks_view(self) -> dict[str, Any]:
+        clocks = self.core.clocks
+        return clocks.view(self.now()) if clocks is not None else {}
+
     async def save_snapshot(self) -> None:
         core = self.core
         data = {
@@ -186,8 +203,25 @@ class Room:
                 seq = await self._run(kind, dict(body), member)
             except _NoChange:
                 seq = None
+            except IllegalOrder as exc:  # only the engine refuses an order as illegal (the room's checks do not)
+                if kind == "order" and member is not None and member.team is not None:
+                    await self._after_refusal(exc, member)
+                raise
         self._arm()
         return seq
+
+    async def _after_refusal(self, exc: IllegalOrder, member: Member) -> None:
+        """D-C-6, C-9.3: an engine with `refused` may record a consequence of a refused order (a penalty); that is
+        a command of its own, logged and published, while the refusal still goes to the player."""
+        if not hasattr(self.engine, "refused"):
+            return
+        body = {"team": member.team, "error": type(exc).__name__, "message": exc.message, "rule": exc.rule}
+        try:
+            await self._run("refused", body, member)
+        except _NoChange:
+            pass
+        except Exception:
+            log.exception("room %s: recording a refused order failed", self.id)
 
     async def _run(self, kind: str, body: dict[str, Any], member: Member | None) -> int | None:
         at = max(self.now(), self.last_at)
@@ -318,6 +352,21 @@ class Room:
                 "team": team, "code": exc.code, "message": exc.message, "rule": exc.rule})]
         events += more
         return self._turn_changes(Core(state, clocks, core.away, core.chat), before, events, at, ending=team)
+
+    def _refused(self, core: Core, body: Mapping[str, Any], member: Member | None,
+                 at: int) -> tuple[Core, list[Event]]:
+        error_type = getattr(errors, str(body["error"]), None)
+        if not (isinstance(error_type, type) and issubclass(error_type, IllegalOrder)):
+            error_type = IllegalOrder
+        error = error_type(str(body["message"]), rule=body.get("rule"))
+        refused = getattr(self.engine, "refused", None)
+        if refused is None:
+            raise _NoChange
+        before = self._active(core.state)
+        state, events = refused(core.state, str(body["team"]), error)
+        if not events:
+            raise _NoChange
+        return self._turn_changes(replace(core, state=state), before, list(events), at)
 
     def _chat(self, core: Core, body: Mapping[str, Any], member: Member | None, at: int) -> tuple[Core, list[Event]]:
         if member is None:
@@ -510,5 +559,5 @@ _Step = Callable[[Room, Core, Mapping[str, Any], Member | None, int], tuple[Core
 _STEPS: dict[str, _Step] = {
     "setup": Room._setup, "order": Room._order, "end_turn": Room._end_turn, "flag": Room._flag,
     "chat": Room._chat, "clock": Room._clock, "ruling": Room._ruling, "lock": Room._lock,
-    "release": Room._release, "downtime": Room._downtime,
+    "release": Room._release, "downtime": Room._downtime, "refused": Room._refused,
 }

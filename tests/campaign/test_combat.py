@@ -113,9 +113,10 @@ def test_antitank_division_triples_against_tanks_C_9_8b() -> None:
     assert next(e for e in events if e.kind == "battle").data["rounds"][0]["k2"] == pytest.approx(2.7)
 
 
-def test_artillery_cannot_make_a_regular_strike_C_9_8() -> None:
+@pytest.mark.parametrize("arm", ["AD", "ATD", "AHQ", "CHQ"])
+def test_artillery_and_headquarters_cannot_make_a_regular_strike_C_9_8_C_T1(arm: str) -> None:
     s = start(1)
-    ad = place(s, "red", "AD", (43, 18), facing="E")
+    ad = place(s, "red", arm, (43, 18), facing="E")
     place(s, "blue", "RD", (44, 18), facing="W")
     with pytest.raises(IllegalOrder) as err:
         order(s, RED, type="attack", target=[44, 18], echelons=[[ad]])

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from server.campaign import CampaignEngine
+from server.campaign.deployment import first_echelon, standing_information
 from server.core.engine import PUBLIC, team_viewer
 from server.core.errors import BadOrder, IllegalOrder, NotYourTurn
-from tests.campaign.helpers import BLUE, ENGINE, RED, end, kinds, next_turn, order
+from tests.campaign.helpers import BLUE, ENGINE, RED, end, kinds, next_turn, order, place, start
 
 CFG = {"scenario": "continental", "level": 1, "teams": [{"colour": "red", "seats": 2}, {"colour": "blue", "seats": 1}],
        "house_rules": ["no neutral violation before turn 5"], "recon_deception": False}
@@ -185,3 +188,28 @@ def test_engine_satisfies_the_protocol() -> None:
 
     engine: Engine[object] = CampaignEngine()  # type: ignore[assignment]
     assert engine.kind == "campaign"
+
+
+def _army(s: Any, name: str, cells: list[tuple[int, int]]) -> list[str]:
+    ids = [place(s, "blue", "RD", c, facing="W", army=name) for c in cells]
+    s.armies.setdefault("blue", {})[name] = ids
+    return ids
+
+
+def test_an_army_behind_forest_is_screened_from_the_report_at_level_2_C_6_2_C_2_U2() -> None:
+    behind_forest = [(56, 11), (56, 12), (57, 11), (57, 12)]  # 40-50 km behind the 53-55 forest from 52-x
+    for level, shown in ((1, True), (2, False)):  # forest is a level-2 relief: plain at level 1
+        s = start(level)
+        _army(s, "9A", behind_forest)
+        assert ("9A" in first_echelon(s, "blue")) is shown
+        assert ("9A" in standing_information(s, "blue")["other_armies"]) is not shown
+
+
+def test_an_army_behind_another_army_is_screened_but_a_gap_shows_it_C_6_2() -> None:
+    s = start(1)
+    _army(s, "1A", [(45, y) for y in range(16, 26)])
+    _army(s, "3A", [(45, y) for y in range(26, 30)])
+    _army(s, "2A", [(47, y) for y in range(24, 28)])
+    assert set(first_echelon(s, "blue")) == {"1A", "3A"}
+    s.units[s.armies["blue"]["3A"][1]].status = "destroyed"  # a gap in front of 2A
+    assert "2A" in first_echelon(s, "blue")

@@ -133,8 +133,10 @@ def test_units_far_behind_the_border_stay_hidden_C_8_2() -> None:
     s = start(1, clear=False)
     red = {u["id"]: u for u in ENGINE.view(s, team_viewer("red"))["enemy_units"]}
     assert not {"b61SPD", "b22MD", "b8RD", "b7RD"} & set(red)  # more than 60 km behind Blue's border
-    # Blue's cover leaves the corners 44-16 and 44-29 open: 60 km behind them is open to Red (C-8.2)
-    assert "arm" in red["b11TD"] and "arm" in red["b21MD"]
+    # Blue's cover leaves the corners 44-16 and 44-29 open: 60 km behind them is open to Red (C-8.2) ...
+    assert "arm" in red["b21MD"] and "arm" in red["b6RD"]
+    # ... except behind Blue's second echelon 47-18, 49-19, 50-20, a continuous front (C-8.2's exception)
+    assert "b11TD" not in red
     spectator = ENGINE.view(s, SPECTATOR)
     assert {"b61SPD", "b22MD"} <= {u["id"] for u in spectator["units"]}
     assert "units" not in ENGINE.view(s, "public")
@@ -147,3 +149,30 @@ def test_covering_the_whole_border_closes_it_to_observation_C_5_8_C_8_2() -> Non
     red = {u["id"]: u for u in ENGINE.view(s, team_viewer("red"))["enemy_units"]}
     assert "b11TD" not in red and "b21MD" not in red
     assert red["bcN"] == {"id": "bcN", "team": "blue", "cell": [45, 29], "cover": True}  # position only (C-8.1)
+
+
+WALL = (13, 16, 19, 22, 25, 28)
+
+
+def _behind_a_front(gaps: tuple[int, ...] = ()) -> dict[str, dict[str, object]]:
+    s = start(1)  # no covering troops: Blue's whole border with Red (longitude 44) is open
+    for y in WALL:
+        if y not in gaps:
+            place(s, "blue", "RD", (47, y), facing="W", uid=f"wall-{y}")
+    place(s, "blue", "TD", (49, 20), facing="W", uid="behind")
+    place(s, "blue", "RD", (50, 27), facing="W", uid="deep")
+    return {u["id"]: u for u in ENGINE.view(s, team_viewer("red"))["enemy_units"]}
+
+
+def test_a_continuous_second_echelon_closes_the_ground_behind_it_C_8_2() -> None:
+    seen = _behind_a_front()
+    assert {f"wall-{y}" for y in WALL if y >= 16} <= set(seen)  # the front itself is observed in full
+    assert "arm" in seen["wall-19"]
+    assert "behind" not in seen and "deep" not in seen
+
+
+def test_a_gap_in_the_second_echelon_lets_observation_through_C_8_2() -> None:
+    seen = _behind_a_front(gaps=(19, 22))
+    assert "arm" in seen["behind"]
+    assert "deep" not in seen  # still closed behind the rest of the front ...
+    assert "arm" in _behind_a_front(gaps=WALL)["deep"]  # ... which alone hid it

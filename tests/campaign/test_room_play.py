@@ -49,7 +49,7 @@ async def view(client: Client, room: str) -> dict[str, Any]:
 
 
 def divisions(v: dict[str, Any], team: str) -> int:
-    return len([u for u in v["units"] if u["team"] == team and u["arm"] != "FORT"
+    return len([u for u in v["units"] if u["team"] == team and u["arm"] not in ("FORT", "AHQ", "CHQ")
                 and u["status"] not in ("destroyed", "captured")])
 
 

@@ -82,7 +82,8 @@ def _replay(level: int, seed: int, log: list[tuple[str, str, Any]]) -> CampaignS
 
 
 def _divisions(state: CampaignState, team: str) -> int:
-    return len([u for u in state.alive_units(team) if u.arm != "FORT" and not u.is_regiment])
+    """Divisions proper (C-T1): fortresses and the level-3 HQ counters are not divisions."""
+    return len([u for u in state.alive_units(team) if u.arm not in ("FORT", "AHQ", "CHQ") and not u.is_regiment])
 
 
 def _penalties(state: CampaignState, team: str) -> int:

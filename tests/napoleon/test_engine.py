@@ -66,6 +66,13 @@ def test_step_costs_terrain_road_river_diagonal_D_NAP_1_D_GEN_2() -> None:
     assert step_cost(state, (11, 19), (10, 19)) is None  # sea
 
 
+def test_every_view_carries_the_movement_table_the_engine_prices_steps_with_D_NAP_1() -> None:
+    """The web client prices a planned march from the view; it must be the table step_cost uses."""
+    state = game([army("r1", (10, 17))], [army("b1", (12, 18))])
+    for viewer in ("moderator", "spectator", "team:red", "team:blue", "public"):
+        assert E.view(state, viewer)["tables"]["movement"] == state.tables["movement"]
+
+
 def test_move_spends_points_and_refuses_beyond_them_D_NAP_1() -> None:
     state = game([army("r1", (10, 17), points=2)], [army("b1", (14, 20))])
     after, events = contact(state, [[11, 17]])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import os
 import socket
 import struct
@@ -78,3 +79,36 @@ async def test_a_consumer_that_stops_reading_is_cut_off_and_the_room_carries_on(
     writer.close()
     await mod.close()
     await red2.close()
+
+
+async def test_a_consumer_that_stops_reading_is_cut_off_before_its_bytes_reach_the_buffer_cap(
+        server_factory: Any) -> None:
+    """The kernel's queue counts: the socket's send buffer is bounded (SO_SNDBUF) and a socket whose peer reads
+    none of its queued bytes for `--drain-timeout` is cut off (4008) long before the 2 MiB byte cap would see it —
+    the case where the kernel used to absorb several MiB first (issue 2 item 4, issue 8)."""
+    node = server_factory("--no-fsync", "--rate", "100000", "--rate-burst", "100000", "--drain-timeout", "1").start()
+    made = campaign(node)
+    room = made["room"]
+    reader, writer = await _stalled_client(node.port, made["seats"][0]["token"], room)
+    mod = await signed_in(node.ws_url, made["moderator_token"], room)
+    text = "x" * 1900  # within a chat line's limit
+    sent = 0
+    cut = False
+    for i in range(2000):
+        await mod.send_raw({"t": "chat", "cid": 10_000 + i, "room": room, "channel": "team:red", "text": text})
+        sent += len(text)
+        if i % 50 == 49:
+            reply = await mod.wait(lambda m, cid=10_000 + i: m.get("cid") == cid, within=10)
+            assert reply["t"] == "ack", reply
+            mod.inbox.clear()
+            if 'ks_closes_total{code="4008"}' in node.http("GET", "/metrics"):
+                cut = True
+                break
+            await asyncio.sleep(0.1)
+    assert cut, "the stalled socket was never cut off"
+    assert sent < 2 * 1024 * 1024  # the byte cap (2 MiB by default) could not have been what cut it
+    with contextlib.suppress(ConnectionError, TimeoutError):  # reset: what it never read is dropped
+        while await asyncio.wait_for(reader.read(1 << 20), 5):
+            pass
+    writer.close()
+    await mod.close()

@@ -63,6 +63,31 @@ async def test_lobby_counts_connected_players_and_spectators(server: ServerProce
         await c.close()
 
 
+async def test_lobby_counts_are_current_after_the_node_has_reported_its_presence(server: ServerProcess) -> None:
+    """The node's own sessions are counted live; its 2-second presence report (for the other nodes) does not
+    make a spectator who just joined count 0 or one who left still count."""
+    made = campaign(server)
+
+    def counts() -> tuple[int, int]:
+        entry = next(c for c in server.http("GET", "/api/lobby")["campaigns"] if c["room"] == made["room"])
+        return entry["players_online"], entry["spectators_online"]
+
+    red = await signed_in(server.ws_url, made["seats"][0]["token"], made["room"])
+    await asyncio.sleep(2.5)  # the node has now reported (1 player, 0 spectators) to the store
+    spectator = await signed_in(server.ws_url, made["spectator_token"], made["room"])
+    assert counts() == (1, 1)
+    blue = await signed_in(server.ws_url, made["seats"][2]["token"], made["room"])
+    assert counts() == (2, 1)
+    await spectator.close()
+    for _ in range(50):  # the server notices the closed socket
+        if counts() == (2, 0):
+            break
+        await asyncio.sleep(0.05)
+    assert counts() == (2, 0)
+    await red.close()
+    await blue.close()
+
+
 def test_healthz_and_metrics(server: ServerProcess) -> None:
     assert server.http("GET", "/healthz")["ok"] is True
     text = server.http("GET", "/metrics")
@@ -158,3 +183,34 @@ async def test_the_moderator_reissues_a_lost_token_and_the_old_one_stops_working
     await back.close()
     await other.close()
 
+
+
+async def test_replay_of_a_finished_room_over_http(server: ServerProcess) -> None:
+    """GET /api/rooms/{room}/replay: 409 while the game runs; once it is over, the views after each completed
+    turn and the final one, for the viewer class asked for (C-1.7, C-1.8: red, then blue)."""
+    made = campaign(server, config={"max_turns": 2})
+    room = made["room"]
+    token = {(s["team"], s["seat"]): s["token"] for s in made["seats"]}
+    red = await signed_in(server.ws_url, token[("red", 1)], room)
+    blue = await signed_in(server.ws_url, token[("blue", 1)], room)
+    with pytest.raises(HttpStatus) as running:
+        server.http("GET", f"/api/rooms/{room}/replay?as=full")
+    assert running.value.code == 409
+    for y in (1, 2):
+        assert (await red.request({"t": "order", "room": room,
+                                   "order": {"type": "move", "counter": "r1", "to": [1, y]}}))["t"] == "ack"
+        assert (await red.request({"t": "end_turn", "room": room}))["t"] == "ack"
+        assert (await blue.request({"t": "end_turn", "room": room}))["t"] == "ack"
+    full = server.http("GET", f"/api/rooms/{room}/replay?as=full")
+    assert [t["turn"] for t in full["turns"]] == [1, 2] and full["final"]["state"]["turn"] == 3
+    assert [c["y"] for t in full["turns"] for c in t["state"]["counters"] if c["id"] == "r1"] == [1, 2]
+    blue_view = server.http("GET", f"/api/rooms/{room}/replay?as=team:blue")
+    assert blue_view["viewer"] == "team:blue"
+    assert all(c["team"] == "blue" for t in blue_view["turns"] for c in t["state"]["counters"])
+    for path, code in ((f"/api/rooms/{room}/replay?as=team:green", 400), ("/api/rooms/c-nothing/replay", 404),
+                       ("/api/rooms/..%2Fetc/replay", 404)):
+        with pytest.raises(HttpStatus) as refused:
+            server.http("GET", path)
+        assert refused.value.code == code, path
+    await red.close()
+    await blue.close()

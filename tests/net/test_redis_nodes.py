@@ -40,6 +40,10 @@ async def test_two_nodes_share_redis_and_a_spectator_on_the_second_sees_live_eve
     assert (await red.request(move(room, "r1", 1, 1)))["t"] == "ack"
     moved = await spectator.event("counter_moved", id="r1")
     assert moved["seq"] == snap["seq"] + 1
+    # the second node mirrors the room from the log and sends its spectators their fresh view
+    view = await spectator.wait(lambda m: m["t"] == "view")
+    assert view["seq"] >= moved["seq"]
+    assert next((c["x"], c["y"]) for c in view["state"]["counters"] if c["id"] == "r1") == (1, 1)
     await red.request({"t": "end_turn", "room": room})
     turn = await spectator.event("turn", ended="red")
     assert turn["data"]["active"] == ["blue"]
@@ -65,6 +69,13 @@ async def test_two_nodes_share_redis_and_a_spectator_on_the_second_sees_live_eve
             break
         await asyncio.sleep(0.1)
     assert counts == (1, 1)
+    # the second node counts its own spectator live and the first node's player from its report: exact at once
+    entry = next(c for c in second.http("GET", "/api/lobby")["campaigns"] if c["room"] == room)
+    assert (entry["players_online"], entry["spectators_online"]) == (1, 1)
+    another = await signed_in(second.ws_url, made["spectator_token"], room)
+    entry = next(c for c in second.http("GET", "/api/lobby")["campaigns"] if c["room"] == room)
+    assert (entry["players_online"], entry["spectators_online"]) == (1, 2)
+    await another.close()
     await red.close()
     await spectator.close()
 

@@ -36,6 +36,8 @@ export interface BattleModel {
   spectators: number | null;
   result: Record<string, unknown> | null;
   sides: string[];
+  /** a siege storm's fortress (N-SIEGE-5): who besieges and who holds it, breaches and forts; null in a field battle */
+  siege: { fortress: string; besieger: string; garrison: string; breaches: number; forts: number; guns: number } | null;
   /** units no longer on the field: dispersed, surrendered, destroyed, marched off */
   fallen: { id: string; side: string; type: string; status: string }[];
 }
@@ -59,7 +61,9 @@ export function readBattle(state: Obj): BattleModel {
   const map = isObj(state.map) ? state.map : state;
   const cols = num(map.width ?? map.cols) ?? FIELD;
   const rows = num(map.height ?? map.rows) ?? FIELD;
-  const legend = isObj(map.legend) ? map.legend : BATTLE_SYMBOLS;
+  // A siege storm's view carries the symbols of its own ground (`siege.legend`: wall, fort, ditch, breach, parallel).
+  const siege = isObj(state.siege) ? state.siege : null;
+  const legend: Obj = { ...BATTLE_SYMBOLS, ...(siege && isObj(siege.legend) ? siege.legend : {}), ...(isObj(map.legend) ? map.legend : {}) };
   const terrain: string[][] = Array.from({ length: rows }, () => Array.from({ length: cols }, () => "open"));
   const elevation: number[][] = Array.from({ length: rows }, () => Array.from({ length: cols }, () => 0));
   const drawn = map.terrain ?? map.rows;
@@ -110,6 +114,13 @@ export function readBattle(state: Obj): BattleModel {
     result: isObj(state.result) ? state.result : null,
     spectators: num(state.spectators),
     fallen: fallen.map((u) => ({ id: str(u.id), side: str(u.side), type: str(u.type), status: str(u.status) })),
+    siege: siege ? {
+      fortress: str(isObj(siege.fortress) ? siege.fortress.city ?? siege.fortress.name : siege.fortress),
+      besieger: str(siege.besieger), garrison: str(siege.garrison),
+      breaches: Array.isArray(siege.breaches) ? siege.breaches.length : 0, // breaches, not their cells
+      forts: Array.isArray(siege.forts) ? siege.forts.length : 0,
+      guns: isObj(siege.guns) ? Object.keys(siege.guns).length : 0,
+    } : null,
     sides: Array.isArray(state.sides) ? state.sides.map((s) => (isObj(s) ? str(s.name ?? s.id ?? s.team) : str(s))) : [...new Set(units.map((u) => u.side))],
   };
 }
@@ -118,12 +129,16 @@ export function readBattle(state: Obj): BattleModel {
 export const BATTLE_SYMBOLS: Record<string, string> = {
   ".": "open", "=": "road", f: "light_forest", F: "dense_forest", S: "settlement", "~": "river", "+": "crossing",
   M: "mountain", W: "water", m: "marsh",
+  // server/siege/rules.py, used when a storm's view lacks `siege.legend`
+  "#": "wall", X: "fort", _: "ditch", b: "breach", P: "parallel",
 };
 
 /** Movement points for entering a cell (N-TERRAIN; the engine's figures win when the state carries `move_costs`). */
 export const BATTLE_MOVE_COSTS: Record<string, number> = {
   open: 1, road: 1, hill: 2, light_forest: 2, dense_forest: 3, settlement: 2, marsh: 3, river: Infinity,
   water: Infinity, mountain: Infinity, mountains: Infinity, crossing: 1, bridge: 1, ford: 2,
+  // N-SIEGE: a ditch ends the move (priced high so the preview stops short of it), cavalry cannot climb a wall
+  wall: 2, fort: 2, ditch: 3, breach: 1, parallel: 1,
 };
 
 /** A straight move of the whole unit: the cells its anchor passes and what they cost — 1 per orthogonal step,

@@ -304,6 +304,7 @@ export class BattleView {
       }
     }
     ctx.stroke();
+    if (m.siege) this.drawSiegeWorks(ctx, s);
     ctx.strokeStyle = "rgba(0,0,0,0.05)";
     ctx.beginPath();
     for (let i = 0; i <= m.cols; i += 5) {
@@ -398,6 +399,43 @@ export class BattleView {
     ctx.globalAlpha = 1;
   }
 
+  /** A storm's works over their fill (N-SIEGE-5): walls and forts outlined where they meet other ground, the
+   * ditch shaded, breaches as rubble, the besieger's parallels as a trench line. */
+  private drawSiegeWorks(ctx: CanvasRenderingContext2D, s: number): void {
+    const m = this.model;
+    const at = (x: number, y: number) => m.terrain[y]?.[x] ?? "";
+    const solid = (k: string) => k === "wall" || k === "fort";
+    ctx.strokeStyle = "#2e2924";
+    ctx.lineWidth = Math.max(1, s / 5);
+    ctx.beginPath();
+    for (let y = 0; y < m.rows; y++) {
+      for (let x = 0; x < m.cols; x++) {
+        const k = at(x, y);
+        if (solid(k)) {
+          if (!solid(at(x, y - 1))) { ctx.moveTo(x * s, y * s); ctx.lineTo((x + 1) * s, y * s); }
+          if (!solid(at(x, y + 1))) { ctx.moveTo(x * s, (y + 1) * s); ctx.lineTo((x + 1) * s, (y + 1) * s); }
+          if (!solid(at(x - 1, y))) { ctx.moveTo(x * s, y * s); ctx.lineTo(x * s, (y + 1) * s); }
+          if (!solid(at(x + 1, y))) { ctx.moveTo((x + 1) * s, y * s); ctx.lineTo((x + 1) * s, (y + 1) * s); }
+        } else if (k === "parallel") {
+          ctx.moveTo(x * s, (y + 0.5) * s);
+          ctx.lineTo((x + 1) * s, (y + 0.5) * s);
+        }
+      }
+    }
+    ctx.stroke();
+    ctx.fillStyle = "rgba(60,40,20,0.55)";
+    for (let y = 0; y < m.rows; y++) {
+      for (let x = 0; x < m.cols; x++) {
+        const k = at(x, y);
+        if (k === "breach") {
+          for (const [dx, dy] of [[0.25, 0.3], [0.65, 0.25], [0.4, 0.7], [0.75, 0.7]] as const) ctx.fillRect((x + dx) * s - 1, (y + dy) * s - 1, 2, 2);
+        } else if (k === "ditch") {
+          ctx.fillRect(x * s, (y + 0.6) * s, s, Math.max(1, s * 0.15));
+        }
+      }
+    }
+  }
+
   private renderPanel(): void {
     clear(this.panel);
     const m = this.model;
@@ -405,6 +443,8 @@ export class BattleView {
     const head = [m.turn !== null ? t("game.turn", { n: m.turn }) : "", m.phase !== "" ? `${t("battle.phase")} ${m.phase}` : "",
       m.active.length ? t("game.to_move", { team: m.active.join(", ") }) : ""].filter(Boolean).join(" · ");
     this.panel.append(h("p", { class: "muted", "data-testid": "battle-turn" }, head));
+    if (m.siege) this.panel.append(h("p", { "data-testid": "siege-info" }, t("siege.info", {
+      fortress: m.siege.fortress, besieger: m.siege.besieger, garrison: m.siege.garrison, breaches: m.siege.breaches, guns: m.siege.guns })));
     if (m.result) this.panel.append(h("p", { class: "result", "data-testid": "battle-result" }, `${t("battle.result")}: ${String(m.result.winner ?? "")} ${String(m.result.reason ?? "")}`.trim()));
     if (m.spectators !== null) this.panel.append(h("p", { class: "muted", "data-testid": "spectator-count" }, t("battle.spectators", { n: m.spectators })));
     if (sel) {
@@ -448,7 +488,7 @@ export class BattleView {
     } else {
       this.panel.append(h("p", { class: "hint" }, t("battle.hover")));
     }
-    const rows = m.units.map((u) => h("tr", { class: u.id === this.selected ? "sel" : "" },
+    const rows = m.units.map((u) => h("tr", { class: u.id === this.selected ? "sel" : "", "data-side": u.side },
       h("td", {}, h("span", { class: "swatch", style: `background:${teamColour(u.side).fill}` })), h("td", {}, u.name),
       h("td", {}, u.morale ?? "—"), h("td", {}, isArtillery(u) ? `${u.guns ?? "—"} ⊙` : u.lossTolerance ?? "—"), h("td", {}, u.formation)));
     this.panel.append(h("table", { class: "units", "data-testid": "unit-table" },

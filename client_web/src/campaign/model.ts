@@ -59,6 +59,9 @@ export interface CampaignModel {
   engineMap: boolean;
   /** the Napoleonic campaign: armies with movement points, battles that open battle rooms */
   napoleonic: boolean;
+  /** D-NAP-1: the Napoleonic scenario's movement table (points per terrain, road step, river extra), when the
+   * view carries it as `tables.movement` */
+  napMovement: { terrain: Record<string, number | null>; roadStep: number; riverExtra: number } | null;
   /** how a force's movement left is counted */
   leftUnit: CostUnit;
   battles: { id: string; cell: Cell; kind: string; status: string; attacker: string; defender: string; raw: Obj }[];
@@ -230,6 +233,11 @@ export function readCampaign(state: Obj): CampaignModel {
     diagonal: map.diagonal === true || drill || size !== null,
     engineMap: size !== null && !napoleonic,
     napoleonic,
+    napMovement: napoleonic && isObj(tables.movement) && isObj(tables.movement.terrain) ? {
+      terrain: tables.movement.terrain as Record<string, number | null>,
+      roadStep: num(tables.movement.road_step) ?? 0.5,
+      riverExtra: num(tables.movement.river_extra) ?? 0,
+    } : null,
     leftUnit: napoleonic ? "points" : drill ? "steps" : size !== null ? "turn" : "km",
     battles: listOf(state.battles).flatMap((b) => {
       const cell = readCell(b.cell, metric);
@@ -279,6 +287,7 @@ export type CostUnit = "turn" | "km" | "steps" | "points";
 export function stepCost(model: CampaignModel, force?: Force): { step(from: Cell, to: Cell): number; unit: CostUnit } {
   const roads = segments(model.roads);
   const tracks = segments(model.tracks);
+  const roadCells = new Set(model.roads.flat().map((c) => `${c.x},${c.y}`));
   // C-4.12: no two counters in one cell. A Napoleonic army may march into an enemy's cell: that is contact (N-START-1).
   const occupied = new Set(model.forces.filter((f) => f !== force && !(model.napoleonic && force && f.team !== force.team))
     .map((f) => `${f.cell.x},${f.cell.y}`));
@@ -302,9 +311,19 @@ export function stepCost(model: CampaignModel, force?: Force): { step(from: Cell
         return v === null ? Infinity : stepKm(from, to, model.metric.kmPerCell) / v;
       }
       if (model.drill) return 1;
-      // D-NAP-1 as the Napoleonic engine plays it: terrain points per cell, 1.5× on a diagonal; the scenario's
-      // movement table is not in the view, so plain ground (1 point) is assumed and the engine has the last word.
-      if (model.napoleonic) return (stepKm(from, to) / 10) * (roads.has(seg) ? 0.5 : 1);
+      // D-NAP-1 as the Napoleonic engine plays it (server/napoleon/movement.py step_cost): the terrain's points,
+      // the road step along a road, a river cell off a bridge dearer, 1.5× on a diagonal. Without the table in
+      // the view, plain ground (1 point) is assumed and the engine has the last word.
+      if (model.napoleonic) {
+        const diag = stepKm(from, to) / 10;
+        const nm = model.napMovement;
+        if (!nm) return diag * (roads.has(seg) ? 0.5 : 1);
+        const base = nm.terrain[t];
+        if (typeof base !== "number") return Infinity;
+        if (roads.has(seg)) return diag * nm.roadStep;
+        const key = `${to.x},${to.y}`;
+        return diag * (base + (model.riverCells.has(key) && !roadCells.has(key) ? nm.riverExtra : 0));
+      }
       if (model.engineMap) return stepKm(from, to, model.metric.kmPerCell);
       if (model.roadCost !== null && roads.has(seg)) return model.roadCost;
       return model.moveCosts[t] ?? 10;

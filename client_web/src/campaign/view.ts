@@ -75,6 +75,10 @@ export class CampaignView {
   setState(state: Record<string, unknown>, myTeam: string | null): void {
     this.model = readCampaign(state);
     this.myTeam = myTeam;
+    // What the map shows, by team, for tests and assistive tools: "red:20 blue:3".
+    const byTeam = new Map<string, number>();
+    for (const f of this.model.forces) byTeam.set(f.team, (byTeam.get(f.team) ?? 0) + 1);
+    this.canvas.dataset.forces = [...byTeam].map(([team, n]) => `${team}:${n}`).join(" ");
     if (this.selected && !this.model.forces.some((f) => f.id === this.selected)) this.selected = null;
     this.replan();
     this.draw();

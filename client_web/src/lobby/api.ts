@@ -27,6 +27,8 @@ export interface CreateCampaign {
   clock: { mode: "per_turn" | "fischer" | "per_turn_reserve"; turn_ms?: number; initial_ms?: number; increment_ms?: number; reserve_ms?: number } | null;
   house_rules: string[];
   public: boolean;
+  /** the lobby hands out the spectators' link: anyone may watch the campaign and its battles */
+  open_spectating?: boolean;
 }
 
 export interface CampaignCreated {

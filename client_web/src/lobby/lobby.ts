@@ -7,7 +7,8 @@ import { createCampaign, fetchEngines, fetchLobby, tokenFromLink, type CampaignC
 
 const COLOURS = ["red", "blue", "green", "black"] as const;
 
-export function lobbyPage(open: (token: string) => void): HTMLElement {
+/** `open(token, room)`: enter the game with a link's token, showing `room` first (a battle watched from the lobby). */
+export function lobbyPage(open: (token: string, room?: string) => void): HTMLElement {
   const lists = h("div", { class: "lobby-lists" });
   const created = h("div", { class: "created", "data-testid": "created" });
 
@@ -20,7 +21,7 @@ export function lobbyPage(open: (token: string) => void): HTMLElement {
           h("span", { class: "muted" }, `${r.scenario} · L${r.level}`), " ",
           ...r.teams.map((tm) => h("span", { class: "swatch", title: String(tm.colour ?? ""), style: `background:${teamColour(String(tm.colour ?? "")).fill}` })),
           h("span", { class: "counts" }, ` ${r.players_online} ${t("lobby.players")} · ${r.spectators_online} ${t("lobby.spectators")}`),
-          spectate ? h("button", { onclick: () => open(spectate) }, t("lobby.spectate")) : null);
+          spectate ? h("button", { "data-testid": "watch", onclick: () => open(spectate, r.room) }, t("lobby.spectate")) : null);
       })) : h("p", { class: "muted" }, t("lobby.none")));
 
   const load = async () => {
@@ -50,6 +51,7 @@ export function lobbyPage(open: (token: string) => void): HTMLElement {
   const seats = COLOURS.map((c, i) => h("input", { type: "number", min: "0", max: "3", value: i < 2 ? "1" : "0", style: "width:3em", "data-testid": `create-seats-${c}` }));
   const house = h("textarea", { rows: 2, "data-testid": "create-house-rules" });
   const pub = h("input", { type: "checkbox", checked: true });
+  const openSpectating = h("input", { type: "checkbox", checked: false, "data-testid": "create-open-spectating" });
   const error = h("p", { class: "error" });
 
   const showCreated = (made: CampaignCreated) => {
@@ -75,6 +77,7 @@ export function lobbyPage(open: (token: string) => void): HTMLElement {
       ...COLOURS.map((c, i) => h("label", { class: "team-seats" }, h("span", { class: "swatch", style: `background:${teamColour(c).fill}` }), ` ${c} `, seats[i]!))),
     h("label", {}, t("lobby.house_rules"), house),
     h("label", { class: "check" }, pub, t("lobby.public")),
+    h("label", { class: "check" }, openSpectating, t("lobby.open_spectating")),
     error,
     h("button", { type: "submit", "data-testid": "create-submit" }, t("lobby.submit")),
   );
@@ -93,6 +96,7 @@ export function lobbyPage(open: (token: string) => void): HTMLElement {
         : { mode: m, turn_ms: minutes },
       house_rules: house.value.split("\n").map((s) => s.trim()).filter(Boolean),
       public: pub.checked,
+      open_spectating: openSpectating.checked,
     };
     createCampaign(spec).then((made) => {
       showCreated(made);

@@ -195,6 +195,50 @@ describe("Connection", () => {
     expect(timers.waiting).toEqual([DEFAULT_BACKOFF.baseMs]);
   });
 
+  it("passes views of followed rooms on without moving the resume position", () => {
+    const s = openSession();
+    void conn.join("campaign:c1");
+    s.deliver({ t: "ev", room: "campaign:c1", seq: 3, at_ms: 0, kind: "moved", data: {} });
+    const views: number[] = [];
+    conn.on("view", (v) => views.push(v.seq));
+    s.deliver({ t: "view", room: "campaign:c1", seq: 3, state: { turn: 1 }, clocks: {}, server_ms: 1 });
+    s.deliver({ t: "view", room: "battle:b9", seq: 7, state: {}, clocks: {}, server_ms: 1 });
+    expect(views).toEqual([3]);
+    expect(conn.rooms.get("campaign:c1")).toBe(3);
+  });
+
+  it("joins a room once when a welcome listener joins it too (first session and after a reconnection)", () => {
+    conn.on("welcome", (w) => { for (const room of w.rooms) void conn.join(room); });
+    const s1 = openSession();
+    const joins = (s: FakeSocket) => s.sent.filter((m) => m.t === "join").map((m) => [m.room, m.since]);
+    expect(joins(s1)).toEqual([["campaign:c1", undefined]]);
+    s1.deliver({ t: "joined", cid: s1.last().cid as number, room: "campaign:c1", seq: 3, channels: [] });
+    s1.deliver({ t: "ev", room: "campaign:c1", seq: 4, at_ms: 0, kind: "moved", data: {} });
+    s1.drop();
+    timers.advance(DEFAULT_BACKOFF.baseMs);
+    const s2 = sockets[1]!;
+    s2.open();
+    s2.deliver(welcome(s2.sent[0]!.cid as number));
+    expect(joins(s2)).toEqual([["campaign:c1", 4]]);
+  });
+
+  it("keeps the moderator's view_as on the re-join after a reconnection", () => {
+    const s1 = openSession();
+    void conn.join("campaign:c1");
+    void conn.viewAs("campaign:c1", "team:blue");
+    expect(s1.last()).toMatchObject({ t: "join", room: "campaign:c1", view_as: "team:blue" });
+    expect(s1.last().since).toBeUndefined();
+    s1.deliver({ t: "ev", room: "campaign:c1", seq: 4, at_ms: 0, kind: "moved", data: {} });
+    s1.drop();
+    timers.advance(DEFAULT_BACKOFF.baseMs);
+    const s2 = sockets[1]!;
+    s2.open();
+    s2.deliver(welcome(s2.sent[0]!.cid as number));
+    expect(s2.sent[1]).toMatchObject({ t: "join", room: "campaign:c1", since: 4, view_as: "team:blue" });
+    void conn.viewAs("campaign:c1", null);
+    expect(s2.last().view_as).toBeUndefined();
+  });
+
   it("holds commands given while disconnected and sends them after re-joining", async () => {
     const s1 = openSession();
     void conn.join("campaign:c1");

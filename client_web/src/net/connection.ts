@@ -5,7 +5,7 @@
  */
 import { backoffDelay, DEFAULT_BACKOFF, type BackoffOptions } from "./backoff";
 import { decode, encode, FrameError } from "./codec";
-import type { ClientMessage, Error as ServerError, Event, Joined, ServerMessage, Snapshot, Welcome } from "./protocol";
+import type { ClientMessage, Error as ServerError, Event, Joined, ServerMessage, Snapshot, View, Welcome } from "./protocol";
 
 /** A client message without its `cid`: the connection numbers what it sends. */
 export type Command = ClientMessage extends infer M ? (M extends ClientMessage ? Omit<M, "cid"> : never) : never;
@@ -56,6 +56,7 @@ export interface ConnectionListeners {
   state: (state: ConnectionState, detail: { attempt: number; retryInMs: number | null; reason: string }) => void;
   welcome: (welcome: Welcome) => void;
   snapshot: (snapshot: Snapshot) => void;
+  view: (view: View) => void;
   event: (event: Event) => void;
   joined: (joined: Joined) => void;
   error: (error: ServerError) => void;
@@ -83,10 +84,14 @@ export class Connection {
   private readonly pending = new Map<number, Pending & { msg: Command }>();
   private readonly queue: { msg: Command; pending: Pending }[] = [];
   private readonly listeners: { [K in keyof ConnectionListeners]: Set<ConnectionListeners[K]> } = {
-    state: new Set(), welcome: new Set(), snapshot: new Set(), event: new Set(), joined: new Set(), error: new Set(),
+    state: new Set(), welcome: new Set(), snapshot: new Set(), view: new Set(), event: new Set(), joined: new Set(), error: new Set(),
   };
   /** Rooms followed, with the last sequence number seen in each (null before the first snapshot). */
   readonly rooms = new Map<string, number | null>();
+  /** Rooms joined since the last welcome. */
+  private readonly joinsSent = new Set<string>();
+  /** The moderator's chosen viewer class per room (`view_as`), repeated on every re-join. */
+  readonly viewing = new Map<string, string>();
   state: ConnectionState = "closed";
   welcome: Welcome | null = null;
   /** server clock minus local clock, from the last message that carried `server_ms`. */
@@ -156,13 +161,27 @@ export class Connection {
   /** Follow a room; on every (re)connection it is re-joined from the last sequence number seen. */
   join(room: string): Promise<{ seq: number | null }> {
     if (!this.rooms.has(room)) this.rooms.set(room, null);
-    return this.send({ t: "join", room, ...this.sinceFor(room) });
+    return this.send({ t: "join", room, ...this.sinceFor(room), ...this.viewAsFor(room) });
   }
 
   /** Ask for a fresh snapshot of a followed room (a join without `since`); later events continue from it. */
   resync(room: string): Promise<{ seq: number | null }> {
     if (!this.rooms.has(room)) return this.join(room);
-    return this.send({ t: "join", room });
+    return this.send({ t: "join", room, ...this.viewAsFor(room) });
+  }
+
+  /** The moderator follows `room` as `viewAs` sees it (a team, the spectators, the public) or, with null, in full:
+   * a fresh snapshot in that view, kept on re-joins. */
+  viewAs(room: string, viewAs: string | null): Promise<{ seq: number | null }> {
+    if (viewAs === null) this.viewing.delete(room);
+    else this.viewing.set(room, viewAs);
+    if (!this.rooms.has(room)) return this.join(room);
+    return this.send({ t: "join", room, ...this.viewAsFor(room) });
+  }
+
+  private viewAsFor(room: string): { view_as?: string } {
+    const v = this.viewing.get(room);
+    return v === undefined ? {} : { view_as: v };
   }
 
   leave(room: string): Promise<{ seq: number | null }> {
@@ -189,6 +208,7 @@ export class Connection {
 
   private transmit(msg: Command, pending: Pending | null): number {
     const cid = this.nextCid++;
+    if (msg.t === "join") this.joinsSent.add(msg.room);
     if (pending) this.pending.set(cid, { ...pending, msg });
     this.socket?.send(encode({ ...msg, cid } as ClientMessage));
     return cid;
@@ -228,6 +248,12 @@ export class Connection {
         this.rooms.set(msg.room, msg.seq);
         this.emit("snapshot", msg);
         return;
+      case "view":
+        // The room as this viewer now sees it; it does not move the resume position (events do).
+        if (!this.rooms.has(msg.room)) return;
+        this.serverOffsetMs = msg.server_ms - this.timers.now();
+        this.emit("view", msg);
+        return;
       case "joined": {
         const p = this.pending.get(msg.cid);
         this.pending.delete(msg.cid);
@@ -245,6 +271,7 @@ export class Connection {
   }
 
   private onWelcome(msg: Welcome): void {
+    this.joinsSent.clear();
     this.welcome = msg;
     this.serverOffsetMs = msg.server_ms - this.timers.now();
     this.attempt = 0;
@@ -253,11 +280,12 @@ export class Connection {
     const queued = this.queue.splice(0);
     const queuedJoins = new Set(queued.flatMap((q) => (q.msg.t === "join" ? [q.msg.room] : [])));
     for (const room of this.rooms.keys()) {
-      if (!queuedJoins.has(room)) this.transmit({ t: "join", room, ...this.sinceFor(room) }, null);
+      // A welcome listener may have joined already (the game joins every room the welcome lists): once is enough.
+      if (!queuedJoins.has(room) && !this.joinsSent.has(room)) this.transmit({ t: "join", room, ...this.sinceFor(room), ...this.viewAsFor(room) }, null);
     }
     for (const { msg: m, pending } of queued) {
       // Joins resume from the position reached by now, not the one known when they were queued.
-      this.transmit(m.t === "join" ? { t: "join", room: m.room, ...this.sinceFor(m.room) } : m, pending);
+      this.transmit(m.t === "join" ? { t: "join", room: m.room, ...this.sinceFor(m.room), ...this.viewAsFor(m.room) } : m, pending);
     }
   }
 

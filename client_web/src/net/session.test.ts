@@ -101,3 +101,51 @@ describe("replay frames", () => {
     expect((frames[0]!.state.units as { x: number }[])[0]!.x).toBe(1);
   });
 });
+
+describe("Session and the server's views", () => {
+  const snap = { t: "snapshot" as const, chat: [], away: [], active: [], room: "c-1", kind: "campaign" as const, clocks: {}, server_ms: 10 };
+  const view = (seq: number, state: Record<string, unknown>) => ({ t: "view" as const, room: "c-1", seq, state, clocks: { paused: false }, server_ms: 500 + seq });
+
+  it("takes the viewer's new state from a view, so that the events before it need no re-join", () => {
+    const s = new Session();
+    s.onSnapshot({ ...snap, seq: 4, state: { turn: 1, units: [] } });
+    expect(s.onEvent(ev(5, "moved", { unit: "r1" }))).toBe(true);
+    expect(s.stale("c-1")).toBe(true);
+    s.onView(view(5, { turn: 1, units: [{ id: "r1" }], active: ["blue"] }));
+    expect(s.sendsViews).toBe(true);
+    expect(s.stale("c-1")).toBe(false);
+    const r = s.room("c-1");
+    expect(r.state).toEqual({ turn: 1, units: [{ id: "r1" }], active: ["blue"] });
+    expect(r.active).toEqual(["blue"]);
+    expect(r.clocks).toEqual({ paused: false });
+    expect(r.clocksAt).toBe(505);
+    expect(r.frames.map((f) => [f.turn, f.seq])).toEqual([[1, 5]]);
+  });
+
+  it("stays stale when events outrun the last view (the fallback re-joins), and a snapshot settles it", () => {
+    const s = new Session();
+    s.onSnapshot({ ...snap, seq: 4, state: { turn: 1 } });
+    s.onEvent(ev(5, "moved", {}));
+    s.onView(view(5, { turn: 1 }));
+    s.onEvent(ev(6, "attacked", {}));
+    expect(s.stale("c-1")).toBe(true);
+    s.onSnapshot({ ...snap, seq: 6, state: { turn: 2 } });
+    expect(s.stale("c-1")).toBe(false);
+  });
+
+  it("drops a view older than the snapshot it would overwrite", () => {
+    const s = new Session();
+    s.onSnapshot({ ...snap, seq: 8, state: { turn: 3 } });
+    s.onView(view(7, { turn: 2 }));
+    expect(s.room("c-1").state).toEqual({ turn: 3 });
+  });
+
+  it("does not count chat, clock or lockout events as changing the view", () => {
+    const s = new Session();
+    s.onSnapshot({ ...snap, seq: 1, state: {} });
+    s.onEvent(ev(2, "chat", { channel: "players", text: "hi" }));
+    s.onEvent(ev(3, "clock_paused", {}));
+    s.onEvent(ev(4, "secret_module", { player: "p2", until_ms: 9 }));
+    expect(s.stale("c-1")).toBe(false);
+  });
+});

@@ -3,7 +3,7 @@
  * state, the clocks, the turn log, chat per channel with unread counts, and who is in the secret module. The
  * client never infers hidden information: it shows exactly what the server sent.
  */
-import type { Event, Joined, Snapshot, Welcome } from "./protocol";
+import type { Event, Joined, Snapshot, View, Welcome } from "./protocol";
 
 export interface ChatLine {
   seq: number;
@@ -33,6 +33,10 @@ export interface RoomView {
   unread: Map<string, number>;
   /** teams whose turn it is */
   active: string[];
+  /** the seq of the last event `state` reflects (from a snapshot, a view, or an event that carried state) */
+  stateSeq: number;
+  /** the seq of the last event that changed the game without carrying what the viewer now sees */
+  staleSeq: number;
   /** The last projection this client saw of each turn, oldest first: what a replay steps through. */
   frames: { turn: number; seq: number; state: Record<string, unknown> }[];
 }
@@ -72,6 +76,8 @@ export function chatChannel(ev: Event): string {
 
 export class Session {
   welcome: Welcome | null = null;
+  /** true once the server has sent a `view`: it sends one after every command that changed what a viewer sees */
+  sendsViews = false;
   readonly rooms = new Map<string, RoomView>();
   readonly lockouts = new Map<string, Lockout>();
   /** The channel each room's chat panel shows; reading it clears its unread marker. */
@@ -91,7 +97,7 @@ export class Session {
     let r = this.rooms.get(id);
     if (!r) {
       r = {
-        id, kind: "unknown", seq: 0, state: {}, clocks: {}, clocksAt: 0, log: [], channels: [],
+        id, kind: "unknown", seq: 0, stateSeq: 0, staleSeq: 0, state: {}, clocks: {}, clocksAt: 0, log: [], channels: [],
         chat: new Map(), unread: new Map(), active: [], frames: [],
       };
       this.rooms.set(id, r);
@@ -109,6 +115,8 @@ export class Session {
     const r = this.room(s.room);
     r.kind = s.kind;
     r.seq = s.seq;
+    r.stateSeq = s.seq;
+    r.staleSeq = Math.min(r.staleSeq, s.seq);
     r.state = s.state;
     r.clocks = s.clocks;
     r.clocksAt = s.server_ms;
@@ -120,6 +128,29 @@ export class Session {
     this.changed(s.room);
   }
 
+  /** What this viewer now sees of the room after the events up to `v.seq`. A view older than the state held (a
+   * snapshot taken later) is dropped. */
+  onView(v: View): void {
+    this.sendsViews = true;
+    const r = this.room(v.room);
+    if (v.seq < r.stateSeq) return;
+    r.stateSeq = v.seq;
+    r.seq = Math.max(r.seq, v.seq);
+    r.state = v.state;
+    r.clocks = v.clocks;
+    r.clocksAt = v.server_ms;
+    if (Array.isArray(v.state.active)) r.active = v.state.active.map(String);
+    recordFrame(r);
+    this.changed(v.room);
+  }
+
+  /** True when the room's state is older than an event that changed it: with a server that sends views, the
+   * view is still on its way; with one that does not, the caller fetches a fresh snapshot. */
+  stale(room: string): boolean {
+    const r = this.rooms.get(room);
+    return r !== undefined && r.staleSeq > r.stateSeq;
+  }
+
   onJoined(j: Joined): void {
     const r = this.room(j.room);
     r.channels = j.channels;
@@ -128,7 +159,7 @@ export class Session {
   }
 
   /** Apply an event; true when it changed the game in a way only a new projection shows (the event carries no
-   * state), so that the caller fetches a fresh snapshot. */
+   * state): a `view` follows from servers that send them (see `stale`), otherwise the caller re-joins. */
   onEvent(ev: Event): boolean {
     const r = this.room(ev.room);
     r.seq = ev.seq;
@@ -148,10 +179,14 @@ export class Session {
     if (Array.isArray(d.active)) r.active = d.active.map(String);
     if (LOCK_KINDS.has(ev.kind) && d.action !== "returned") this.applyLock(d);
     if (RELEASE_KINDS.has(ev.kind) || (ev.kind === "secret_module" && d.action === "returned")) this.lockouts.delete(str(d.player));
+    const carried = !!next && typeof next === "object";
+    if (carried) r.stateSeq = ev.seq;
     const applied = this.applyUnitEvent(r, ev);
-    if (next || applied) recordFrame(r);
+    if (carried || applied) recordFrame(r);
+    const stale = !carried && !applied && !SELF_CONTAINED.has(ev.kind) && !ev.kind.startsWith("clock_");
+    if (stale) r.staleSeq = ev.seq;
     this.changed(ev.room);
-    return !(next && typeof next === "object") && !applied && !SELF_CONTAINED.has(ev.kind) && !ev.kind.startsWith("clock_");
+    return stale;
   }
 
   /** Keep the projection current between snapshots: an event that carries a unit the viewer may see (`id` and a

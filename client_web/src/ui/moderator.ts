@@ -8,8 +8,12 @@ export interface DeskContext {
   room: string;
   teams: () => string[];
   players: () => string[];
-  falseAnswers: () => { question: string; answer: string }[];
+  /** the false reconnaissance answers (C-8.3, D-GEN-1): who asked, what, what they were told, and the truth */
+  falseAnswers: () => { team: string; question: string; answer: string; truth: string | null }[];
   send: (cmd: Command) => Promise<unknown>;
+  /** the viewer class the desk shows the room as (`team:red`, `spectator`, `public`), null for the full view */
+  viewing: () => string | null;
+  setViewing: (viewAs: string | null) => void;
 }
 
 export function moderatorDesk(ctx: DeskContext): HTMLElement {
@@ -21,16 +25,29 @@ export function moderatorDesk(ctx: DeskContext): HTMLElement {
   const reason = h("input", { type: "text", placeholder: t("mod.reason"), "data-testid": "mod-reason" });
   const ruling = h("textarea", { rows: 2, placeholder: '{"type": "note", "text": "…"}', "data-testid": "mod-ruling" });
   const answers = h("ul", { class: "false-answers", "data-testid": "mod-false-answers" });
+  const seeAs = h("select", { "data-testid": "mod-view-as", onchange: () => ctx.setViewing(seeAs.value || null) });
   const refresh = () => {
+    const viewing = ctx.viewing() ?? "";
+    const classes = ["", ...ctx.teams().map((x) => `team:${x}`), "spectator", "public"];
+    if (!classes.includes(viewing)) classes.push(viewing);
+    const key = `${classes.join(" ")}|${viewing}`;
+    if (seeAs.dataset.key !== key) seeAs.replaceChildren(...classes.map((v) => h("option", { value: v },
+      v === "" ? t("mod.view.full") : v.startsWith("team:") ? t("mod.view.team", { team: v.slice(5) }) : t(`mod.view.${v === "spectator" ? "spectator" : "public"}`))));
+    if (seeAs.dataset.key !== key) seeAs.value = viewing;
+    seeAs.dataset.key = key;
     const cur = team.value;
     team.replaceChildren(...ctx.teams().map((x) => h("option", { value: x }, x)));
     if (cur) team.value = cur;
     players.replaceChildren(...ctx.players().map((p) => h("option", { value: p })));
-    answers.replaceChildren(...ctx.falseAnswers().map((a) => h("li", {}, `${a.question} → ${a.answer}`)));
+    const lies = ctx.falseAnswers();
+    answers.replaceChildren(...(lies.length ? lies.map((a) => h("li", {},
+      a.team ? `${a.team}: ` : "", `${a.question} → `, h("s", {}, a.answer), a.truth !== null ? ` (${t("mod.truth")}: ${a.truth})` : ""))
+      : [h("li", { class: "muted" }, t("mod.false_none"))]));
   };
   const run = (cmd: Command) => () => void ctx.send(cmd).catch(() => {});
   const root = h("details", { class: "desk", open: true, "data-testid": "moderator-desk", ontoggle: refresh },
     h("summary", {}, t("mod.desk")),
+    h("div", { class: "row" }, t("mod.view"), " ", seeAs),
     h("div", { class: "buttons" },
       h("button", { "data-testid": "mod-pause", onclick: run({ t: "mod_clock", room: ctx.room, action: "pause" }) }, t("mod.pause")),
       h("button", { "data-testid": "mod-resume", onclick: run({ t: "mod_clock", room: ctx.room, action: "resume" }) }, t("mod.resume"))),

@@ -1,0 +1,78 @@
+"""Replays of finished rooms: the room rebuilt from its log, with the view a viewer class had after each completed
+turn and at the end.
+
+A turn is complete when the turn number of the room's state (the engine view's `turn`) grows; the view taken then
+shows the turn's outcome. Engines without a turn number get a view after every change of who is to act. Once a
+game is over nothing in it is secret any more, so anyone may ask for any viewer class, the moderator's included.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+from server.bus.base import EventBus, Store
+from server.core.engine import MODERATOR, SPECTATOR
+from server.rooms.errors import RoomError
+from server.rooms.room import Room
+
+CACHED = 32  # finished rooms never change: their replays are kept (per room and viewer class)
+
+
+def viewer_class(wanted: str, teams: list[str]) -> str:
+    """`full` (the moderator's view), `spectator` or `team:<colour>` of one of the room's teams."""
+    if wanted == "full":
+        return MODERATOR
+    if wanted == SPECTATOR or (wanted.startswith("team:") and wanted[5:] in teams):
+        return wanted
+    raise RoomError("bad_message", f"'as' is full, spectator or team:<colour> of {', '.join(teams)}")
+
+
+class Replays:
+    def __init__(self, store: Store, bus: EventBus, now: Callable[[], int]):
+        self.store, self.bus, self.now = store, bus, now
+        self._cache: OrderedDict[tuple[str, str], dict[str, Any]] = OrderedDict()
+
+    async def replay(self, room_id: str, wanted: str, current: Room | None = None) -> dict[str, Any]:
+        """The per-turn views of a finished room for `wanted`. `current` is the live room when this node owns it
+        (to refuse a running game without reading its whole log)."""
+        head = current or await Room.open(room_id, self.store, self.bus, self.now, owner=False, history=1)
+        if head is None or head.engine is None:
+            raise RoomError("no_such_room", f"no room {room_id} with a game")
+        viewer = viewer_class(wanted, head.teams)
+        key = (room_id, viewer)
+        cached = self._cache.get(key)
+        if cached is not None:
+            self._cache.move_to_end(key)
+            return cached
+        if not head.engine.is_over(head.core.state):
+            raise RoomError("not_over", f"room {room_id} is still being played: its replay comes when it is over")
+        answer = await self._build(room_id, viewer, wanted)
+        self._cache[key] = answer
+        while len(self._cache) > CACHED:
+            self._cache.popitem(last=False)
+        return answer
+
+    async def _build(self, room_id: str, viewer: str, wanted: str) -> dict[str, Any]:
+        records = await self.store.read_log(room_id, 0)
+        room = Room(room_id, records[0].body, self.store, self.bus, self.now, history=1)
+        engine = room.engine
+        assert engine is not None
+        turns: list[dict[str, Any]] = []
+        last_turn: Any = None
+        for record in records:
+            room.advance([record])
+            if not any(e.kind == "turn" for e in record.events):
+                continue  # who is to act did not change: no turn can have ended
+            state = engine.view(room.core.state, viewer)
+            turn = state.get("turn")
+            if record.index == 1:
+                last_turn = turn
+            elif turn is None or turn != last_turn:
+                turns.append({"turn": last_turn, "seq": room.seq, "at_ms": record.at_ms, "state": state})
+                last_turn = turn
+        final = {"turn": last_turn, "seq": room.seq, "at_ms": room.last_at,
+                 "state": engine.view(room.core.state, viewer)}
+        return {"room": room_id, "as": wanted, "viewer": viewer, "kind": room.kind, "teams": room.teams,
+                "turns": turns, "final": final}
