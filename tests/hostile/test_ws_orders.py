@@ -389,8 +389,10 @@ async def test_after_hostile_orders_a_killed_server_loses_nothing_accepted(serve
     server = server_factory(*FAST).start()
     async with napoleonic((server, server)) as g:
         posture = {"type": "posture", "army": BULOW, "intercept": False}
-        for bad in ({"type": "move", "army": NEY, "path": [[22, 17]]}, {"type": "move", "army": BULOW, "path": 7},
-                    {"type": "appoint", "army": BULOW, "general": ""}):
+        bad_orders: list[dict[str, Any]] = [{"type": "move", "army": NEY, "path": [[22, 17]]},
+                                            {"type": "move", "army": BULOW, "path": 7},
+                                            {"type": "appoint", "army": BULOW, "general": ""}]
+        for bad in bad_orders:
             await g.refused("red-1", bad, ("not_your_unit", "bad_order"))
             await g.ack("red-1", posture)
         await g.ack("red-1", {"type": "move", "army": BULOW, "path": [[23, 19], [22, 18]]})
@@ -403,7 +405,7 @@ async def test_after_hostile_orders_a_killed_server_loses_nothing_accepted(serve
             await join_spawned(g.c[who], room)
         mine = next(u["id"] for u in started["config"]["sides"][0]["units"] if u["type"] == "infantry")
         for bad in ({"type": "wheel", "unit": mine, "degrees": 1}, {"type": "about_face", "unit": None}):
-            await g.refused("red-1", bad, "bad_order", None, room)
+            await g.refused("red-1", dict(bad), "bad_order", None, room)
             await g.ack("red-1", {"type": "about_face", "unit": mine}, room)
         await g.refused("blue-1", {"type": "retreat"}, "not_your_turn", "C-1.8", room)
         server.kill()
