@@ -406,3 +406,32 @@ def test_legal_campaign_orders_and_rulings_with_hostile_fields_N_START_3_D_L_1(
     ruling = data.draw(mutated(_for_state(NAP_RULING_SEEDS, which), NAP_IDS, NAP_WORDS))
     refuses_cleanly(NAP, state, lambda: NAP.apply(state, actor, order))
     refuses_cleanly(NAP, state, lambda: NAP.moderate(state, ruling))
+
+
+@pytest.mark.parametrize("kind", [{}, [], ["close_road"], None, 3])
+def test_a_campaign_ruling_of_no_known_type_is_unknown_C_9_4(kind: Any) -> None:
+    """Once a TypeError (an unhashable type looked up among the interventions): the moderator's `internal` error."""
+    from tests.campaign.helpers import ENGINE as CAMPAIGN
+    from tests.campaign.test_properties import _cfg
+
+    state, _ = CAMPAIGN.setup(_cfg(2, True), 3)
+    before = CAMPAIGN.dump(state)
+    with pytest.raises(RuleError) as err:
+        CAMPAIGN.moderate(state, {"type": kind})
+    assert err.value.code == "unknown_order" and CAMPAIGN.dump(state) == before
+
+
+@pytest.mark.parametrize("ruling", [{"type": "close_road", "cells": None}, {"type": "open_road", "cells": True},
+                                    {"type": "close_road", "cells": 7},
+                                    {"type": "adjust_rating", "unit": "r5RD", "rating": float("nan")},
+                                    {"type": "adjust_rating", "unit": "r5RD", "rating": float("inf")}])
+def test_campaign_rulings_with_junk_values_are_bad_orders_C_9_4(ruling: dict[str, Any]) -> None:
+    """Once a TypeError (cells that are no list) or accepted (a NaN or infinite rating)."""
+    from tests.campaign.helpers import ENGINE as CAMPAIGN
+    from tests.campaign.test_properties import _cfg
+
+    state, _ = CAMPAIGN.setup(_cfg(2, True), 3)
+    before = CAMPAIGN.dump(state)
+    with pytest.raises(RuleError) as err:
+        CAMPAIGN.moderate(state, ruling)
+    assert err.value.code == "bad_order" and CAMPAIGN.dump(state) == before
