@@ -435,3 +435,20 @@ def test_campaign_rulings_with_junk_values_are_bad_orders_C_9_4(ruling: dict[str
     with pytest.raises(RuleError) as err:
         CAMPAIGN.moderate(state, ruling)
     assert err.value.code == "bad_order" and CAMPAIGN.dump(state) == before
+
+
+@pytest.mark.parametrize("cell", [{"a": 1, "b": 2}, [float("inf"), 0], [0, float("-inf")]])
+def test_a_campaign_cell_that_is_a_map_or_infinite_is_a_bad_order(cell: Any) -> None:
+    """Once a KeyError (a map of two keys read as [x, y]) or an OverflowError (int(inf)): an `internal` error."""
+    from tests.campaign.helpers import ENGINE as CAMPAIGN
+    from tests.campaign.test_properties import _cfg
+
+    state, _ = CAMPAIGN.setup(_cfg(2, True), 3)
+    for team in ("red", "blue"):
+        state, _ = CAMPAIGN.end_turn(state, team, flagged=False)
+    before = CAMPAIGN.dump(state)
+    for order in ({"type": "move", "unit": "r5RD", "path": [cell]},
+                  {"type": "strike", "unit": "r5RD", "target": cell, "mode": "destroy"}):
+        with pytest.raises(RuleError) as err:
+            CAMPAIGN.apply(state, Actor("p", "red"), order)
+        assert err.value.code == "bad_order" and CAMPAIGN.dump(state) == before
