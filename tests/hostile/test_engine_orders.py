@@ -40,8 +40,19 @@ ACTORS = [Actor("p-red", "red", 1), Actor("p-blue", "blue", 1), Actor("mod", Non
           Actor("spy", None), Actor("p-green", "green", 1)]
 
 
-def refuses_cleanly(engine: Engine[Any], state: Any, call: Callable[[], tuple[Any, Any]]) -> Any:
-    """Run one engine call on `state`: a RuleError or a new state; `state` itself never changes."""
+def deliverable(value: Any) -> bool:
+    """Whether a client could send `value` at all: msgpack carries it (the codec refuses JSON integers beyond)."""
+    try:
+        msgpack.packb(value, use_bin_type=True)
+    except (OverflowError, TypeError, ValueError):
+        return False
+    return True
+
+
+def refuses_cleanly(engine: Engine[Any], state: Any, call: Callable[[], tuple[Any, Any]],
+                    given: Any = None) -> Any:
+    """Run one engine call on `state`: a RuleError or a new state; `state` itself never changes. When the engine
+    accepts an order a client could send (`given`), the new state and the events pack for the room's log."""
     before = engine.dump(state)
     try:
         new, events = call()
@@ -49,8 +60,9 @@ def refuses_cleanly(engine: Engine[Any], state: Any, call: Callable[[], tuple[An
         assert isinstance(exc.code, str) and isinstance(exc.message, str)
         new = None
     else:
-        msgpack.packb(engine.dump(new), use_bin_type=True)
-        msgpack.packb([dict(e.data) for e in events], use_bin_type=True)
+        if deliverable(given):
+            msgpack.packb(engine.dump(new), use_bin_type=True)
+            msgpack.packb([dict(e.data) for e in events], use_bin_type=True)
     assert engine.dump(state) == before
     return new
 
@@ -85,7 +97,7 @@ def battles() -> tuple[BattleState, ...]:
 def test_hostile_battle_orders_get_typed_errors_and_change_nothing_D_N_1(which: int, actor: Actor,
                                                                           order: dict[str, Any]) -> None:
     state = battles()[which]
-    refuses_cleanly(BATTLE, state, lambda: BATTLE.apply(state, actor, order))
+    refuses_cleanly(BATTLE, state, lambda: BATTLE.apply(state, actor, order), order)
 
 
 @SETTINGS
@@ -93,7 +105,7 @@ def test_hostile_battle_orders_get_typed_errors_and_change_nothing_D_N_1(which: 
        | WIRE_DICT)
 def test_hostile_battle_rulings_get_typed_errors_and_change_nothing_N_FIRE_4(which: int, ruling: Any) -> None:
     state = battles()[which]
-    refuses_cleanly(BATTLE, state, lambda: BATTLE.moderate(state, ruling))
+    refuses_cleanly(BATTLE, state, lambda: BATTLE.moderate(state, ruling), ruling)
 
 
 @pytest.mark.parametrize("order", [{"type": "move", "unit": "b1", "path": [[20, 31]]},
@@ -144,7 +156,7 @@ def storms() -> tuple[StormState, ...]:
 def test_hostile_storm_orders_get_typed_errors_and_change_nothing_N_SIEGE_10_N_SIEGE_13(
         which: int, actor: Actor, order: dict[str, Any]) -> None:
     state = storms()[which]
-    refuses_cleanly(SIEGE, state, lambda: SIEGE.apply(state, actor, order))
+    refuses_cleanly(SIEGE, state, lambda: SIEGE.apply(state, actor, order), order)
 
 
 @SETTINGS
@@ -152,7 +164,7 @@ def test_hostile_storm_orders_get_typed_errors_and_change_nothing_N_SIEGE_10_N_S
                                                    BATTLE_WORDS) | WIRE_DICT)
 def test_hostile_storm_rulings_get_typed_errors_and_change_nothing_N_SIEGE_8(which: int, ruling: Any) -> None:
     state = storms()[which]
-    refuses_cleanly(SIEGE, state, lambda: SIEGE.moderate(state, ruling))
+    refuses_cleanly(SIEGE, state, lambda: SIEGE.moderate(state, ruling), ruling)
 
 
 # --- the Napoleonic campaign --------------------------------------------------------------------------------------
@@ -212,7 +224,7 @@ def _results() -> st.SearchStrategy[Any]:
 def test_hostile_campaign_orders_get_typed_errors_and_change_nothing_C_1_7_N_START_3(
         which: int, actor: Actor, order: dict[str, Any]) -> None:
     state = campaigns()[which]
-    refuses_cleanly(NAP, state, lambda: NAP.apply(state, actor, order))
+    refuses_cleanly(NAP, state, lambda: NAP.apply(state, actor, order), order)
 
 
 @SETTINGS
@@ -222,7 +234,7 @@ def test_hostile_campaign_rulings_get_typed_errors_and_change_nothing_D_L_1(
         which: int, battle_id: Any, result: Mapping[str, Any], ruling: Any) -> None:
     state = campaigns()[which]
     for r in (ruling, {"type": "battle_result", "battle": battle_id, "result": result}):
-        refuses_cleanly(NAP, state, lambda r=r: NAP.moderate(state, r))  # type: ignore[misc]
+        refuses_cleanly(NAP, state, lambda r=r: NAP.moderate(state, r), r)  # type: ignore[misc]
 
 
 @pytest.mark.parametrize(("which", "order", "error", "rule"), [
@@ -368,14 +380,14 @@ NAP_RULING_SEEDS: list[dict[str, Any]] = [
        order=mutated(BATTLE_SEEDS, BATTLE_IDS, BATTLE_WORDS))
 def test_legal_battle_orders_with_hostile_fields_D_N_1(which: int, actor: Actor, order: dict[str, Any]) -> None:
     state = battles()[which]
-    refuses_cleanly(BATTLE, state, lambda: BATTLE.apply(state, actor, order))
+    refuses_cleanly(BATTLE, state, lambda: BATTLE.apply(state, actor, order), order)
 
 
 @SETTINGS
 @given(which=st.integers(0, 2), ruling=mutated(BATTLE_RULING_SEEDS, BATTLE_IDS, BATTLE_WORDS))
 def test_legal_battle_rulings_with_hostile_fields_N_FIRE_4(which: int, ruling: dict[str, Any]) -> None:
     state = battles()[which]
-    refuses_cleanly(BATTLE, state, lambda: BATTLE.moderate(state, ruling))
+    refuses_cleanly(BATTLE, state, lambda: BATTLE.moderate(state, ruling), ruling)
 
 
 @SETTINGS
@@ -385,8 +397,8 @@ def test_legal_battle_rulings_with_hostile_fields_N_FIRE_4(which: int, ruling: d
 def test_legal_storm_orders_and_rulings_with_hostile_fields_N_SIEGE_8_N_SIEGE_13(
         which: int, actor: Actor, order: dict[str, Any], ruling: dict[str, Any]) -> None:
     state = storms()[which]
-    refuses_cleanly(SIEGE, state, lambda: SIEGE.apply(state, actor, order))
-    refuses_cleanly(SIEGE, state, lambda: SIEGE.moderate(state, ruling))
+    refuses_cleanly(SIEGE, state, lambda: SIEGE.apply(state, actor, order), order)
+    refuses_cleanly(SIEGE, state, lambda: SIEGE.moderate(state, ruling), ruling)
 
 
 def _for_state(seeds: list[dict[str, Any]], which: int) -> list[dict[str, Any]]:
@@ -404,8 +416,8 @@ def test_legal_campaign_orders_and_rulings_with_hostile_fields_N_START_3_D_L_1(
     state = campaigns()[which]
     order = data.draw(mutated(_for_state(NAP_SEEDS, which), NAP_IDS, NAP_WORDS))
     ruling = data.draw(mutated(_for_state(NAP_RULING_SEEDS, which), NAP_IDS, NAP_WORDS))
-    refuses_cleanly(NAP, state, lambda: NAP.apply(state, actor, order))
-    refuses_cleanly(NAP, state, lambda: NAP.moderate(state, ruling))
+    refuses_cleanly(NAP, state, lambda: NAP.apply(state, actor, order), order)
+    refuses_cleanly(NAP, state, lambda: NAP.moderate(state, ruling), ruling)
 
 
 @pytest.mark.parametrize("kind", [{}, [], ["close_road"], None, 3])
@@ -452,3 +464,34 @@ def test_a_campaign_cell_that_is_a_map_or_infinite_is_a_bad_order(cell: Any) -> 
         with pytest.raises(RuleError) as err:
             CAMPAIGN.apply(state, Actor("p", "red"), order)
         assert err.value.code == "bad_order" and CAMPAIGN.dump(state) == before
+
+
+
+@functools.cache
+def continental(level: int, planning: bool) -> Any:
+    from tests.campaign.helpers import ENGINE as CAMPAIGN
+    from tests.campaign.test_properties import _cfg
+
+    state, _ = CAMPAIGN.setup(_cfg(level, True), 3)
+    if not planning:
+        for team in ("red", "blue"):
+            state, _ = CAMPAIGN.end_turn(state, team, flagged=False)
+    return state
+
+
+@SETTINGS
+@given(level=st.sampled_from([1, 2, 3]), planning=st.booleans(), data=st.data())
+def test_legal_continental_orders_with_hostile_fields_C_1_7(level: int, planning: bool, data: st.DataObject) -> None:
+    """The campaign's own fuzzer (tests/campaign/test_properties.py) sends random orders; this one mutates its
+    legal candidates, as above."""
+    from tests.campaign.helpers import ENGINE as CAMPAIGN
+    from tests.campaign.test_properties import _candidate
+
+    state = continental(level, planning)
+    team = data.draw(st.sampled_from(sorted(CAMPAIGN.active_teams(state))))
+    seed = next((c for c in (_candidate(state, team, data) for _ in range(5)) if c), None)
+    if seed is None:
+        return
+    units = sorted(state.units)
+    order = data.draw(mutated([seed], units[:6] + units[-6:], ["red", "blue", "accept", "withdraw", "retreat"]))
+    refuses_cleanly(CAMPAIGN, state, lambda: CAMPAIGN.apply(state, Actor("p", team), order), order)
