@@ -39,7 +39,7 @@ def _cell(value: Any, name: str) -> Cell:
         if len(parts) != 2:
             raise ValueError
         x, y = int(parts[0]), int(parts[1])
-    except (TypeError, ValueError) as exc:
+    except (TypeError, ValueError, KeyError, OverflowError) as exc:  # a map of two keys; int(inf)
         raise BadOrder(f"'{name}' must be a cell [longitude, latitude]", details={"field": name}) from exc
     if abs(x) > 10_000 or abs(y) > 10_000:
         raise BadOrder(f"'{name}' is off any map", details={"field": name})

@@ -51,7 +51,7 @@ def parse_path(raw: Any) -> list[Cell]:
             raise BadOrder("a cell is [x, y] or \"x-y\"", details={"field": "path"})
         try:
             out.append((int(c[0]), int(c[1])))
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):  # OverflowError: int(inf)
             raise BadOrder("a cell is [x, y] or \"x-y\"", details={"field": "path"}) from None
     return out
 
