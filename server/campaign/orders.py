@@ -80,13 +80,23 @@ READERS: dict[str, Callable[[Mapping[str, Any], str], Any]] = {
 }
 
 
+def _plain(value: Any) -> Any:
+    """Tuples (cells, id lists) as the lists the wire carries."""
+    return [_plain(v) for v in value] if isinstance(value, tuple) else value
+
+
 class _Order:
     """A typed command; `wire` reads it from a wire dict, each field by the reader of its name (BadOrder for
-    malformed fields); commands with other fields read themselves."""
+    malformed fields); commands with other fields read themselves. `wire_form` writes it back: the order as the
+    engine read it, nothing else of what the client sent, and `parse(cmd.wire_form()) == cmd`."""
 
     @classmethod
     def wire(cls, order: Mapping[str, Any]) -> Any:
         return cls(*(READERS[f.name](order, f.name) for f in fields(cls)))  # type: ignore[arg-type]
+
+    def wire_form(self) -> dict[str, Any]:
+        named = fields(self)  # type: ignore[arg-type]
+        return {"type": KIND_NAMES[type(self)], **{f.name: _plain(getattr(self, f.name)) for f in named}}
 
 
 @dataclass(frozen=True)
@@ -122,6 +132,9 @@ class Frontage(_Order):
         if width not in (1, 2):
             raise BadOrder("'width' is 1 or 2 cells", details={"field": "width"})
         return cls(_str(order, "unit"), width == 2)
+
+    def wire_form(self) -> dict[str, Any]:
+        return {"type": "frontage", "unit": self.unit, "width": 2 if self.wide else 1}
 
 
 @dataclass(frozen=True)
@@ -295,6 +308,10 @@ class Question(_Order):
         feature = _str(order, "feature") if q == "feature" else None
         return cls(q, cell, name, feature)
 
+    def wire_form(self) -> dict[str, Any]:
+        given = {"cell": _plain(self.cell), "unit": self.unit_name, "feature": self.feature}
+        return {"type": "question", "kind": self.kind, **{k: v for k, v in given.items() if v is not None}}
+
 
 @dataclass(frozen=True)
 class ProposePeace(_Order):
@@ -346,6 +363,7 @@ KINDS: dict[str, type[_Order]] = {
     "mobilization_points": MobilizationPoints, "regulation": Regulation, "question": Question,
     "propose_peace": ProposePeace, "answer_peace": AnswerPeace, "capitulate": Capitulate,
 }
+KIND_NAMES: dict[type[_Order], str] = {command: kind for kind, command in KINDS.items()}
 
 
 def parse(order: Mapping[str, Any]) -> Command:

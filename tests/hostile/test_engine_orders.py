@@ -495,3 +495,47 @@ def test_legal_continental_orders_with_hostile_fields_C_1_7(level: int, planning
     units = sorted(state.units)
     order = data.draw(mutated([seed], units[:6] + units[-6:], ["red", "blue", "accept", "withdraw", "retreat"]))
     refuses_cleanly(CAMPAIGN, state, lambda: CAMPAIGN.apply(state, Actor("p", team), order), order)
+
+
+# --- level-3 recorded orders: what is kept is the command, not the client's dict -----------------------------------
+
+def test_a_recorded_order_keeps_only_its_command_C_1_7_C_9_3() -> None:
+    """C-1.7 [L3], C-9.3: the mediator records the order it read; junk fields beside it (up to a frame's
+    worth each) once went into `pending`, the snapshot and the order_recorded event verbatim, growing them."""
+    from server.campaign.orders import parse
+    from tests.campaign.helpers import ENGINE as CAMPAIGN
+    from tests.campaign.helpers import RED, place, start
+
+    s = start(3)
+    uid = place(s, "red", "RD", (40, 20))
+    plain = {"type": "move", "unit": uid, "path": [[41, 20]]}
+    junk = {**plain, "path": ["41-20"], "memo": "x" * 100_000, "extra": [[0] * 1000] * 10}
+    kept, _ = CAMPAIGN.apply(s, RED, plain)
+    new, events = CAMPAIGN.apply(s, RED, junk)
+    assert new.pending == kept.pending == {"red": [plain]}
+    assert CAMPAIGN.dump(new) == CAMPAIGN.dump(kept)
+    assert [e.data for e in events] == [e.data for e in CAMPAIGN.apply(s, RED, plain)[1]]
+    assert parse(new.pending["red"][0]) == parse(junk)
+
+
+@pytest.mark.parametrize("given", [
+    {"type": "move", "unit": "u", "path": [[1, 2], "2-3"]}, {"type": "march", "unit": "u", "path": [[1, 2]]},
+    {"type": "turn", "unit": "u", "facing": "NE"}, {"type": "frontage", "unit": "u", "width": 2},
+    {"type": "transfer", "unit": "u", "to": "a"}, {"type": "split", "unit": "u"},
+    {"type": "merge", "units": ["a", "b"]},
+    {"type": "corps", "name": "I", "units": ["a"]}, {"type": "reassign", "regiment": "r", "to": "a"},
+    {"type": "formation", "unit": "u", "formation": "support"},
+    {"type": "attack", "target": "4-5", "echelons": [["a", "b"], ["c"]], "support": ["d"]},
+    {"type": "strike", "unit": "u", "target": [4, 5], "mode": "bridge", "confirm": 1},
+    {"type": "posture", "on_attack": "withdraw"}, {"type": "deploy", "unit": "u", "cell": [3, 3]},
+    {"type": "army", "name": "A", "units": ["a"], "zone": [[0, 0], [9, 9]]}, {"type": "cover", "unit": "u"},
+    {"type": "question", "kind": "locate", "unit": "x"}, {"type": "question", "kind": "count", "cell": [1, 1]},
+    {"type": "propose_peace", "to": "blue", "border": [[[1, 1], "red"]]}, {"type": "capitulate"},
+])
+def test_the_recorded_form_reads_back_as_the_same_command_C_1_7(given: dict[str, Any]) -> None:
+    """What `pending` keeps replays exactly: the wire form of a parsed command parses to that command."""
+    from server.campaign.orders import parse
+
+    cmd = parse({**given, "junk": "x" * 1000})
+    assert parse(cmd.wire_form()) == cmd and "junk" not in cmd.wire_form()
+    assert deliverable(cmd.wire_form())
