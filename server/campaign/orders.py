@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
-from server.campaign.grid import FACINGS, Cell
+from server.campaign.grid import FACINGS, Cell, whole_cell
 from server.core.errors import BadOrder, UnknownOrder
 
 
@@ -31,16 +31,11 @@ def _choice(order: Mapping[str, Any], name: str, options: tuple[str, ...], defau
 
 
 def _cell(value: Any, name: str) -> Cell:
-    if isinstance(value, str) and "-" in value:
-        parts: Any = value.split("-", 1)
-    else:
-        parts = value
     try:
-        if len(parts) != 2:
-            raise ValueError
-        x, y = int(parts[0]), int(parts[1])
-    except (TypeError, ValueError, KeyError, OverflowError) as exc:  # a map of two keys; int(inf)
-        raise BadOrder(f"'{name}' must be a cell [longitude, latitude]", details={"field": name}) from exc
+        x, y = whole_cell(value)
+    except ValueError as exc:
+        raise BadOrder(f"'{name}' must be a cell [longitude, latitude] of whole numbers",
+                       details={"field": name}) from exc
     if abs(x) > 10_000 or abs(y) > 10_000:
         raise BadOrder(f"'{name}' is off any map", details={"field": name})
     return (x, y)

@@ -539,3 +539,37 @@ def test_the_recorded_form_reads_back_as_the_same_command_C_1_7(given: dict[str,
     cmd = parse({**given, "junk": "x" * 1000})
     assert parse(cmd.wire_form()) == cmd and "junk" not in cmd.wire_form()
     assert deliverable(cmd.wire_form())
+
+
+NOT_WHOLE = [[1.5, 2.5], [10, 17.5], [True, 17], ["10", "17.5"], "10.5-17"]
+
+
+@pytest.mark.parametrize("cell", NOT_WHOLE)
+def test_a_path_cell_of_fractions_is_a_bad_order_D_NAP_1(cell: Any) -> None:
+    """D-NAP-1: paths are cells of the grid; [1.5, 2.5] was read as [1, 2] (int() rounds toward zero)."""
+    state = campaigns()[0]
+    before = NAP.dump(state)
+    with pytest.raises(RuleError) as err:
+        NAP.apply(state, ACTORS[0], {"type": "move", "army": "r1", "path": [cell]})
+    assert err.value.code == "bad_order" and NAP.dump(state) == before
+
+
+@pytest.mark.parametrize("cell", NOT_WHOLE)
+def test_a_campaign_cell_of_fractions_is_a_bad_order_C_4_3(cell: Any) -> None:
+    """C-4.3: the Continental campaign's cells are whole too; its parser rounded the same way."""
+    from server.campaign.orders import parse
+    from server.core.errors import BadOrder
+
+    with pytest.raises(BadOrder):
+        parse({"type": "move", "unit": "u", "path": [cell]})
+    with pytest.raises(BadOrder):
+        parse({"type": "strike", "unit": "u", "target": cell})
+
+
+@pytest.mark.parametrize("cell", [[10, 16], (10, 16), "10-16", ["10", "16"], [10.0, 16.0]])
+def test_whole_cells_in_every_written_form_are_read_D_NAP_1_C_4_3(cell: Any) -> None:
+    from server.campaign.orders import parse
+    from server.napoleon.movement import parse_path
+
+    assert parse_path([cell]) == [(10, 16)]
+    assert parse({"type": "move", "unit": "u", "path": [cell]}).path == ((10, 16),)
