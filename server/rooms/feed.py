@@ -90,6 +90,7 @@ class Feed:
         self.views_out = 0
         self._views: dict[str, _View] = {}  # viewer class → view waiting for its events
         self._last_view: dict[str, bytes] = {}  # viewer class → packed state of the last view posted
+        self._last_state: dict[str, Mapping[str, Any]] = {}  # viewer class → that state
         self.after_events: Callable[[Feed], None] | None = None
         """Called after each batch from the bus (the hub builds views there on nodes that do not own the room)."""
 
@@ -170,6 +171,12 @@ class Feed:
         """The viewer classes with sockets here: the only ones whose view is worth building."""
         return {sub.viewer for sub in self.subs.values()}
 
+    def changed(self, viewer: str, state: Mapping[str, Any]) -> bool:
+        """Whether `state` may differ from the last view posted for the class: a dict comparison, which costs far
+        less than packing when nothing changed (most commands change what only some classes see). Values equal
+        in Python but not in msgpack (1, 1.0, True) count as unchanged."""
+        return self._last_state.get(viewer) != state
+
     def post_view(self, viewer: str, seq: int, at_ms: int, state: Mapping[str, Any], clocks: Mapping[str, Any],
                   server_ms: int) -> bool:
         """The room as `viewer` sees it after event `seq`: queued for the class's sockets unless its state is the
@@ -178,6 +185,7 @@ class Feed:
         if self._last_view.get(viewer) == packed:
             return False
         self._last_view[viewer] = packed
+        self._last_state[viewer] = state
         head = {"t": "view", "room": self.room, "seq": seq, "clocks": dict(clocks), "server_ms": server_ms}
         self._views[viewer] = _View(seq, at_ms, head, packed, state)
         self._flush_views()
@@ -239,6 +247,7 @@ class Feed:
         compared with it."""
         if viewer not in self._last_view:
             self._last_view[viewer] = encode(dict(state))
+            self._last_state[viewer] = state
 
     def counts(self) -> dict[str, int]:
         out: dict[str, int] = {}
