@@ -242,12 +242,12 @@ class Room:
         if logged:
             self.seq = logged[-1].seq
             self.history.extend(logged)
+            for listener in self.listeners:  # first: views posted here wait for the events and go out with them
+                listener(self, logged)
             try:
                 await self.bus.publish(self.id, logged)
             except Exception:  # durable already: followers notice the gap and catch up from the log
                 log.exception("room %s: publishing seq %d..%d failed", self.id, first, self.seq)
-            for listener in self.listeners:
-                listener(self, logged)
         if self.index % self.snapshot_every == 0:
             await self.save_snapshot()
         return first if logged else None
