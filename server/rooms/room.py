@@ -107,6 +107,7 @@ class Room:
         room = cls(room_id, setup, store, bus, now, **kw)
         async with room.lock:
             await room._run("setup", dict(setup), None)
+        await store.mark_alive([room_id], now())  # owned from now on: if its node dies, it is an orphan
         room._arm()
         return room
 
@@ -135,15 +136,32 @@ class Room:
                 break
             room._replay(record)
         if owner:
-            alive = await store.last_alive(room_id) or 0
-            down_from = max(room.last_at, alive)
-            up_at = now()
-            clocks = room.core.clocks
-            if clocks is not None and clocks.running() and not clocks.paused and up_at > down_from:
-                async with room.lock:
-                    await room._run("downtime", {"from": down_from, "to": up_at}, None)
+            await room._skip_downtime()
+            await store.mark_alive([room_id], now())
             room._arm()
+            await store.set_due(room_id, room._next_due(room.core))
         return room
+
+    async def _skip_downtime(self) -> None:
+        """Log a `downtime` record for each stretch since the last record when nobody served the room: the
+        service's outages, and the time since its last owner's last mark if that owner died holding it."""
+        up_at = self.now()
+        spans = [(max(a, self.last_at), min(b, up_at)) for a, b in await self.store.outages(self.last_at)]
+        alive = await self.store.last_alive(self.id)
+        if alive is not None:
+            spans.append((max(self.last_at, alive), up_at))
+        merged: list[tuple[int, int]] = []
+        for a, b in sorted(s for s in spans if s[1] > s[0]):
+            if merged and a <= merged[-1][1]:
+                merged[-1] = (merged[-1][0], max(merged[-1][1], b))
+            else:
+                merged.append((a, b))
+        for a, b in merged:
+            clocks = self.core.clocks
+            if clocks is None or not clocks.running() or clocks.paused:
+                return
+            async with self.lock:
+                await self._run("downtime", {"from": a, "to": b}, None)
 
     def _restore(self, snap: RoomSnapshot) -> None:
         data = snap.data
@@ -234,7 +252,7 @@ class Room:
         logged = tuple(LoggedEvent(first + i, at, e.kind, e.data, e.audience) for i, e in enumerate(events))
         record = Record(self.index + 1, at, kind, body, member.dump() if member else None, logged)
         try:
-            await self.store.append(self.id, record)
+            await self.store.append(self.id, record, self._next_due(core))
         except Exception:
             self.closed = True
             raise
@@ -469,8 +487,7 @@ class Room:
 
     # --- timers ----------------------------------------------------------------------------------------------------
 
-    def _next_due(self) -> int | None:
-        core = self.core
+    def _next_due(self, core: Core) -> int | None:
         due: list[int] = [a.until_ms for a in core.away.values()]
         if core.clocks is not None:
             due += [d for t in core.clocks.running() if (d := core.clocks.deadline_ms(t)) is not None]
@@ -480,7 +497,7 @@ class Room:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        due = self._next_due()
+        due = self._next_due(self.core)
         if due is None or self.closed:
             return
         delay = max(0.0, (due - self.now()) / 1000)
