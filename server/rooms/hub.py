@@ -365,8 +365,12 @@ class Hub:
             self._post_views(feed, room, events[-1].seq, events[-1].at_ms)
 
     def _post_views(self, feed: Feed, room: Room, seq: int, at_ms: int) -> None:
+        """Only the classes whose view changed cost a packing, the clocks and a frame."""
+        changed = [(v, s) for v, s in room.views(feed.view_classes()).items() if feed.changed(v, s)]
+        if not changed:
+            return
         clocks, now = room.clocks_view(), self.now()
-        for viewer, state in room.views(feed.view_classes()).items():
+        for viewer, state in changed:
             feed.post_view(viewer, seq, at_ms, state, clocks, now)
 
     def _follow(self, feed: Feed) -> None:

@@ -59,6 +59,10 @@ class Core:
     away: Mapping[str, Away] = field(default_factory=dict)
     chat: Mapping[str, tuple[Mapping[str, Any], ...]] = field(default_factory=dict)
 
+    def with_state(self, state: Any) -> Core:
+        """`replace(core, state=...)` without `dataclasses.replace`'s field walk (once or twice per command)."""
+        return Core(state, self.clocks, self.away, self.chat)
+
 
 class _NoChange(Exception):
     """A timer fired but nothing was due (the moderator added time meanwhile): nothing to log."""
@@ -256,12 +260,12 @@ class Room:
         if logged:
             self.seq = logged[-1].seq
             self.history.extend(logged)
+            for listener in self.listeners:  # first: views posted here wait for the events and go out with them
+                listener(self, logged)
             try:
                 await self.bus.publish(self.id, logged)
             except Exception:  # durable already: followers notice the gap and catch up from the log
                 log.exception("room %s: publishing seq %d..%d failed", self.id, first, self.seq)
-            for listener in self.listeners:
-                listener(self, logged)
         if self.index % self.snapshot_every == 0:
             await self.save_snapshot()
         return first if logged else None
@@ -310,7 +314,8 @@ class Room:
                 if team in after and team not in clocks.running():
                     clocks, evs = clocks.start_turn(team, at)
                     events += evs
-        core = replace(core, clocks=clocks)
+        if clocks is not core.clocks:
+            core = Core(core.state, clocks, core.away, core.chat)
         if ending is not None or after != before:
             events.append(self._turn_event(core, ending, at))
         return core, events
@@ -340,7 +345,7 @@ class Room:
         assert self.engine is not None and member is not None and member.actor is not None
         before = self._active(core.state)
         state, events = self.engine.apply(core.state, member.actor, body["order"])
-        return self._turn_changes(replace(core, state=state), before, list(events), at)
+        return self._turn_changes(core.with_state(state), before, list(events), at)
 
     def _end_turn(self, core: Core, body: Mapping[str, Any], member: Member | None,
                   at: int) -> tuple[Core, list[Event]]:
@@ -351,7 +356,7 @@ class Room:
         team = str(member.team)
         before = self._active(core.state)
         state, events = self.engine.end_turn(core.state, team, flagged=False)
-        return self._turn_changes(replace(core, state=state), before, list(events), at, ending=team,
+        return self._turn_changes(core.with_state(state), before, list(events), at, ending=team,
                                   lag_ms=int(body.get("lag_ms", 0)))
 
     def _flag(self, core: Core, body: Mapping[str, Any], member: Member | None, at: int) -> tuple[Core, list[Event]]:
@@ -384,7 +389,7 @@ class Room:
         state, events = refused(core.state, str(body["team"]), error)
         if not events:
             raise _NoChange
-        return self._turn_changes(replace(core, state=state), before, list(events), at)
+        return self._turn_changes(core.with_state(state), before, list(events), at)
 
     def _chat(self, core: Core, body: Mapping[str, Any], member: Member | None, at: int) -> tuple[Core, list[Event]]:
         if member is None:
@@ -430,7 +435,7 @@ class Room:
             raise forbidden(f"the {self.kind} room takes no rulings")
         before = self._active(core.state)
         state, events = self.engine.moderate(core.state, body["ruling"])
-        return self._turn_changes(replace(core, state=state), before, list(events), at)
+        return self._turn_changes(core.with_state(state), before, list(events), at)
 
     def _spectator_delay(self, core: Core, ruling: Mapping[str, Any]) -> tuple[Core, list[Event]]:
         """The moderator delays what spectators see of a live battle, so that they cannot leak it to players."""
