@@ -3,13 +3,15 @@ around a join, a lost pub/sub batch noticed and caught up."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from server.bus.base import LoggedEvent
 from server.core.engine import PUBLIC
 from server.rooms.feed import Feed
 
 
 class Outlet:
-    built: list[bytes] = []  # every frame any outlet built, to split a write of several back into them
+    built: ClassVar[list[bytes]] = []  # every frame any outlet built, to split a write of several back into them
 
     def __init__(self, player: str | None = None, *, json: bool = False):
         self.json = json
