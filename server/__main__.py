@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import sys
 
@@ -10,6 +11,11 @@ from aiohttp import web
 
 from server.net.app import create_app
 from server.settings import parse
+
+GC_THRESHOLDS = (50_000, 20, 100)
+"""Every command and frame allocates a few dozen containers: with the default 700 the young generation was
+collected every few commands (5% of the server's CPU under bench.rooms); long-lived objects (sessions, rooms) are
+few and cycles rare, so collecting less often costs a little memory and no correctness."""
 
 
 def _new_loop() -> tuple[asyncio.AbstractEventLoop, str]:
@@ -25,6 +31,7 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("aiohttp.access").setLevel(logging.WARNING)
     loop, loop_name = _new_loop()
+    gc.set_threshold(*GC_THRESHOLDS)
     backend = f"redis {settings.redis_url}" if settings.redis_url else f"embedded, data in {settings.data_dir}"
     print(f"Kriegsspiel server on http://{settings.host}:{settings.port} (websocket /ws; {backend}; {loop_name})",
           flush=True)

@@ -4,7 +4,8 @@ import { BattleView } from "./battle/view";
 import { CampaignView } from "./campaign/view";
 import { formatCoord } from "./campaign/geometry";
 import { readCampaign } from "./campaign/model";
-import { lang, onLangChange, setLang, t } from "./i18n";
+import { GARRISON_TERMS, GENERAL_TERMS, imposeTermsRuling, interceptOffers, readNapoleon, reinforceOffers, siegeOffers, termsOrder, type Offer, type Siege } from "./campaign/napoleon";
+import { lang, onLangChange, setLang, t, type MessageKey } from "./i18n";
 import { fetchLobby } from "./lobby/api";
 import { CommandError, Connection, websocketUrl, type Command, type ConnectionState } from "./net/connection";
 import { fetchReplay, ReplayUnavailable, type Frame, type ReplayAs } from "./net/replay";
@@ -292,7 +293,8 @@ export class GamePage {
     const wantBattle = room.kind === "battle";
     if (!view || (wantBattle !== view instanceof BattleView)) {
       const order = (o: Record<string, unknown>) => this.send({ t: "order", room: id, order: o });
-      view = wantBattle ? new BattleView({ order }, canOrder && !this.locked) : new CampaignView({ order }, canOrder && !this.locked);
+      view = wantBattle ? new BattleView({ order }, canOrder && !this.locked) : new CampaignView({ order }, canOrder && !this.locked,
+        () => (this.session.welcome?.role === "player" && !this.locked ? this.session.welcome.team ?? null : null));
       this.views.set(id, view);
     }
     if (this.stage.firstChild !== view.root) {
@@ -333,23 +335,72 @@ export class GamePage {
       w?.role === "player" ? h("form", { onsubmit: ask }, kind, " ", cell, " ", what, " ", h("button", { type: "submit" }, t("recon.ask"))) : null);
   }
 
-  /** Battles of the campaign (N-START, D-L-1/2): open a battle's room; the sides answer a challenge (accept,
-   * withdraw, retreat with battle, N-START-3, D-N-13) or offer a quick resolution. */
+  /** Battles and sieges of the campaign (N-START, D-L-1/2, N-SIEGE): open a battle's room; the sides answer a
+   * challenge (accept, withdraw, retreat with battle, N-START-3, D-N-13), order armies to it as reinforcements
+   * (D-N-12) or offer a quick resolution; interceptions the team may make (N-START-2); siege decisions and
+   * capitulation terms (N-SIEGE-2…5, N-SIEGE-8), imposed by the moderator. Only what the viewer's team may do now
+   * is offered (./campaign/napoleon.ts). */
   private battlesPanel(id: string, model: ReturnType<typeof readCampaign>): HTMLElement {
     const w = this.session.welcome;
-    const order = (o: Record<string, unknown>) => () => void this.send({ t: "order", room: id, order: o }).catch(() => {});
-    return h("section", { class: "battles", "data-testid": "battles" }, h("h3", {}, t("battle.list")),
-      h("ul", {}, ...model.battles.map((b) => {
+    // A player in the secret module reads but gives no orders (D-N-14).
+    const team = w?.role === "player" && !this.locked ? w.team ?? null : null;
+    const nap = readNapoleon(this.session.room(id).state);
+    const send = (o: Record<string, unknown>) => () => void this.send({ t: "order", room: id, order: o }).catch(() => {});
+    const button = (o: Offer, testid: string) => h("button", { "data-testid": testid, onclick: send(o.order) }, t(`nap.${o.key}` as MessageKey, o.args));
+    const reinforce = reinforceOffers(nap, team);
+    const intercepts = interceptOffers(nap, team);
+    return h("section", { class: "battles", "data-testid": "battles" }, model.battles.length ? h("h3", {}, t("battle.list")) : null,
+      !model.battles.length ? null : h("ul", {}, ...model.battles.map((b) => {
         const room = `b-${w?.campaign ?? ""}-${b.id}`;
-        const mine = w?.role === "player" && (w.team === b.attacker || w.team === b.defender);
+        const mine = team !== null && (team === b.attacker || team === b.defender);
+        const contact = b.status === "contact";
+        const quick = b.raw.quick;
+        const quickBy = b.status === "running" && quick && typeof quick === "object" && "offered_by" in quick ? String(quick.offered_by) : null;
         return h("li", {},
           `${formatCoord(model.metric, b.cell)} · ${b.attacker} × ${b.defender} · ${b.kind} · ${b.status} `,
           w?.rooms.includes(room) ? h("button", { onclick: () => { this.current = room; this.replayAt = null; this.renderAll(); } }, t("lobby.open")) : null,
-          mine && w?.team === b.defender ? h("span", { class: "buttons" },
+          mine && contact && team === b.defender ? h("span", { class: "buttons" },
             ...(["accept", "withdraw", "retreat_with_battle"] as const).map((choice) =>
-              h("button", { onclick: order({ type: "answer", battle: b.id, choice }) }, t(`battle.answer.${choice}`)))) : null,
-          mine ? h("button", { onclick: order({ type: "offer_quick", battle: b.id }) }, t("battle.quick")) : null);
-      })));
+              h("button", { onclick: send({ type: "answer", battle: b.id, choice }) }, t(`battle.answer.${choice}`)))) : null,
+          mine && b.status === "running" && !quickBy ? h("button", { onclick: send({ type: "offer_quick", battle: b.id }) }, t("battle.quick")) : null,
+          quickBy ? ` ${t("nap.quick.offered", { by: quickBy })} ` : null,
+          mine && quickBy && quickBy !== team ? h("span", { class: "buttons" },
+            h("button", { "data-testid": "quick-accept", onclick: send({ type: "answer_quick", battle: b.id, accept: true }) }, t("nap.quick.accept")),
+            h("button", { "data-testid": "quick-refuse", onclick: send({ type: "answer_quick", battle: b.id, accept: false }) }, t("nap.quick.refuse"))) : null,
+          w?.role === "moderator" && b.status === "running" ? h("button", { "data-testid": "quick-impose",
+            onclick: () => void this.send({ t: "mod_ruling", room: id, ruling: { type: "impose_quick", battle: b.id } }).catch(() => {}) }, t("nap.quick.impose")) : null,
+          ...reinforce.filter((o) => o.order.battle === b.id).map((o) => button(o, "reinforce")));
+      })),
+      intercepts.length ? h("div", { class: "buttons", "data-testid": "interceptions" }, ...intercepts.map((o) => button(o, "intercept"))) : null,
+      nap.sieges.length ? h("h3", {}, t("nap.sieges")) : null,
+      nap.sieges.length ? h("ul", { "data-testid": "sieges" }, ...nap.sieges.map((s) => this.siegeItem(id, s, team, nap.turn))) : null);
+  }
+
+  /** One siege: who besieges whom, the phase, the decisions the viewer's team may take, the terms on the table. */
+  private siegeItem(id: string, s: Siege, team: string | null, turn: number): HTMLElement {
+    const w = this.session.welcome;
+    const send = (o: Record<string, unknown>) => () => void this.send({ t: "order", room: id, order: o }).catch(() => {});
+    const terms = (testid: string, build: (garrison: string, general: string) => Record<string, unknown>, moderator: boolean) => {
+      const garrison = h("select", { "data-testid": `${testid}-garrison` }, ...GARRISON_TERMS.map((g) => h("option", { value: g }, t(`nap.terms.${g}` as MessageKey))));
+      const general = h("select", { "data-testid": `${testid}-general` }, ...GENERAL_TERMS.map((g) => h("option", { value: g }, t(`nap.terms.${g}` as MessageKey))));
+      const go = () => {
+        const cmd = build(garrison.value, general.value);
+        void (moderator ? this.send({ t: "mod_ruling", room: id, ruling: cmd }) : this.send({ t: "order", room: id, order: cmd })).catch(() => {});
+      };
+      return h("span", { class: "buttons" }, garrison, " ", general, " ",
+        h("button", { "data-testid": testid, onclick: go }, t(moderator ? "nap.terms.impose" : "nap.terms.propose")));
+    };
+    const inTerms = s.phase === "terms";
+    return h("li", { "data-fortress": s.fortress },
+      t("nap.siege", { fortress: s.fortress, besieger: s.besieger, garrison: s.garrison, phase: t(`nap.phase.${s.phase}` as MessageKey) }),
+      s.phase === "invested" && s.stormFrom !== null ? ` · ${t("nap.storm_from", { turn: s.stormFrom })}` : "",
+      s.proposal ? h("div", { "data-testid": "terms-on-table" }, t("nap.terms.table", {
+        by: s.proposer ?? "", garrison: t(`nap.terms.${s.proposal.garrison}` as MessageKey), general: t(`nap.terms.${s.proposal.general}` as MessageKey) })) : null,
+      h("div", { class: "buttons" }, ...siegeOffers(s, team, turn).map((o) => h("button", {
+        "data-testid": o.key.replace(/\./g, "-"), onclick: send(o.order) },
+      t(`nap.${o.key}` as MessageKey, o.args ? { garrison: t(`nap.terms.${o.args.garrison}` as MessageKey), general: t(`nap.terms.${o.args.general}` as MessageKey) } : undefined)))),
+      inTerms && team !== null && (team === s.besieger || team === s.garrison) ? terms("terms-propose", (g, gen) => termsOrder(s.fortress, g, gen), false) : null,
+      inTerms && w?.role === "moderator" ? terms("terms-impose", (g, gen) => imposeTermsRuling(s.fortress, g, gen), true) : null);
   }
 
   /** The teams (sides) of a room, from its clocks and its view. */
@@ -420,6 +471,7 @@ export class GamePage {
     desk: h("div", { class: "slot" }), battles: h("div", { class: "slot" }), log: h("div", { class: "slot" }), replay: h("div", { class: "slot" }),
   };
   private reconShown = "";
+  private battlesShown = "";
 
   private place(slot: HTMLElement, node: HTMLElement | null): void {
     if (slot.firstChild === node && slot.childNodes.length === (node ? 1 : 0)) return;
@@ -450,7 +502,14 @@ export class GamePage {
       this.reconShown = reconKey;
       this.place(this.slots.recon, model && recon ? this.reconPanel(id, model) : null);
     }
-    this.place(this.slots.battles, model?.battles.length ? this.battlesPanel(id, model) : null);
+    const nap = model?.napoleonic ? readNapoleon(room.state) : null;
+    const battlesKey = model && (model.battles.length || nap?.sieges.length || nap?.interceptions.length)
+      ? `${id} ${lang()} ${JSON.stringify([model.battles.map((b) => b.raw), nap && [nap.sieges, nap.interceptions, nap.turn, nap.active,
+        nap.armies.map((a) => [a.id, a.status, a.cell])], w?.rooms, this.locked])}` : "";
+    if (battlesKey !== this.battlesShown) {
+      this.battlesShown = battlesKey;
+      this.place(this.slots.battles, model && battlesKey ? this.battlesPanel(id, model) : null);
+    }
     this.place(this.slots.rules, model?.houseRules.length
       ? h("section", {}, h("h3", {}, "C-0.3"), h("ul", {}, ...model.houseRules.map((r) => h("li", {}, r)))) : null);
     if (w?.role === "moderator") {

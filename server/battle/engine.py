@@ -24,6 +24,9 @@ from .turn import begin_turn, resolve
 from .view import view_of
 
 C = TypeVar("C")
+MAX_MORALE = 1000
+"""The moderator's `adjust` sets morale up to this (a guard against junk; no rule caps morale); loss tolerance and
+guns at most the unit type's own (the ceiling the battle keeps, tests/battle/test_properties.py)."""
 
 
 @dataclass(frozen=True)  # not slotted: calling UnitOrder[X](...) sets __orig_class__ on the instance
@@ -109,18 +112,20 @@ class BattleEngine:
         kind = ruling.get("type")
         if kind == "end_battle":
             winner = ruling.get("winner")
-            if winner not in work.sides or work.over:
+            if not isinstance(winner, str) or winner not in work.sides or work.over:
                 raise BadOrder("end_battle needs the winning side of a running battle", rule="N-VICTORY-1")
             victory.impose(work, log, str(winner), str(ruling.get("reason", "moderator's ruling")))
         elif kind == "adjust":
             unit = work.units.get(str(ruling.get("unit")))
             if unit is None:
                 raise BadOrder("adjust needs a unit", rule="N-FIRE-4")
+            top = {"morale": MAX_MORALE, "loss_tolerance": unit.type.loss_tolerance, "guns": unit.type.guns}
             for name in ("morale", "loss_tolerance", "guns"):
                 if name in ruling:
                     value = ruling[name]
-                    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                        raise BadOrder(f"{name} must be a non-negative integer", rule="N-FIRE-4")
+                    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= top[name]:
+                        raise BadOrder(f"{name} must be an integer from 0 to {top[name]}", rule="N-FIRE-4",
+                                       details={"unit": unit.id, "field": name})
                     setattr(unit, name, value)
             log.emit("adjusted", unit=unit.id, morale=unit.morale, loss_tolerance=unit.loss_tolerance,
                      guns=unit.guns, rule="N-FIRE-4")

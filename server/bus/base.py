@@ -79,8 +79,9 @@ class LogConflict(Exception):
 
 
 class Store(Protocol):
-    async def append(self, room: str, record: Record) -> None:
-        """Make `record` durable; it must be the room's next index (else LogConflict)."""
+    async def append(self, room: str, record: Record, due_ms: int | None = None) -> None:
+        """Make `record` durable; it must be the room's next index (else LogConflict). `due_ms` is the room's next
+        timer after the record (clock deadline, end of a lockout; None: nothing due), kept in the schedule."""
         ...
 
     async def read_log(self, room: str, after_index: int) -> list[Record]: ...
@@ -93,7 +94,30 @@ class Store(Protocol):
         """The owner of `rooms` is alive at `now_ms` (every half second; downtime starts at the last mark)."""
         ...
 
-    async def last_alive(self, room: str) -> int | None: ...
+    async def last_alive(self, room: str) -> int | None:
+        """The last mark of the node that owned the room and stopped without releasing it (None: released)."""
+        ...
+
+    async def orphans(self, before_ms: int) -> list[str]:
+        """Rooms whose owner stopped marking them alive before `before_ms` without releasing them (it died)."""
+        ...
+
+    async def record_outage(self, now_ms: int, gap_ms: int) -> None:
+        """A node starts: when no node has marked anything alive for `gap_ms`, the service was down since the last
+        mark; that outage is kept (rooms opened later skip it on their clocks)."""
+        ...
+
+    async def outages(self, after_ms: int) -> list[tuple[int, int]]:
+        """The service's outages (from, to) that end after `after_ms`, in order."""
+        ...
+
+    async def set_due(self, room: str, due_ms: int | None) -> None:
+        """Keep the room's next timer in the schedule (None: nothing due)."""
+        ...
+
+    async def due_rooms(self, until_ms: int) -> list[str]:
+        """Rooms with a timer due by `until_ms`: they are opened even when nobody joins them."""
+        ...
 
     async def put_campaign(self, campaign: Mapping[str, Any], grants: Mapping[str, Mapping[str, Any]]) -> None:
         """Store a campaign and its token grants, keyed by the token's sha256 hex (never the token)."""
@@ -117,7 +141,9 @@ class Store(Protocol):
         """Become the room's owner if nobody is (or we already are); renews our own lease."""
         ...
 
-    async def release_lease(self, room: str, node: str) -> None: ...
+    async def release_lease(self, room: str, node: str) -> None:
+        """Give the room up cleanly: no longer owned, not an orphan (its clocks run on while the service is up)."""
+        ...
 
     async def report_presence(self, node: str, counts: Mapping[str, Mapping[str, int]], ttl_ms: int) -> None:
         """This node's live sessions per room and role (for the lobby)."""
@@ -125,6 +151,14 @@ class Store(Protocol):
 
     async def presence(self, exclude: str | None = None) -> dict[str, dict[str, int]]:
         """Sessions per room and role summed over the nodes' reports (but node `exclude`'s: it counts its own)."""
+        ...
+
+    async def claim_seat(self, campaign: str, player: str, session: str) -> str | None:
+        """`session` (`<node>/<id>`) plays the seat now; returns the session that played it before, if any."""
+        ...
+
+    async def release_seat(self, campaign: str, player: str, session: str) -> None:
+        """The session ended: the seat is free (unless a newer session has claimed it)."""
         ...
 
     async def close(self) -> None: ...

@@ -20,9 +20,31 @@ def room_snapshot(prefix: str, room: str) -> str:
     return f"{prefix}:room:{room}:snapshot"
 
 
-def room_alive(prefix: str, room: str) -> str:
-    """Last time (ms) the owner of a running room was seen alive: downtime starts there."""
-    return f"{prefix}:room:{room}:alive"
+def alive(prefix: str) -> str:
+    """Sorted set room → last-alive mark (ms) of the rooms owned by a node; a released room leaves it, so a
+    stale member is an orphan (its owner died) and its downtime starts at its mark."""
+    return f"{prefix}:alive"
+
+
+def service_alive(prefix: str) -> str:
+    """The last time (ms) any node was seen alive: a node starting after a longer silence records an outage."""
+    return f"{prefix}:service:alive"
+
+
+def outages(prefix: str) -> str:
+    """List of msgpack [from, to]: the times the whole service was down (clocks skip them)."""
+    return f"{prefix}:outages"
+
+
+def schedule(prefix: str) -> str:
+    """Sorted set room → its next timer: clock deadlines and lockout ends fire even in rooms nobody opened. Scores
+    are service time (wall ms less the total of `outages`), so a deadline stays put across an outage."""
+    return f"{prefix}:schedule"
+
+
+def seat(prefix: str, campaign: str, player: str) -> str:
+    """The session playing a seat now (`<node>/<session>`): a sign-in elsewhere kicks it (close 4009)."""
+    return f"{prefix}:seat:{campaign}:{player}"
 
 
 def room_lease(prefix: str, room: str) -> str:

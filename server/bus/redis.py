@@ -42,7 +42,18 @@ local top = 0
 if #last > 0 then top = tonumber(string.match(last[1][1], '^(%d+)')) end
 if top + 1 ~= tonumber(ARGV[1]) then return redis.error_reply('CONFLICT ' .. top) end
 redis.call('XADD', KEYS[1], ARGV[1] .. '-0', 'r', ARGV[2])
+if ARGV[3] == '' then redis.call('ZREM', KEYS[2], ARGV[4]) else redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4]) end
 return top + 1
+"""
+
+_OUTAGE = """
+local last = tonumber(redis.call('GET', KEYS[1]))
+if last and tonumber(ARGV[1]) - last > tonumber(ARGV[2]) then
+  redis.call('RPUSH', KEYS[2], ARGV[3])
+  redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', last)
+end
+redis.call('SET', KEYS[1], ARGV[1])
+return 0
 """
 
 _ACQUIRE = """
@@ -72,10 +83,15 @@ class RedisStore:
         self._append = client.register_script(_APPEND)
         self._acquire = client.register_script(_ACQUIRE)
         self._release = client.register_script(_RELEASE)
+        self._outage = client.register_script(_OUTAGE)
+        self._down = 0  # the service's outages so far, ms: schedule scores are wall time less this
 
-    async def append(self, room: str, record: Record) -> None:
+    async def append(self, room: str, record: Record, due_ms: int | None = None) -> None:
+        """The record and the room's next due time in one script: the schedule never lags the log."""
         try:
-            await self._append(keys=[names.room_log(self.prefix, room)], args=[record.index, record.pack()])
+            await self._append(keys=[names.room_log(self.prefix, room), names.schedule(self.prefix)],
+                               args=[record.index, record.pack(), "" if due_ms is None else due_ms - self._down,
+                                     room])
         except ResponseError as exc:
             if "CONFLICT" in str(exc):
                 raise LogConflict(f"{room}: record {record.index}: {exc}") from None
@@ -100,16 +116,42 @@ class RedisStore:
         return RoomSnapshot.unpack(raw) if raw else None
 
     async def mark_alive(self, rooms: Sequence[str], now_ms: int) -> None:
-        if not rooms:
-            return
         async with self.r.pipeline(transaction=False) as pipe:
-            for room in rooms:
-                pipe.set(names.room_alive(self.prefix, room), now_ms)
+            pipe.set(names.service_alive(self.prefix), now_ms)
+            if rooms:
+                pipe.zadd(names.alive(self.prefix), {room: now_ms for room in rooms})
             await pipe.execute()
 
     async def last_alive(self, room: str) -> int | None:
-        raw = await self.r.get(names.room_alive(self.prefix, room))
-        return int(raw) if raw else None
+        raw = await self.r.zscore(names.alive(self.prefix), room)
+        return int(raw) if raw is not None else None
+
+    async def orphans(self, before_ms: int) -> list[str]:
+        raw = await self.r.zrangebyscore(names.alive(self.prefix), "-inf", before_ms)
+        return [r.decode() for r in raw]
+
+    async def record_outage(self, now_ms: int, gap_ms: int) -> None:
+        """Atomic, so that nodes starting together record one outage; the marks of the rooms owned when the
+        service stopped are dropped (the outage covers them)."""
+        last = await self.r.get(names.service_alive(self.prefix))
+        await self._outage(keys=[names.service_alive(self.prefix), names.outages(self.prefix),
+                                 names.alive(self.prefix)],
+                           args=[now_ms, gap_ms, _pack([int(last or 0), now_ms])])
+        self._down = sum(b - a for a, b in await self.outages(0))
+
+    async def outages(self, after_ms: int) -> list[tuple[int, int]]:
+        raw = await self.r.lrange(names.outages(self.prefix), 0, -1)
+        return [(int(a), int(b)) for a, b in map(_unpack, raw) if int(b) > after_ms]
+
+    async def set_due(self, room: str, due_ms: int | None) -> None:
+        if due_ms is None:
+            await self.r.zrem(names.schedule(self.prefix), room)
+        else:
+            await self.r.zadd(names.schedule(self.prefix), {room: due_ms - self._down})
+
+    async def due_rooms(self, until_ms: int) -> list[str]:
+        raw = await self.r.zrangebyscore(names.schedule(self.prefix), "-inf", until_ms - self._down)
+        return [r.decode() for r in raw]
 
     async def put_campaign(self, campaign: Mapping[str, Any], grants: Mapping[str, Mapping[str, Any]]) -> None:
         async with self.r.pipeline(transaction=True) as pipe:
@@ -147,7 +189,8 @@ class RedisStore:
         return bool(await self._acquire(keys=[names.room_lease(self.prefix, room)], args=[node, ttl_ms]))
 
     async def release_lease(self, room: str, node: str) -> None:
-        await self._release(keys=[names.room_lease(self.prefix, room)], args=[node])
+        if await self._release(keys=[names.room_lease(self.prefix, room)], args=[node]):
+            await self.r.zrem(names.alive(self.prefix), room)
 
     async def lease_holder(self, room: str) -> str | None:
         raw = await self.r.get(names.room_lease(self.prefix, room))
@@ -170,6 +213,13 @@ class RedisStore:
                 for role, n in by_role.items():
                     total[room][role] += int(n)
         return {room: dict(c) for room, c in total.items()}
+
+    async def claim_seat(self, campaign: str, player: str, session: str) -> str | None:
+        previous = await self.r.set(names.seat(self.prefix, campaign, player), session, get=True)
+        return previous.decode() if previous else None
+
+    async def release_seat(self, campaign: str, player: str, session: str) -> None:
+        await self._release(keys=[names.seat(self.prefix, campaign, player)], args=[session])
 
     async def close(self) -> None:
         await self.r.aclose()
@@ -267,7 +317,8 @@ class RedisBus:
     async def _listen(self) -> None:
         while True:
             try:
-                message = await self._pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+                # timeout=None blocks on the socket: no timeout context and timer per message (6 us each)
+                message = await self._pubsub.get_message(ignore_subscribe_messages=True, timeout=None)
             except asyncio.CancelledError:
                 raise
             except Exception:

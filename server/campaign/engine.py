@@ -182,18 +182,20 @@ class CampaignEngine:
             if team not in state.order.active:
                 raise NotYourTurn(f"it is {', '.join(sorted(state.order.active))}'s turn", rule="C-1.7")
             if ctx.silent or state.level >= 3:
-                self._record(ctx, team, cmd, order)
+                self._record(ctx, team, cmd)
             else:
                 handler(ctx, team, cmd)
         fog.sightings(state, ctx)
         return ctx.state, ctx.events
 
-    def _record(self, ctx: Ctx, team: str, cmd: Command, order: Mapping[str, Any]) -> None:
-        """C-1.7 [L3]: the mediator records the order; who owns the unit is checked at once."""
+    def _record(self, ctx: Ctx, team: str, cmd: Command) -> None:
+        """C-1.7 [L3]: the mediator records the order as it read it (C-9.3: the parsed command, none of the
+        client's other fields); who owns the unit is checked at once."""
         for uid in _units_named(cmd):
             ctx.own_unit(team, uid)
-        ctx.state.pending.setdefault(team, []).append(dict(order))
-        ctx.emit(for_team(team, "order_recorded", spectators=False, order=dict(order),
+        recorded = cmd.wire_form()
+        ctx.state.pending.setdefault(team, []).append(recorded)
+        ctx.emit(for_team(team, "order_recorded", spectators=False, order=dict(recorded),
                           number=len(ctx.state.pending[team])))
 
     def end_turn(self, state: CampaignState, team: str, *, flagged: bool) -> tuple[CampaignState, Sequence[Event]]:

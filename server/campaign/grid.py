@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
+from typing import Any
 
 Cell = tuple[int, int]
 CELL_KM = 10
@@ -17,6 +18,23 @@ VECTORS: dict[str, Cell] = {
     "N": (0, 1), "NE": (1, 1), "E": (1, 0), "SE": (1, -1), "S": (0, -1), "SW": (-1, -1), "W": (-1, 0), "NW": (-1, 1),
 }
 ORTHOGONAL = ("N", "E", "S", "W")
+
+
+def whole_cell(value: Any) -> Cell:
+    """A cell as players write it ("45-22", [45, 22], ["45", "22"]); ValueError unless it is two whole numbers —
+    [1.5, 2.5] is no cell (int() would round it to [1, 2]), nor is `true`. An integral float (2.0) is whole."""
+    parts = value.split("-", 1) if isinstance(value, str) and "-" in value else value
+    if isinstance(parts, str) or not isinstance(parts, (list, tuple)) or len(parts) != 2:
+        raise ValueError("a cell is two numbers")
+    return (_whole(parts[0]), _whole(parts[1]))
+
+
+def _whole(value: Any) -> int:
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise ValueError("a coordinate is a whole number")
+    return int(value)
 
 
 def label(cell: Cell) -> str:

@@ -3,6 +3,7 @@ penalties. When the players demand it, arbitrary interventions are limited to on
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -20,6 +21,8 @@ INTERVENTIONS = {"close_road", "inform", "adjust_rating"}
 def rule(ctx: Ctx, ruling: Mapping[str, Any]) -> None:
     state = ctx.state
     kind = ruling.get("type")
+    if not isinstance(kind, str):
+        raise UnknownOrder(f"unknown ruling {kind!r}")
     if kind in INTERVENTIONS:
         per = int(state.tables["moderator"]["limited_interventions_per_turns"])
         if state.interventions_limited and any(state.turn - t < per for t in state.interventions):
@@ -29,14 +32,14 @@ def rule(ctx: Ctx, ruling: Mapping[str, Any]) -> None:
         turns = ruling.get("turns", 1)
         if not isinstance(turns, int) or not 1 <= turns <= 100:
             raise BadOrder("'turns' is 1 to 100", details={"field": "turns"})
-        cells = [_cell(c, "cells") for c in ruling.get("cells", [])]
+        cells = [_cell(c, "cells") for c in _cells(ruling)]
         for c in cells:
             entry = state.closures.setdefault(label(c), {})
             entry["movement"] = max(entry.get("movement", 0), state.turn + turns - 1)
             entry["transfer"] = max(entry.get("transfer", 0), state.turn + turns - 1)
         ctx.emit(public("roads_closed", cells=[list(c) for c in cells], turns=turns, cause="weather", rule="C-9.4"))
     elif kind == "open_road":
-        cells = [_cell(c, "cells") for c in ruling.get("cells", [])]
+        cells = [_cell(c, "cells") for c in _cells(ruling)]
         for c in cells:
             state.closures.pop(label(c), None)
         ctx.emit(public("roads_opened", cells=[list(c) for c in cells], rule="C-9.4"))
@@ -48,7 +51,7 @@ def rule(ctx: Ctx, ruling: Mapping[str, Any]) -> None:
     elif kind == "adjust_rating":
         unit = state.units.get(str(ruling.get("unit")))
         rating = ruling.get("rating")
-        if unit is None or not isinstance(rating, (int, float)) or rating < 0:
+        if unit is None or not isinstance(rating, (int, float)) or not 0 <= rating < math.inf:  # not NaN either
             raise BadOrder("'adjust_rating' needs a unit and a rating ≥ 0")
         unit.rating = round(float(rating), 2)
         ctx.emit(umpire("rating_adjusted", unit=unit.id, rating=unit.rating, rule="C-9.4"))
@@ -67,3 +70,10 @@ def rule(ctx: Ctx, ruling: Mapping[str, Any]) -> None:
         finish(ctx, winner=ruling.get("winner"), end="moderator")
     else:
         raise UnknownOrder(f"unknown ruling {kind!r}")
+
+
+def _cells(ruling: Mapping[str, Any]) -> list[Any]:
+    raw = ruling.get("cells", [])
+    if not isinstance(raw, (list, tuple)):
+        raise BadOrder("'cells' is a list of cells", details={"field": "cells"})
+    return list(raw)

@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
-from server.campaign.grid import FACINGS, Cell
+from server.campaign.grid import FACINGS, Cell, whole_cell
 from server.core.errors import BadOrder, UnknownOrder
 
 
@@ -31,16 +31,11 @@ def _choice(order: Mapping[str, Any], name: str, options: tuple[str, ...], defau
 
 
 def _cell(value: Any, name: str) -> Cell:
-    if isinstance(value, str) and "-" in value:
-        parts: Any = value.split("-", 1)
-    else:
-        parts = value
     try:
-        if len(parts) != 2:
-            raise ValueError
-        x, y = int(parts[0]), int(parts[1])
-    except (TypeError, ValueError) as exc:
-        raise BadOrder(f"'{name}' must be a cell [longitude, latitude]", details={"field": name}) from exc
+        x, y = whole_cell(value)
+    except ValueError as exc:
+        raise BadOrder(f"'{name}' must be a cell [longitude, latitude] of whole numbers",
+                       details={"field": name}) from exc
     if abs(x) > 10_000 or abs(y) > 10_000:
         raise BadOrder(f"'{name}' is off any map", details={"field": name})
     return (x, y)
@@ -80,13 +75,23 @@ READERS: dict[str, Callable[[Mapping[str, Any], str], Any]] = {
 }
 
 
+def _plain(value: Any) -> Any:
+    """Tuples (cells, id lists) as the lists the wire carries."""
+    return [_plain(v) for v in value] if isinstance(value, tuple) else value
+
+
 class _Order:
     """A typed command; `wire` reads it from a wire dict, each field by the reader of its name (BadOrder for
-    malformed fields); commands with other fields read themselves."""
+    malformed fields); commands with other fields read themselves. `wire_form` writes it back: the order as the
+    engine read it, nothing else of what the client sent, and `parse(cmd.wire_form()) == cmd`."""
 
     @classmethod
     def wire(cls, order: Mapping[str, Any]) -> Any:
         return cls(*(READERS[f.name](order, f.name) for f in fields(cls)))  # type: ignore[arg-type]
+
+    def wire_form(self) -> dict[str, Any]:
+        named = fields(self)  # type: ignore[arg-type]
+        return {"type": KIND_NAMES[type(self)], **{f.name: _plain(getattr(self, f.name)) for f in named}}
 
 
 @dataclass(frozen=True)
@@ -122,6 +127,9 @@ class Frontage(_Order):
         if width not in (1, 2):
             raise BadOrder("'width' is 1 or 2 cells", details={"field": "width"})
         return cls(_str(order, "unit"), width == 2)
+
+    def wire_form(self) -> dict[str, Any]:
+        return {"type": "frontage", "unit": self.unit, "width": 2 if self.wide else 1}
 
 
 @dataclass(frozen=True)
@@ -295,6 +303,10 @@ class Question(_Order):
         feature = _str(order, "feature") if q == "feature" else None
         return cls(q, cell, name, feature)
 
+    def wire_form(self) -> dict[str, Any]:
+        given = {"cell": _plain(self.cell), "unit": self.unit_name, "feature": self.feature}
+        return {"type": "question", "kind": self.kind, **{k: v for k, v in given.items() if v is not None}}
+
 
 @dataclass(frozen=True)
 class ProposePeace(_Order):
@@ -346,6 +358,7 @@ KINDS: dict[str, type[_Order]] = {
     "mobilization_points": MobilizationPoints, "regulation": Regulation, "question": Question,
     "propose_peace": ProposePeace, "answer_peace": AnswerPeace, "capitulate": Capitulate,
 }
+KIND_NAMES: dict[type[_Order], str] = {command: kind for kind, command in KINDS.items()}
 
 
 def parse(order: Mapping[str, Any]) -> Command:

@@ -27,8 +27,33 @@ def cell_of(key: str) -> Cell:
     return (int(x), int(y))
 
 
+class ScenarioGame:
+    """What every campaign state played from a scenario shares (the Continental War and its Napoleonic variant):
+    the scenario's data and tables, the turn (C-1.7) and the teams' colours."""
+
+    scenario: str
+    teams: list[dict[str, Any]]
+    order: TurnOrder
+
+    @property
+    def scen(self) -> Scenario:
+        return load_scenario(self.scenario)
+
+    @property
+    def tables(self) -> Mapping[str, Any]:
+        return self.scen.tables
+
+    @property
+    def turn(self) -> int:
+        return self.order.turn
+
+    @property
+    def player_teams(self) -> list[str]:
+        return [t["colour"] for t in self.teams]
+
+
 @dataclass
-class CampaignState:
+class CampaignState(ScenarioGame):
     scenario: str
     level: int
     teams: list[dict[str, Any]]
@@ -69,24 +94,8 @@ class CampaignState:
     seq: int = 0
 
     @property
-    def scen(self) -> Scenario:
-        return load_scenario(self.scenario)
-
-    @property
     def map(self) -> GameMap:
         return self.scen.map_for(self.level)
-
-    @property
-    def tables(self) -> Mapping[str, Any]:
-        return self.scen.tables
-
-    @property
-    def turn(self) -> int:
-        return self.order.turn
-
-    @property
-    def player_teams(self) -> list[str]:
-        return [t["colour"] for t in self.teams]
 
     def copy(self) -> CampaignState:
         """A working copy for one command (the given state stays as it was)."""

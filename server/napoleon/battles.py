@@ -29,6 +29,8 @@ from .state import (
 )
 
 TURN_LIMIT = 40
+MAX_VALUE = 1000
+"""The largest morale, loss tolerance or gun count a battle result may bring back (anything more is junk)."""
 
 
 def get_battle(state: NapoleonicState, battle_id: Any, *, statuses: Sequence[str] = (CONTACT, RUNNING)
@@ -284,7 +286,7 @@ def apply_result(ctx: Ctx, battle: dict[str, Any], result: Mapping[str, Any], *,
     winner, loser = str(result.get("winner")), str(result.get("loser"))
     if {winner, loser} != {battle["attacker"], battle["defender"]}:
         raise BadOrder("the result's winner and loser are the battle's two sides", rule="N-VICTORY-1")
-    if not isinstance(result.get("units"), Sequence):
+    if not isinstance(result.get("units"), (list, tuple)) or not all(isinstance(r, Mapping) for r in result["units"]):
         raise BadOrder("the result lists the units", rule="N-VICTORY-1")
     army_ids = [a for t in battle["armies"].values() for a in t] + [a for t in battle["reinforcements"].values()
                                                                     for a in t]
@@ -293,13 +295,16 @@ def apply_result(ctx: Ctx, battle: dict[str, Any], result: Mapping[str, Any], *,
     taken: dict[str, list[str]] = {winner: [], loser: []}
     for r in result["units"]:
         army = owner.get(str(r.get("id")))
-        if army is None or not r.get("arrived", True):
+        unit = next((u for u in army["units"] if u["id"] == str(r.get("id"))), None) if army is not None else None
+        if army is None or unit is None or not r.get("arrived", True):  # not in the battle, or listed twice
             continue
-        unit = next(u for u in army["units"] if u["id"] == r["id"])
         status = str(r.get("status"))
         for key in ("morale", "loss_tolerance", "guns"):
-            if isinstance(r.get(key), int):
-                unit[key] = int(r[key])
+            value = r.get(key)
+            if isinstance(value, int) and not isinstance(value, bool):
+                if abs(value) > MAX_VALUE:
+                    raise BadOrder(f"{key} {value} is out of range", rule="N-VICTORY-1", details={"unit": unit["id"]})
+                unit[key] = value
         arty = UNIT_TYPES[unit["type"]].arm == ARTILLERY
         spent = unit["guns"] <= 0 if arty else unit["loss_tolerance"] <= 0
         if status == "prisoner":

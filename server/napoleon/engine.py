@@ -276,7 +276,10 @@ class NapoleonicEngine:
             result = ruling.get("result")
             if not isinstance(result, Mapping):
                 raise BadOrder("battle_result needs the battle engine's result", rule="D-L-1")
-            capitulated = bool((result.get("siege") or {}).get("capitulated"))
+            siege = result.get("siege") or {}
+            if not isinstance(siege, Mapping):
+                raise BadOrder("the result's siege part is an object", rule="N-SIEGE-7")
+            capitulated = bool(siege.get("capitulated"))
             retreat = None
             if battle.get("siege"):
                 retreat = sieges.battle_over(ctx, battle, str(result.get("winner")), capitulated)

@@ -12,7 +12,7 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from server.campaign.grid import CELL_KM, Cell, distance_km, is_adjacent, neighbours, round_half_up
+from server.campaign.grid import CELL_KM, Cell, distance_km, is_adjacent, neighbours, round_half_up, whole_cell
 from server.core.errors import BadOrder, IllegalOrder
 
 from .state import NapoleonicState, cell_of
@@ -42,18 +42,10 @@ def step_cost(state: NapoleonicState, a: Cell, b: Cell) -> float | None:
 def parse_path(raw: Any) -> list[Cell]:
     if not isinstance(raw, Sequence) or isinstance(raw, str) or not raw:
         raise BadOrder("a path is a non-empty list of cells [x, y]", details={"field": "path"})
-    out: list[Cell] = []
-    for c in raw:
-        if isinstance(c, str) and "-" in c:
-            x, y = c.split("-", 1)
-            c = (x, y)
-        if not isinstance(c, Sequence) or len(c) != 2:
-            raise BadOrder("a cell is [x, y] or \"x-y\"", details={"field": "path"})
-        try:
-            out.append((int(c[0]), int(c[1])))
-        except (TypeError, ValueError):
-            raise BadOrder("a cell is [x, y] or \"x-y\"", details={"field": "path"}) from None
-    return out
+    try:
+        return [whole_cell(c) for c in raw]
+    except ValueError:
+        raise BadOrder("a cell is [x, y] or \"x-y\" of whole numbers (D-NAP-1)", details={"field": "path"}) from None
 
 
 def path_cost(state: NapoleonicState, start: Cell, path: Sequence[Cell], rule: str) -> float:

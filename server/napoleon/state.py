@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from server.campaign.grid import Cell
-from server.campaign.scenario import GameMap, Scenario, load_scenario
+from server.campaign.scenario import GameMap
+from server.campaign.state import ScenarioGame
 from server.core.dice import Dice
 from server.core.turns import TurnOrder
 
@@ -40,7 +41,7 @@ def cell_of(value: Any) -> Cell:
 
 
 @dataclass
-class NapoleonicState:
+class NapoleonicState(ScenarioGame):
     scenario: str
     teams: list[dict[str, Any]]
     order: TurnOrder
@@ -57,24 +58,8 @@ class NapoleonicState:
     seq: int = 0
 
     @property
-    def scen(self) -> Scenario:
-        return load_scenario(self.scenario)
-
-    @property
     def map(self) -> GameMap:
         return self.scen.full_map
-
-    @property
-    def tables(self) -> Mapping[str, Any]:
-        return self.scen.tables
-
-    @property
-    def turn(self) -> int:
-        return self.order.turn
-
-    @property
-    def player_teams(self) -> list[str]:
-        return [t["colour"] for t in self.teams]
 
     def seats(self, team: str) -> int:
         return next((int(t["seats"]) for t in self.teams if t["colour"] == team), 1)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from server.core.engine import MODERATOR, SPECTATOR
+from server.siege.sequence import Siege
 
 from .movement import cells_apart
 from .state import NapoleonicState, cell_of
@@ -39,13 +40,25 @@ def view_of(s: NapoleonicState, viewer: str) -> dict[str, Any]:
         "armies": armies,
         "battles": [{k: b[k] for k in ("id", "cell", "kind", "status", "attacker", "defender", "armies",
                                        "reinforcements", "quick", "result")} for b in s.battles.values()],
-        "sieges": [{"fortress": k, "cell": r["cell"], "phase": r["siege"]["phase"], "battle": r["battle"]}
-                   for k, r in s.sieges.items()],
+        "sieges": [_siege(k, r) for k, r in s.sieges.items()],
         "control": dict(s.control),
         "fortifications": [{"city": c, "army": w["army"], "team": w["team"], "done": w["done"], "needed": w["needed"]}
                            for c, w in s.fortifications.items() if everything or w["team"] == team],
         "fortresses_built": sorted(s.fortresses),
         "prisoners": {t: len(p) for t, p in s.prisoners.items()},
         "interceptions": [i for i in s.interceptions if everything or s.armies[i["by"]]["team"] == team],
-        "tables": {"movement": s.tables["movement"]},
+        "tables": {"movement": s.tables["movement"], "reinforcement_range": s.tables["reinforcement_range"]},
     }
+
+
+def _siege(city: str, rec: dict[str, Any]) -> dict[str, Any]:
+    """A siege as every viewer sees it: who besieges and who holds (teams), the first turn of the storm
+    (N-SIEGE-2), whether the garrison has sortied (N-SIEGE-3) or holds (N-SIEGE-5), and the capitulation terms on
+    the table (N-SIEGE-8) — what a client needs to offer each side only the decisions it may take."""
+    siege = Siege.load(rec["siege"])
+    talk = siege.talk
+    return {"fortress": city, "cell": rec["cell"], "phase": siege.phase, "battle": rec["battle"],
+            "besieger": siege.besieger.side, "garrison": siege.garrison.side, "storm_from": siege.storm_from,
+            "sortied": siege.sortied, "holds": siege.holds,
+            "proposal": talk.proposal.dump() if talk and talk.proposal else None,
+            "proposer": talk.proposer if talk else None}

@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import hmac
 import logging
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Coroutine, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +36,8 @@ class Node:
         self.metrics = Metrics()
         self.sessions: set[Session] = set()
         self.seats: dict[tuple[str, str], Session] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        hub.kick = self.kick
         self.ready = False
 
     def sign_in(self, session: Session) -> None:
@@ -48,11 +50,27 @@ class Node:
         if old is not None and old is not session:
             old.close(CLOSE_REPLACED, "signed in elsewhere")
         self.seats[key] = session
+        self._background(self.hub.claim_seat(member, self.session_key(session)))
+
+    def session_key(self, session: Session) -> str:
+        return f"{self.hub.node}/{session.id}"
+
+    def kick(self, key: str) -> None:
+        """The seat of this node's session `key` was signed in on another node (4009)."""
+        for session in list(self.seats.values()):
+            if self.session_key(session) == key:
+                session.close(CLOSE_REPLACED, "signed in elsewhere")
+
+    def _background(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def sign_out(self, session: Session) -> None:
         member = session.member
         if member is not None and self.seats.get((member.campaign, member.player)) is session:
             del self.seats[(member.campaign, member.player)]
+            self._background(self.hub.store.release_seat(member.campaign, member.player, self.session_key(session)))
 
     def base_url(self) -> str:
         s = self.settings

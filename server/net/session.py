@@ -44,6 +44,7 @@ CLOSE_REVOKED = 4010
 _COMMANDS = (c.Order, c.EndTurn, c.Chat, c.ModClock, c.ModRuling, c.ModSecretModule, c.ModRelease)
 CLOSE_GRACE_S = 2.0  # for the peer to answer our close frame
 SLOW_CLOSE_GRACE_S = 0.5
+_CORK_FRAMES = 32  # a command's socket holds at most this many frames before writing them
 MAX_BAD_TOKENS = 5  # a connection guessing tokens is closed (1008) after this many
 _KNOWN_CODES = {
     "bad_frame", "bad_message", "unknown_type", "frame_too_large", "not_authenticated", "bad_token", "forbidden",
@@ -83,6 +84,7 @@ class Session:
         self._nonce = 0
         self._tasks: set[asyncio.Task[Any]] = set()
         self.closing_task: asyncio.Task[None] | None = None
+        self._cork: list[bytes] | None = None  # frames held while this session's command runs (see _command)
 
     # --- outbound --------------------------------------------------------------------------------------------------
 
@@ -92,6 +94,13 @@ class Session:
     def write(self, wire: bytes) -> None:
         """Write one complete frame to the transport, never waiting. A transport whose buffer stays over
         `send_buffer_bytes` for `stall_s`, or goes over four times that, is a slow consumer and is cut off."""
+        cork = self._cork
+        if cork is not None:
+            cork.append(wire)
+            if len(cork) < _CORK_FRAMES:
+                return
+            self._cork = []
+            wire = b"".join(cork)
         transport = self.transport
         if self.closing or transport is None or transport.is_closing():
             return
@@ -287,8 +296,16 @@ class Session:
                 await self._command(msg.cid, msg.room, "ruling", {"ruling": msg.ruling}, member)
 
     async def _command(self, cid: int, room: str, kind: str, body: dict[str, Any], member: Member) -> None:
-        seq = await self.node.hub.submit(room, kind, body, member)
-        self.send({"t": "ack", "cid": cid, "seq": seq})
+        """The command's own events (and views) reach this socket while it runs: they go out with the ack in one
+        write (one send() instead of two or more; a refusal flushes them before the error)."""
+        self._cork = []
+        try:
+            seq = await self.node.hub.submit(room, kind, body, member)
+            self.send({"t": "ack", "cid": cid, "seq": seq})
+        finally:
+            cork, self._cork = self._cork, None
+            if cork:
+                self.write(cork[0] if len(cork) == 1 else b"".join(cork))
 
     async def _hello(self, msg: c.Hello, json_frames: bool) -> None:
         if self.member is not None:

@@ -118,7 +118,7 @@ class BattleRooms:
         the lobby"): one entry per running battle room with its sides and its players and spectators online
         (`counts(room)`, from every node's presence) and the campaign's spectator `link` if it has a public one
         (a spectator opens the campaign and its battles from there). A campaign room owned here is read as it is;
-        one owned by another node from a read-only copy of its log, reused for `LOBBY_COPY_MS`."""
+        one not open here from the node's follower copy, looked at again after `LOBBY_COPY_MS`."""
         out: list[dict[str, Any]] = []
         for meta in campaigns:
             if not _has_battle_rooms(str(meta.get("scenario"))):
@@ -154,7 +154,7 @@ class BattleRooms:
         cached = self._copies.get(room_id)
         if cached is not None and now - cached[0] < LOBBY_COPY_MS:
             return cached[1]
-        copy = await Room.open(room_id, self.hub.store, self.hub.bus, self.hub.now, owner=False)
+        copy = await self.hub.follower(room_id)  # advanced from the log, not rebuilt (rooms open lazily)
         if copy is not None:
             self._copies[room_id] = (now, copy)
         return copy

@@ -90,6 +90,8 @@ class Feed:
         self.views_out = 0
         self._views: dict[str, _View] = {}  # viewer class → view waiting for its events
         self._last_view: dict[str, bytes] = {}  # viewer class → packed state of the last view posted
+        self._last_state: dict[str, Mapping[str, Any]] = {}  # viewer class → that state
+        self._batch: dict[Subscription, list[bytes]] | None = None  # frames per socket while events and views go out
         self.after_events: Callable[[Feed], None] | None = None
         """Called after each batch from the bus (the hub builds views there on nodes that do not own the room)."""
 
@@ -116,6 +118,8 @@ class Feed:
                 self._gap()
             self.seen = max(self.seen or 0, events[-1].seq)
         subs = [only] if only is not None else list(self.subs.values())
+        # a view waiting for these events goes out with them: each socket gets its frames in one write
+        batch = self._batch = {} if self._views and only is None and events and self._releases_view(events) else None
         for ev in events:
             if ev.kind == "secret_module":
                 self._lockout(ev, subs)
@@ -152,12 +156,23 @@ class Feed:
                     if due > 0:
                         asyncio.get_running_loop().call_later(due / 1000, self._send_late, sub, frame)
                         continue
-                outlet.write(frame)
+                if batch is None:
+                    outlet.write(frame)
+                else:
+                    batch.setdefault(sub, []).append(frame)
                 self.frames_out += 1
         if only is None:
             self._flush_views()
+            if batch is not None:
+                self._batch = None
+                for sub, frames in batch.items():
+                    sub.outlet.write(frames[0] if len(frames) == 1 else b"".join(frames))
             if self.after_events is not None and events:
                 self.after_events(self)
+
+    def _releases_view(self, events: Sequence[LoggedEvent]) -> bool:
+        last = events[-1].seq
+        return any(view.seq <= last for view in self._views.values())
 
     def _send_late(self, sub: Subscription, frame: bytes) -> None:
         if self.subs.get(sub.outlet) is sub:
@@ -170,6 +185,12 @@ class Feed:
         """The viewer classes with sockets here: the only ones whose view is worth building."""
         return {sub.viewer for sub in self.subs.values()}
 
+    def changed(self, viewer: str, state: Mapping[str, Any]) -> bool:
+        """Whether `state` may differ from the last view posted for the class: a dict comparison, which costs far
+        less than packing when nothing changed (most commands change what only some classes see). Values equal
+        in Python but not in msgpack (1, 1.0, True) count as unchanged."""
+        return self._last_state.get(viewer) != state
+
     def post_view(self, viewer: str, seq: int, at_ms: int, state: Mapping[str, Any], clocks: Mapping[str, Any],
                   server_ms: int) -> bool:
         """The room as `viewer` sees it after event `seq`: queued for the class's sockets unless its state is the
@@ -178,6 +199,7 @@ class Feed:
         if self._last_view.get(viewer) == packed:
             return False
         self._last_view[viewer] = packed
+        self._last_state[viewer] = state
         head = {"t": "view", "room": self.room, "seq": seq, "clocks": dict(clocks), "server_ms": server_ms}
         self._views[viewer] = _View(seq, at_ms, head, packed, state)
         self._flush_views()
@@ -214,7 +236,11 @@ class Feed:
                     if due > 0:
                         asyncio.get_running_loop().call_later(due / 1000, self._send_late, sub, frame)
                         continue
-                outlet.write(frame)
+                batch = self._batch
+                if batch is None:
+                    outlet.write(frame)
+                else:
+                    batch.setdefault(sub, []).append(frame)
                 self.frames_out += 1
                 self.views_out += 1
 
@@ -239,6 +265,7 @@ class Feed:
         compared with it."""
         if viewer not in self._last_view:
             self._last_view[viewer] = encode(dict(state))
+            self._last_state[viewer] = state
 
     def counts(self) -> dict[str, int]:
         out: dict[str, int] = {}

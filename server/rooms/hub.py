@@ -27,6 +27,10 @@ from server.rooms.room import Away, Room
 log = logging.getLogger(__name__)
 
 MIRROR_TRIES = 100
+DUE_AHEAD_MS = 2_000
+FOLLOWER_IDLE_MS = 30_000
+ORPHAN_AFTER_MS = 2_000  # rooms are marked alive every 0.5 s; a mark this old means its owner is gone
+OUTAGE_GAP_MS = 2_000  # under Redis: a node starting after this long without any node alive records an outage
 _NO_VIEW_CHANGE = frozenset({"chat"})  # events after which no viewer's view can have changed
 
 
@@ -45,6 +49,10 @@ class Hub:
         self.feeds: dict[str, Feed] = {}
         self.mirrors: dict[str, Room] = {}  # read-only copies of rooms followed here and owned elsewhere (views)
         self._mirroring: dict[str, asyncio.Task[None]] = {}
+        self._following: dict[str, asyncio.Lock] = {}
+        self._followed: dict[str, int] = {}  # room -> when its follower copy was last used
+        self.kick: Callable[[str], None] = lambda session: None
+        """Close this node's session `<node>/<id>`: its seat was signed in on another node (set by the server)."""
         self._opening: dict[str, asyncio.Lock] = {}
         self.replays = Replays(store, bus, now)
         self._tasks: list[asyncio.Task[None]] = []
@@ -55,22 +63,29 @@ class Hub:
     # --- life --------------------------------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Take every campaign's rooms this node can own (their clocks must run with nobody connected)."""
+        """Record an outage if the service was down, then open only the rooms with a timer due (or orphaned by a
+        node that died): every other room is opened on its first join or command."""
+        await self.store.record_outage(self.now(), OUTAGE_GAP_MS)
         await self.bus.serve(self.node, self._forwarded)
-        await self._adopt_all()
+        await self._open_due()
         self._tasks.append(asyncio.create_task(self._keep_alive()))
 
-    async def _adopt_all(self) -> None:
-        for campaign in await self.store.list_campaigns():
-            for room_id in (names.campaign_room(campaign["id"]), names.secret_room(campaign["id"])):
-                if room_id not in self.rooms:
-                    try:
-                        await self.owned(room_id)
-                    except Exception:
-                        log.exception("could not open room %s", room_id)
+    async def _open_due(self) -> None:
+        """Open the rooms whose clocks flag or lockouts end within `DUE_AHEAD_MS` (their own timers take it from
+        there) and those whose owner died without releasing them; another node may have been quicker."""
+        now = self.now()
+        due = await self.store.due_rooms(now + DUE_AHEAD_MS)
+        orphans = await self.store.orphans(now - ORPHAN_AFTER_MS)
+        for room_id in sorted({*due, *orphans}):
+            if room_id in self.rooms:
+                continue
+            try:
+                await self.owned(room_id)
+            except Exception:
+                log.exception("could not open room %s", room_id)
 
     async def _keep_alive(self) -> None:
-        """Renew leases, mark rooms alive (downtime starts at the last mark), adopt orphaned rooms."""
+        """Renew leases, mark rooms alive (downtime starts at the last mark), open due and orphaned rooms."""
         tick = 0
         while True:
             await asyncio.sleep(0.5)
@@ -94,9 +109,10 @@ class Hub:
             if tick % 20 == 0:
                 with contextlib.suppress(Exception):
                     await self._drop_idle_feeds()
-            if tick % max(1, self.lease_ms // 1000) == 0:
-                with contextlib.suppress(Exception):
-                    await self._adopt_all()
+            try:
+                await self._open_due()
+            except Exception:
+                log.exception("opening due rooms failed")
 
     async def _drop(self, room_id: str) -> None:
         room = self.rooms.pop(room_id, None)
@@ -164,8 +180,30 @@ class Hub:
         for room_id, feed in list(self.feeds.items()):
             if not feed.subs and not feed.joining:
                 del self.feeds[room_id]
-                self.mirrors.pop(room_id, None)
                 await self.bus.unsubscribe(room_id, feed.on_events)
+        idle = self.now() - FOLLOWER_IDLE_MS
+        for room_id, used in list(self._followed.items()):
+            if used < idle and room_id not in self.feeds:
+                del self._followed[room_id]
+                self.mirrors.pop(room_id, None)
+                self._following.pop(room_id, None)
+
+    async def follower(self, room_id: str) -> Room | None:
+        """This node's read-only copy of a room owned elsewhere, brought up to date from the log after the last
+        record it has (built from the snapshot once); kept while the room is followed here, or used within
+        `FOLLOWER_IDLE_MS`. Joins, sign-ins and views read it instead of rebuilding the room each time."""
+        self._followed[room_id] = self.now()
+        async with self._following.setdefault(room_id, asyncio.Lock()):
+            copy = self.mirrors.get(room_id)
+            if copy is None:
+                copy = await Room.open(room_id, self.store, self.bus, self.now, owner=False)
+                if copy is None:
+                    return None
+                if room_id not in self.rooms:
+                    self.mirrors[room_id] = copy
+            else:
+                copy.advance(await self.store.read_log(room_id, copy.index))
+            return copy
 
     async def join(self, outlet: Outlet, member: Member, room_id: str, since: int | None,
                    send: Callable[[dict[str, Any]], None], *,
@@ -184,7 +222,7 @@ class Hub:
                 holder = room
             else:
                 sub = feed.add(outlet, member.viewer)
-                copy = await Room.open(room_id, self.store, self.bus, self.now, owner=False)
+                copy = await self.follower(room_id)
                 if copy is None:
                     feed.remove(outlet)
                     raise RoomError("no_such_room", f"no room {room_id}")
@@ -239,7 +277,22 @@ class Hub:
         seq = reply.get("seq")
         return int(seq) if seq is not None else None
 
+    async def claim_seat(self, member: Member, session: str) -> None:
+        """`session` (`<node>/<id>`) now plays the member's seat: a session playing it on another node is told to
+        close (4009); on this node the caller closes it. A node that is gone has nothing to close."""
+        previous = await self.store.claim_seat(member.campaign, member.player, session)
+        if previous is None or previous == session:
+            return
+        node = previous.split("/", 1)[0]
+        if node == self.node:
+            return
+        with contextlib.suppress(LookupError, TimeoutError):
+            await self.bus.forward(node, {"kick": previous}, timeout_s=2.0)
+
     async def _forwarded(self, request: Mapping[str, Any]) -> dict[str, Any]:
+        if "kick" in request:
+            self.kick(str(request["kick"]))
+            return {"ok": True}
         try:
             room = await self.owned(str(request["room"]))
             if room is None:
@@ -258,7 +311,7 @@ class Hub:
         room_id = names.campaign_room(member.campaign)
         room = await self.owned(room_id)
         if room is None:
-            room = await Room.open(room_id, self.store, self.bus, self.now, owner=False)
+            room = await self.follower(room_id)
         return room.lockout_of(member.player) if room is not None else None
 
     def presence(self) -> dict[str, dict[str, int]]:
@@ -312,8 +365,12 @@ class Hub:
             self._post_views(feed, room, events[-1].seq, events[-1].at_ms)
 
     def _post_views(self, feed: Feed, room: Room, seq: int, at_ms: int) -> None:
+        """Only the classes whose view changed cost a packing, the clocks and a frame."""
+        changed = [(v, s) for v, s in room.views(feed.view_classes()).items() if feed.changed(v, s)]
+        if not changed:
+            return
         clocks, now = room.clocks_view(), self.now()
-        for viewer, state in room.views(feed.view_classes()).items():
+        for viewer, state in changed:
             feed.post_view(viewer, seq, at_ms, state, clocks, now)
 
     def _follow(self, feed: Feed) -> None:
@@ -333,13 +390,10 @@ class Hub:
                     return
                 target = feed.seen or 0
                 mirror = self.mirrors.get(room_id)
-                if mirror is None:
-                    mirror = await Room.open(room_id, self.store, self.bus, self.now, owner=False, history=1)
+                if mirror is None or mirror.seq < target:
+                    mirror = await self.follower(room_id)
                     if mirror is None:
                         return
-                    self.mirrors[room_id] = mirror
-                elif mirror.seq < target:
-                    mirror.advance(await self.store.read_log(room_id, mirror.index))
                 if mirror.seq > posted:
                     self._post_views(feed, mirror, mirror.seq, mirror.last_at)
                     posted = mirror.seq

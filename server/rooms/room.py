@@ -59,6 +59,10 @@ class Core:
     away: Mapping[str, Away] = field(default_factory=dict)
     chat: Mapping[str, tuple[Mapping[str, Any], ...]] = field(default_factory=dict)
 
+    def with_state(self, state: Any) -> Core:
+        """`replace(core, state=...)` without `dataclasses.replace`'s field walk (once or twice per command)."""
+        return Core(state, self.clocks, self.away, self.chat)
+
 
 class _NoChange(Exception):
     """A timer fired but nothing was due (the moderator added time meanwhile): nothing to log."""
@@ -103,6 +107,7 @@ class Room:
         room = cls(room_id, setup, store, bus, now, **kw)
         async with room.lock:
             await room._run("setup", dict(setup), None)
+        await store.mark_alive([room_id], now())  # owned from now on: if its node dies, it is an orphan
         room._arm()
         return room
 
@@ -131,15 +136,32 @@ class Room:
                 break
             room._replay(record)
         if owner:
-            alive = await store.last_alive(room_id) or 0
-            down_from = max(room.last_at, alive)
-            up_at = now()
-            clocks = room.core.clocks
-            if clocks is not None and clocks.running() and not clocks.paused and up_at > down_from:
-                async with room.lock:
-                    await room._run("downtime", {"from": down_from, "to": up_at}, None)
+            await room._skip_downtime()
+            await store.mark_alive([room_id], now())
             room._arm()
+            await store.set_due(room_id, room._next_due(room.core))
         return room
+
+    async def _skip_downtime(self) -> None:
+        """Log a `downtime` record for each stretch since the last record when nobody served the room: the
+        service's outages, and the time since its last owner's last mark if that owner died holding it."""
+        up_at = self.now()
+        spans = [(max(a, self.last_at), min(b, up_at)) for a, b in await self.store.outages(self.last_at)]
+        alive = await self.store.last_alive(self.id)
+        if alive is not None:
+            spans.append((max(self.last_at, alive), up_at))
+        merged: list[tuple[int, int]] = []
+        for a, b in sorted(s for s in spans if s[1] > s[0]):
+            if merged and a <= merged[-1][1]:
+                merged[-1] = (merged[-1][0], max(merged[-1][1], b))
+            else:
+                merged.append((a, b))
+        for a, b in merged:
+            clocks = self.core.clocks
+            if clocks is None or not clocks.running() or clocks.paused:
+                return
+            async with self.lock:
+                await self._run("downtime", {"from": a, "to": b}, None)
 
     def _restore(self, snap: RoomSnapshot) -> None:
         data = snap.data
@@ -230,7 +252,7 @@ class Room:
         logged = tuple(LoggedEvent(first + i, at, e.kind, e.data, e.audience) for i, e in enumerate(events))
         record = Record(self.index + 1, at, kind, body, member.dump() if member else None, logged)
         try:
-            await self.store.append(self.id, record)
+            await self.store.append(self.id, record, self._next_due(core))
         except Exception:
             self.closed = True
             raise
@@ -238,12 +260,12 @@ class Room:
         if logged:
             self.seq = logged[-1].seq
             self.history.extend(logged)
+            for listener in self.listeners:  # first: views posted here wait for the events and go out with them
+                listener(self, logged)
             try:
                 await self.bus.publish(self.id, logged)
             except Exception:  # durable already: followers notice the gap and catch up from the log
                 log.exception("room %s: publishing seq %d..%d failed", self.id, first, self.seq)
-            for listener in self.listeners:
-                listener(self, logged)
         if self.index % self.snapshot_every == 0:
             await self.save_snapshot()
         return first if logged else None
@@ -292,7 +314,8 @@ class Room:
                 if team in after and team not in clocks.running():
                     clocks, evs = clocks.start_turn(team, at)
                     events += evs
-        core = replace(core, clocks=clocks)
+        if clocks is not core.clocks:
+            core = Core(core.state, clocks, core.away, core.chat)
         if ending is not None or after != before:
             events.append(self._turn_event(core, ending, at))
         return core, events
@@ -322,7 +345,7 @@ class Room:
         assert self.engine is not None and member is not None and member.actor is not None
         before = self._active(core.state)
         state, events = self.engine.apply(core.state, member.actor, body["order"])
-        return self._turn_changes(replace(core, state=state), before, list(events), at)
+        return self._turn_changes(core.with_state(state), before, list(events), at)
 
     def _end_turn(self, core: Core, body: Mapping[str, Any], member: Member | None,
                   at: int) -> tuple[Core, list[Event]]:
@@ -333,7 +356,7 @@ class Room:
         team = str(member.team)
         before = self._active(core.state)
         state, events = self.engine.end_turn(core.state, team, flagged=False)
-        return self._turn_changes(replace(core, state=state), before, list(events), at, ending=team,
+        return self._turn_changes(core.with_state(state), before, list(events), at, ending=team,
                                   lag_ms=int(body.get("lag_ms", 0)))
 
     def _flag(self, core: Core, body: Mapping[str, Any], member: Member | None, at: int) -> tuple[Core, list[Event]]:
@@ -366,7 +389,7 @@ class Room:
         state, events = refused(core.state, str(body["team"]), error)
         if not events:
             raise _NoChange
-        return self._turn_changes(replace(core, state=state), before, list(events), at)
+        return self._turn_changes(core.with_state(state), before, list(events), at)
 
     def _chat(self, core: Core, body: Mapping[str, Any], member: Member | None, at: int) -> tuple[Core, list[Event]]:
         if member is None:
@@ -412,7 +435,7 @@ class Room:
             raise forbidden(f"the {self.kind} room takes no rulings")
         before = self._active(core.state)
         state, events = self.engine.moderate(core.state, body["ruling"])
-        return self._turn_changes(replace(core, state=state), before, list(events), at)
+        return self._turn_changes(core.with_state(state), before, list(events), at)
 
     def _spectator_delay(self, core: Core, ruling: Mapping[str, Any]) -> tuple[Core, list[Event]]:
         """The moderator delays what spectators see of a live battle, so that they cannot leak it to players."""
@@ -464,8 +487,7 @@ class Room:
 
     # --- timers ----------------------------------------------------------------------------------------------------
 
-    def _next_due(self) -> int | None:
-        core = self.core
+    def _next_due(self, core: Core) -> int | None:
         due: list[int] = [a.until_ms for a in core.away.values()]
         if core.clocks is not None:
             due += [d for t in core.clocks.running() if (d := core.clocks.deadline_ms(t)) is not None]
@@ -475,7 +497,7 @@ class Room:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        due = self._next_due()
+        due = self._next_due(self.core)
         if due is None or self.closed:
             return
         delay = max(0.0, (due - self.now()) / 1000)

@@ -28,12 +28,22 @@ class ProtocolError(Exception):
         self.cid = cid
 
 
+def _json_int(text: str) -> int:
+    """JSON integers as msgpack carries them (-2**63 … 2**64-1): a larger one could be accepted in an order and then
+    not be packed into the room's log, which closes the room."""
+    value = int(text)
+    if not -(2**63) <= value < 2**64:
+        raise ValueError(f"integer out of range: {text[:24]}")
+    return value
+
+
 def _unpack(frame: bytes | str) -> Any:
     try:
         if isinstance(frame, str):
-            return json.loads(frame)
+            return json.loads(frame, parse_int=_json_int)
         return msgpack.unpackb(frame, raw=False, strict_map_key=True)
-    except (ValueError, msgpack.ExtraData, msgpack.FormatError, msgpack.StackError, TypeError) as exc:
+    except (ValueError, RecursionError, msgpack.ExtraData, msgpack.FormatError, msgpack.StackError,
+            TypeError) as exc:  # RecursionError: JSON nested thousands deep
         kind = "JSON" if isinstance(frame, str) else "msgpack"
         raise ProtocolError("bad_frame", f"frame is not valid {kind}: {exc}") from None
 

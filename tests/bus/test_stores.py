@@ -56,7 +56,8 @@ async def test_snapshot_alive_and_campaigns_roundtrip(store: Store) -> None:
     await store.save_snapshot("c-y", RoomSnapshot(7, 21, {"state": {"a": [1, 2]}}))
     assert await store.load_snapshot("c-y") == RoomSnapshot(7, 21, {"state": {"a": [1, 2]}})
     await store.mark_alive(["c-y"], 12345)
-    assert await store.last_alive("c-y") == 12345
+    # embedded: one process, so a room is never orphaned (its downtime is the service's outages)
+    assert await store.last_alive("c-y") == (None if isinstance(store, FileStore) else 12345)
     await store.put_campaign({"id": "y", "name": "Y"}, {"abc": {"campaign": "y", "role": "spectator"}})
     assert (await store.get_campaign("y")) == {"id": "y", "name": "Y"}
     assert (await store.find_grant("abc")) == {"campaign": "y", "role": "spectator"}
@@ -111,3 +112,60 @@ async def test_local_bus_delivers_in_order_to_subscribers() -> None:
     await bus.unsubscribe("c-q", handler)
     await bus.publish("c-q", [LoggedEvent(3, 0, "c", {})])
     assert got == [1, 2]
+
+
+async def test_schedule_keeps_each_rooms_next_timer(store: Store) -> None:
+    await store.append("c-d", _record(1), due_ms=5_000)
+    await store.append("c-e", _record(1), due_ms=9_000)
+    assert set(await store.due_rooms(6_000)) >= {"c-d"}
+    assert "c-e" not in await store.due_rooms(6_000)
+    await store.append("c-d", _record(2), due_ms=None)  # nothing due any more
+    await store.set_due("c-e", 4_000)
+    assert "c-d" not in await store.due_rooms(10_000)
+    assert "c-e" in await store.due_rooms(4_000)
+
+
+async def test_outage_is_recorded_when_nothing_was_alive(store: Store) -> None:
+    await store.mark_alive([], 10_000)
+    await store.record_outage(10_300, 2_000)
+    if not isinstance(store, FileStore):  # another node was alive 300 ms ago: no outage
+        assert await store.outages(0) == []
+    await store.mark_alive([], 11_000)
+    await store.record_outage(20_000, 2_000)
+    assert (11_000, 20_000) in await store.outages(15_000)
+    assert await store.outages(20_000) == []
+
+
+async def test_a_room_released_is_no_orphan_one_left_behind_is(store: Store) -> None:
+    if isinstance(store, FileStore):
+        assert await store.orphans(10**13) == []
+        return
+    await store.acquire_lease("c-o", "node-a", 5_000)
+    await store.acquire_lease("c-p", "node-a", 5_000)
+    await store.mark_alive(["c-o", "c-p"], 1_000)
+    await store.release_lease("c-p", "node-a")
+    assert await store.orphans(2_000) == ["c-o"]
+    assert await store.last_alive("c-p") is None
+
+
+async def test_journal_opens_from_its_last_checkpoint(tmp_path: Path) -> None:
+    """Opening a journal reads only the records after the last snapshot's checkpoint; reads before it still work,
+    and a checkpoint file that does not fit the journal is ignored."""
+    s = FileStore(tmp_path, fsync=False)
+    for i in range(1, 501):
+        await s.append("c-k", _record(i))
+    await s.save_snapshot("c-k", RoomSnapshot(400, 400, {}))
+    await s.close()
+    s = FileStore(tmp_path, fsync=False)
+    journal = s._journal("c-k")
+    assert journal.last_index == 500
+    assert len(journal.checkpoints) == 1 + 1 + 100  # the start, the snapshot's, then one per record read
+    assert [r.index for r in await s.read_log("c-k", 397)][:4] == [398, 399, 400, 401]
+    assert len(await s.read_log("c-k", 0)) == 500
+    await s.append("c-k", _record(501))
+    await s.close()
+    (tmp_path / "rooms" / "c-k" / "checkpoints").write_bytes(b"\0" * 7 + b"\x05" + b"\0" * 7 + b"\x03")
+    s = FileStore(tmp_path, fsync=False)
+    assert s._journal("c-k").last_index == 501
+    assert [r.index for r in await s.read_log("c-k", 0)] == list(range(1, 502))
+    await s.close()

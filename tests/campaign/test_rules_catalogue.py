@@ -133,6 +133,7 @@ def test_range_table_2_as_printed_C_T2() -> None:
 
 
 def test_range_table_3_as_printed_and_symmetric_C_T3_C_4_U1() -> None:
+    """C-T3 and C-4.U1: the 45-degree range table is stored as printed."""
     t3 = ENGINE.setup(CFG, 1)[0].tables["range_tables"]["T3"]
     assert len(t3) == 11 and all(len(row) == 11 for row in t3)
     for r in range(1, 12):
@@ -144,7 +145,7 @@ def test_range_table_3_as_printed_and_symmetric_C_T3_C_4_U1() -> None:
 
 @pytest.mark.parametrize("facing", ["E", "NE"])
 def test_ranges_are_d_gen_2_distances_in_any_orientation_C_T2_C_4_U1_D_GEN_2(facing: str) -> None:
-    """T2/T3 have no headings, so the engine measures every range by D-GEN-2 — a 45° counter included."""
+    """C-4.U1: T2/T3 have no headings, so the engine measures every range by D-GEN-2 — a 45° counter included."""
     s = start(2)
     ad = place(s, "red", "AD", (40, 18), facing=facing)
     place(s, "blue", "RD", (42, 20), facing="W", uid="b-near")
@@ -192,6 +193,7 @@ def test_a_corps_drawn_up_in_planning_over_a_wide_front_is_not_broken_C_4_9_C_5_
 # -- C-5, C-6: planning and deployment -------------------------------------------------------------------------
 
 def test_planning_is_written_in_the_team_log_and_ends_with_the_counters_laid_out_C_5_1_C_5_5() -> None:
+    """C-5.1 and C-5.5: planning is logged and ends with the counters laid out."""
     s, _ = ENGINE.setup(CFG, 1)
     s, events = order(s, RED, type="deploy", unit="r7RD", cell=[31, 21], facing="E")
     deployed = next(e for e in events if e.kind == "deployed")
@@ -302,6 +304,7 @@ T10 = {"RD": [0.9, 0.8, 0.8, 0.6, 0.4], "TD": [1.8, 1.65, 1.3, 0.9, 0.6], "MD": 
 
 
 def test_formation_tables_as_printed_C_T9_1_C_T9_2_C_T10_D_C_8() -> None:
+    """C-T9-1, C-T9-2 and C-T10 as printed, blanks filled per D-C-8."""
     f = start(2).tables["formation_ratings"]
     assert f["sectors"] == ["front", "flank45", "flank90", "rear"]
     assert f["line"]["enemy"] == T9_1  # RD/TD front = T8 direct (D-C-8)

@@ -244,9 +244,11 @@ async def test_armies_meet_battle_room_is_fought_and_the_campaign_shows_the_resu
         # the campaign turn goes on
         await t.end_turn("red-1")
         assert (await t.spectator.event("turn", ended="red"))["data"]["active"] == ["blue"]
+        await t.spectator.wait(lambda m: m["t"] == "ev" and m["room"] == campaign and m["kind"] == "turn_ended"
+                               and m["data"]["team"] == "red", 10)
 
     expected = {"battle_started", "battle_ended", "turn", "turn_ended"}
-    for _ in range(100):  # pub/sub reaches the follower a little after the players' sockets
+    for _ in range(200):  # pub/sub reaches the follower a little after the players' sockets
         if {campaign, battle_room} <= follower.rooms() and expected <= set(follower.kinds(campaign)):
             break
         await asyncio.sleep(0.05)

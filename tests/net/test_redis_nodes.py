@@ -132,3 +132,26 @@ async def test_redis_cli_subscribe_shows_the_turn_events(prefix: str, server_fac
         cli.terminate()
         out, _ = await asyncio.wait_for(cli.communicate(), 5)
     assert b"counter_moved" in out and b"turn_ended" in out and b"clock_started" in out
+
+
+async def test_a_seat_signed_in_on_another_node_closes_the_older_connection(
+        prefix: str, server_factory: Any, redis_url: str) -> None:
+    """One seat, one connection, across nodes too: the newer sign-in wins and the older socket is closed with
+    4009 by its own node (told through Redis); the newer one plays on; the other seats are untouched."""
+    args = ("--redis-url", redis_url, "--redis-prefix", prefix)
+    first = server_factory(*args).start()
+    second = server_factory(*args).start()
+    made = campaign(first)
+    room = made["room"]
+    older = await signed_in(first.ws_url, made["seats"][0]["token"], room)
+    teammate = await signed_in(first.ws_url, made["seats"][1]["token"], room)
+    newer = await signed_in(second.ws_url, made["seats"][0]["token"], room)
+    assert await older.wait_closed() == 4009
+    assert (await newer.request(move(room, "r1", 1, 1)))["t"] == "ack"
+    await teammate.event("counter_moved", id="r1")
+    assert teammate.closed_code is None
+    again = await signed_in(first.ws_url, made["seats"][0]["token"], room)  # and back to the first node
+    assert await newer.wait_closed() == 4009
+    assert (await again.request({"t": "end_turn", "room": room}))["t"] == "ack"
+    for client in (older, newer, teammate, again):
+        await client.close()

@@ -74,3 +74,34 @@ async def test_a_graceful_stop_closes_sockets_with_1001_and_snapshots_the_rooms(
     assert node.proc.wait(10) == 0
     assert (node.data_dir / "rooms" / made["room"] / "snapshot").exists()
     await red.close()
+
+
+def _rooms_owned(node: Any) -> int:
+    metrics = node.http("GET", "/metrics")
+    return int(next(line.split()[1] for line in metrics.splitlines() if line.startswith("ks_rooms_owned ")))
+
+
+async def test_after_a_restart_a_lockout_ends_in_a_room_nobody_joined_D_N_14(server_factory: Any) -> None:
+    """Start-up opens no room that nothing is due in; the schedule opens the room when the lockout ends, and its
+    timer brings the player back, with nobody connected (N-VICTORY-3, D-N-14)."""
+    node = server_factory().start()
+    made = campaign(node, clocks_paused=True)
+    room = made["room"]
+    mod = await signed_in(node.ws_url, made["moderator_token"], room)
+    sent = await mod.request({"t": "mod_secret_module", "player": "red-2", "minutes": 0.25, "reason": "captured"})
+    assert sent["t"] == "ack"
+    await mod.close()
+    await asyncio.sleep(0.3)
+    node.kill()
+    node.start()
+    assert _rooms_owned(node) == 0  # 15 s of lockout left: nothing is due yet, nothing was opened
+    for _ in range(300):
+        if _rooms_owned(node):
+            break
+        await asyncio.sleep(0.1)
+    assert _rooms_owned(node) >= 1
+    mod = await signed_in(node.ws_url, made["moderator_token"])
+    await mod.join(room, since=0)
+    back = await mod.event("secret_module", action="returned", within=10)
+    assert back["data"]["player"] == "red-2" and back["data"]["early"] is False
+    await mod.close()

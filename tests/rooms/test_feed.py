@@ -3,24 +3,36 @@ around a join, a lost pub/sub batch noticed and caught up."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from server.bus.base import LoggedEvent
 from server.core.engine import PUBLIC
 from server.rooms.feed import Feed
 
 
 class Outlet:
+    built: ClassVar[list[bytes]] = []  # every frame any outlet built, to split a write of several back into them
+
     def __init__(self, player: str | None = None, *, json: bool = False):
         self.json = json
         self.player = player
         self.frames: list[bytes] = []
+        self.writes = 0
         self.lockouts: list[bool] = []
         self.resyncs: list[int] = []
 
     def frame(self, payload: bytes | str) -> bytes:
-        return b"F" + (payload.encode() if isinstance(payload, str) else payload)
+        frame = b"F" + (payload.encode() if isinstance(payload, str) else payload)
+        Outlet.built.append(frame)
+        return frame
 
     def write(self, wire: bytes) -> None:
-        self.frames.append(wire)
+        """One write may carry several frames: recorded as the very frames that were built."""
+        self.writes += 1
+        while wire:
+            frame = next(f for f in reversed(Outlet.built) if wire.startswith(f))
+            self.frames.append(frame)
+            wire = wire[len(frame):]
 
     def lockout_changed(self, room: str, away: bool) -> None:
         self.lockouts.append(away)
@@ -107,6 +119,7 @@ def test_a_view_is_packed_once_per_class_and_follows_the_events_it_reflects() ->
     assert reds[0].frames == []
     feed.on_events("c-1", [_ev(1), _ev(2)])
     assert len(reds[0].frames) == 3 and reds[0].frames[2] is reds[1].frames[2]
+    assert reds[0].writes == 1  # the events and the view they release go out in one write per socket
     view = decode_server(reds[0].frames[2][1:])
     assert isinstance(view, View) and view.seq == 2 and view.state == {"units": [1]} and view.server_ms == 5
     assert msgpack.unpackb(reds[0].frames[2][1:])["clocks"] == {"paused": False}

@@ -26,4 +26,12 @@ describe("battle model", () => {
       units: [{ id: "i", side: "red", anchor: [0, 0], formation: "square" }] });
     expect(straightPath(m, m.units[0]!, { x: 3, y: 0 })).toMatchObject({ cost: 4 });
   });
+
+  it("marks a unit whose move ended at the ditch or the ladders this turn (N-SIEGE-12/13, server/battle/view.py move_ended)", () => {
+    const m = readBattle({ units: [
+      { id: "i1", side: "red", type: "infantry", formation: "attack_column", facing: "N", anchor: [10, 50], move_ended: "N-SIEGE-12" },
+      { id: "i2", side: "red", type: "infantry", formation: "attack_column", facing: "N", anchor: [20, 50], move_ended: null },
+    ] });
+    expect(m.units.map((u) => u.moveEnded)).toEqual(["N-SIEGE-12", null]);
+  });
 });

@@ -20,6 +20,8 @@ export interface BattleUnit {
   range: number | null;
   guns: number | null;
   status: string;
+  /** the rule that ended its move this turn (N-SIEGE-12 ditch, N-SIEGE-13 ladders), else null */
+  moveEnded: string | null;
   raw: Record<string, unknown>;
 }
 
@@ -94,7 +96,7 @@ export function readBattle(state: Obj): BattleModel {
       cells: given.length ? given : footprint(a, facing, width, depth), width, depth,
       morale: num(u.morale), lossTolerance: num(u.loss_tolerance ?? u.tolerance), losses: num(u.losses),
       movementLeft: num(u.movement_left ?? u.mp ?? u.points), range: num(u.range), guns: num(u.guns),
-      status: str(u.status, "field"), raw: u,
+      status: str(u.status, "field"), moveEnded: typeof u.move_ended === "string" && u.move_ended ? u.move_ended : null, raw: u,
     }];
   });
   const turn = isObj(state.turn) ? state.turn : {};

@@ -365,6 +365,12 @@ export class BattleView {
       ctx.lineTo(cx + Math.sin(ang) * s * 0.45, cy - Math.cos(ang) * s * 0.45);
     }
     ctx.stroke();
+    if (u.moveEnded) {
+      // N-SIEGE-12/13: its move ended at the ditch or the ladders this turn — a dark stop mark on its first cell
+      const c0 = u.cells[0] ?? u.anchor;
+      ctx.fillStyle = "#222";
+      ctx.fillRect(c0.x * s + dx + s * 0.05, c0.y * s + dy + s * 0.05, s * 0.35, s * 0.35);
+    }
     // type mark at the centre
     const cx = u.cells.reduce((a, c) => a + c.x + 0.5, 0) / u.cells.length * s + dx;
     const cy = u.cells.reduce((a, c) => a + c.y + 0.5, 0) / u.cells.length * s + dy;
@@ -455,6 +461,7 @@ export class BattleView {
         [t("unit.movement"), sel.movementLeft === null ? "—" : String(sel.movementLeft)],
         [t("unit.status"), sel.status],
       ];
+      if (sel.moveEnded) rows.push([t("unit.movement"), t("battle.move_ended", { rule: sel.moveEnded })]);
       if (sel.guns !== null) rows.push(["guns", String(sel.guns)]);
       this.panel.append(
         h("h3", {}, h("span", { class: "swatch", style: `background:${teamColour(sel.side).fill}` }), ` ${sel.name}`),
@@ -490,7 +497,8 @@ export class BattleView {
     }
     const rows = m.units.map((u) => h("tr", { class: u.id === this.selected ? "sel" : "", "data-side": u.side },
       h("td", {}, h("span", { class: "swatch", style: `background:${teamColour(u.side).fill}` })), h("td", {}, u.name),
-      h("td", {}, u.morale ?? "—"), h("td", {}, isArtillery(u) ? `${u.guns ?? "—"} ⊙` : u.lossTolerance ?? "—"), h("td", {}, u.formation)));
+      h("td", {}, u.morale ?? "—"), h("td", {}, isArtillery(u) ? `${u.guns ?? "—"} ⊙` : u.lossTolerance ?? "—"),
+      h("td", {}, u.formation, u.moveEnded ? h("span", { class: "move-ended", "data-testid": "move-ended", title: t("battle.move_ended", { rule: u.moveEnded }) }, ` ⏹ ${u.moveEnded}`) : null)));
     this.panel.append(h("table", { class: "units", "data-testid": "unit-table" },
       h("tr", {}, h("th", {}), h("th", {}), h("th", {}, t("unit.morale")), h("th", {}, t("unit.losses")), h("th", {}, t("unit.formation"))), ...rows));
     if (m.fallen.length) {

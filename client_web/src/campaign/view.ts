@@ -1,11 +1,12 @@
 /** The strategic map on a canvas (C-2.*): terrain, borders, rivers, roads, railways, cities and fortresses, the
  * coordinate metric, forces; selection, path preview with its cost, orders by mouse and keyboard. */
 import { FACINGS, facingIndex } from "../battle/geometry";
-import { t } from "../i18n";
+import { t, type MessageKey } from "../i18n";
 import { h, clear } from "../ui/dom";
 import { TERRAIN_FILL, teamColour } from "../ui/colours";
 import { cellCentre, cellToPixel, cheapestPath, fit, formatCoord, inside, pixelToCell, zoomAt, type Cell, type Viewport } from "./geometry";
 import { readCampaign, stepCost, type CampaignModel, type CostUnit, type Force } from "./model";
+import { appointOrder, armyOffers, needsGeneral, readNapoleon, type NapView } from "./napoleon";
 
 export interface CampaignActions {
   /** Send an order to the campaign engine; resolves when acknowledged. */
@@ -60,11 +61,18 @@ export class CampaignView {
   private path: { cells: Cell[]; cost: number; unit: CostUnit } | null = null;
   private drag: { x: number; y: number; moved: boolean } | null = null;
   private myTeam: string | null = null;
+  private nap: NapView | null = null;
+  /** the replacement general's name being typed (D-N-14), kept across re-renders */
+  private appointDraft = "";
+  private appointFocused = false;
   /** set once the user zooms or pans; until then the map is refitted to the canvas on every resize */
   private userMoved = false;
   private fittedTo = "";
 
-  constructor(private readonly actions: CampaignActions, private readonly canOrder: boolean) {
+  /** `playerTeam`: the team this client gives Napoleonic decisions for now (null for the moderator, spectators and a
+   * player in the secret module). */
+  constructor(private readonly actions: CampaignActions, private readonly canOrder: boolean,
+              private readonly playerTeam: () => string | null = () => null) {
     this.canvas = h("canvas", { class: "map-canvas", tabindex: 0, "data-testid": "campaign-map" });
     this.status = h("div", { class: "map-status", "data-testid": "map-status" });
     this.panel = h("div", { class: "side-panel", "data-testid": "selection" });
@@ -74,6 +82,7 @@ export class CampaignView {
 
   setState(state: Record<string, unknown>, myTeam: string | null): void {
     this.model = readCampaign(state);
+    this.nap = this.model.napoleonic ? readNapoleon(state) : null;
     this.myTeam = myTeam;
     // What the map shows, by team, for tests and assistive tools: "red:20 blue:3".
     const byTeam = new Map<string, number>();
@@ -583,6 +592,7 @@ export class CampaignView {
   }
 
   private renderPanel(): void {
+    this.appointFocused = document.activeElement?.getAttribute("data-testid") === "appoint-name";
     clear(this.panel);
     const sel = this.model.forces.find((f) => f.id === this.selected);
     if (!sel) {
@@ -623,6 +633,37 @@ export class CampaignView {
           h("button", { onclick: () => void this.actions.order({ type: o, unit: sel.id }).catch(() => {}) }, o))));
       }
       if (this.own(sel) && this.model.engineMap) this.panel.append(this.engineOrders(sel));
+      if (this.nap && sel.team === this.playerTeam()) this.panel.append(this.armyOrders(this.nap, sel));
     }
+  }
+
+  /** A Napoleonic army's orders besides the march (server/napoleon/engine.py): posture (N-START-2, D-N-12), fortify
+   * (D-N-16), a replacement general (D-N-14) — only those the team may give now (./napoleon.ts). */
+  private armyOrders(nap: NapView, sel: Force): HTMLElement {
+    const team = this.playerTeam();
+    const offers = armyOffers(nap, sel.raw, team);
+    const fortifying = nap.fortifications.find((f) => f.army === sel.id);
+    const root = h("div", { class: "engine-orders", "data-testid": "army-orders" },
+      offers.length ? h("h4", {}, t("battle.orders")) : null,
+      h("p", { class: "muted" }, t("nap.posture", {
+        intercept: sel.raw.intercept === true ? t("nap.yes") : t("nap.no"), support: sel.raw.support === true ? t("nap.yes") : t("nap.no"),
+      })),
+      fortifying ? h("p", { "data-testid": "fortifying" }, t("nap.fortifying", { city: fortifying.city, done: fortifying.done, needed: fortifying.needed })) : null,
+      h("div", { class: "buttons" }, ...offers.map((o) => h("button", {
+        "data-testid": `army-${o.key.replace(/\./g, "-")}`, onclick: () => void this.actions.order(o.order).catch(() => {}),
+      }, t(`nap.${o.key}` as MessageKey, o.args)))));
+    if (needsGeneral(nap, sel.raw, team)) {
+      const name = h("input", { type: "text", size: 14, placeholder: t("nap.general"), value: this.appointDraft, "data-testid": "appoint-name",
+        oninput: () => { this.appointDraft = name.value; } });
+      const appoint = (e: globalThis.Event) => {
+        e.preventDefault();
+        if (!name.value.trim()) return;
+        void this.actions.order(appointOrder(sel.id, name.value)).then(() => { this.appointDraft = ""; }).catch(() => {});
+      };
+      root.append(h("form", { class: "buttons", onsubmit: appoint }, t("nap.no_general"), " ", name, " ",
+        h("button", { type: "submit", "data-testid": "appoint" }, t("nap.appoint"))));
+      if (this.appointFocused) queueMicrotask(() => name.focus());
+    }
+    return root;
   }
 }

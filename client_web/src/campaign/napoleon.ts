@@ -1,0 +1,153 @@
+/** The Napoleonic campaign's decisions beyond the march (server/napoleon/engine.py): siege decisions and terms
+ * (N-SIEGE-2…5, N-SIEGE-8), reinforcements (D-N-12), interception and posture (N-START-2, D-N-13), fortifying a city
+ * (D-N-16), a replacement general (D-N-14). Each function reads the engine's view and offers only what the viewer's
+ * team may do now; the engine still decides, and its refusal is shown with the rule. */
+import { isObj, listOf, num, str, type Obj } from "../read";
+
+export type Order = Record<string, unknown>;
+/** An order offered to the player: `key` names its button (i18n `nap.<key>`), `args` fill the label. */
+export interface Offer { key: string; order: Order; args?: Record<string, string | number> }
+
+export interface Siege {
+  fortress: string;
+  cell: [number, number];
+  phase: string;
+  besieger: string;
+  garrison: string;
+  stormFrom: number | null;
+  sortied: boolean;
+  holds: boolean;
+  proposal: { garrison: string; general: string } | null;
+  proposer: string | null;
+}
+
+export interface NapView {
+  turn: number;
+  active: string[];
+  sieges: Siege[];
+  interceptions: { by: string; target: string; cell: [number, number] }[];
+  fortifications: { city: string; army: string; team: string; done: number; needed: number }[];
+  fortresses: string[];
+  places: { name: string; kind: string; cell: [number, number] }[];
+  armies: Obj[];
+  battles: { id: string; cell: [number, number]; status: string; attacker: string; defender: string }[];
+  reinforcementRange: number;
+}
+
+const pair = (v: unknown): [number, number] => (Array.isArray(v) ? [Number(v[0]) || 0, Number(v[1]) || 0] : [0, 0]);
+
+export function readNapoleon(state: Obj): NapView {
+  const tables = isObj(state.tables) ? state.tables : {};
+  const map = isObj(state.map) ? state.map : {};
+  return {
+    turn: num(state.turn) ?? 0,
+    active: Array.isArray(state.active) ? state.active.map((x) => str(x)) : [],
+    sieges: listOf(state.sieges).map((s) => ({
+      fortress: str(s.fortress), cell: pair(s.cell), phase: str(s.phase), besieger: str(s.besieger), garrison: str(s.garrison),
+      stormFrom: num(s.storm_from), sortied: s.sortied === true, holds: s.holds === true,
+      proposal: isObj(s.proposal) ? { garrison: str(s.proposal.garrison), general: str(s.proposal.general) } : null,
+      proposer: typeof s.proposer === "string" ? s.proposer : null,
+    })),
+    interceptions: listOf(state.interceptions).map((i) => ({ by: str(i.by), target: str(i.target), cell: pair(i.cell) })),
+    fortifications: listOf(state.fortifications).map((f) => ({
+      city: str(f.city), army: str(f.army), team: str(f.team), done: num(f.done) ?? 0, needed: num(f.needed) ?? 0,
+    })),
+    fortresses: Array.isArray(state.fortresses_built) ? state.fortresses_built.map((x) => str(x)) : [],
+    places: listOf(map.places).map((p) => ({ name: str(p.name), kind: str(p.kind), cell: pair(p.cell) })),
+    armies: listOf(state.armies),
+    battles: listOf(state.battles).map((b) => ({
+      id: str(b.id), cell: pair(b.cell), status: str(b.status), attacker: str(b.attacker), defender: str(b.defender),
+    })),
+    reinforcementRange: num(tables.reinforcement_range) ?? 7,
+  };
+}
+
+/** D-GEN-2 (server/napoleon/movement.py cells_apart): Euclidean distance between cell centres, rounded half up. */
+export function cellsApart(a: [number, number], b: [number, number]): number {
+  return Math.floor(Math.hypot(a[0] - b[0], a[1] - b[1]) + 0.5 + 1e-9);
+}
+
+const isArtillery = (u: unknown): boolean => isObj(u) && str(u.type).includes("artillery");
+const myTurn = (v: NapView, team: string): boolean => v.active.includes(team);
+
+/** N-SIEGE-2…5 while the fortress is invested: the besieger lifts, or storms from the turn after the siege was laid;
+ * the garrison sorties (once), surrenders or holds. N-SIEGE-8 after the storm: either commander proposes terms, the
+ * other accepts the standing proposal. */
+export function siegeOffers(s: Siege, team: string | null, turn: number): Offer[] {
+  if (!team || (team !== s.besieger && team !== s.garrison)) return [];
+  const act = (action: string): Offer => ({ key: `siege.${action}`, order: { type: "siege", fortress: s.fortress, action } });
+  if (s.phase === "invested") {
+    if (team === s.besieger) return [...(s.stormFrom === null || turn >= s.stormFrom ? [act("storm")] : []), act("lift")];
+    return [...(s.sortied ? [] : [act("sortie")]), ...(s.holds ? [] : [act("hold")]), act("surrender")];
+  }
+  if (s.phase === "terms" && s.proposal && s.proposer && s.proposer !== team) {
+    return [{ key: "terms.accept", order: { type: "accept_terms", fortress: s.fortress }, args: { ...s.proposal } }];
+  }
+  return [];
+}
+
+export const GARRISON_TERMS = ["prisoners", "march_out"] as const;
+export const GENERAL_TERMS = ["captured", "released"] as const;
+
+/** N-SIEGE-8: a commander's proposal (or counter-proposal) of capitulation terms. */
+export function termsOrder(fortress: string, garrison: string, general: string): Order {
+  return { type: "terms", fortress, terms: { garrison, general } };
+}
+
+/** N-SIEGE-8: the moderator's ruling imposing the terms. */
+export function imposeTermsRuling(fortress: string, garrison: string, general: string): Order {
+  return { type: "impose_terms", fortress, terms: { garrison, general } };
+}
+
+/** N-START-4, D-N-12: while a contact waits for the defender's answer, either side may order its free armies within
+ * the reinforcement range (1 to 7 cells) to the battle. */
+export function reinforceOffers(v: NapView, team: string | null): Offer[] {
+  if (!team) return [];
+  return v.battles.filter((b) => b.status === "contact" && (b.attacker === team || b.defender === team)).flatMap((b) =>
+    v.armies.filter((a) => a.team === team && a.status === "ready").flatMap((a) => {
+      const d = cellsApart(pair(a.cell), b.cell);
+      return d >= 1 && d <= v.reinforcementRange
+        ? [{ key: "reinforce", order: { type: "reinforce", battle: b.id, army: str(a.id) }, args: { army: str(a.name ?? a.id), battle: b.id, d } }]
+        : [];
+    }));
+}
+
+/** N-START-2, D-N-13: in the team's turn, an army set to intercept may fall on an enemy army seen ending a move
+ * within 5 cells (the view lists those chances for the team). */
+export function interceptOffers(v: NapView, team: string | null): Offer[] {
+  if (!team || !myTurn(v, team)) return [];
+  const name = (id: string) => str(v.armies.find((a) => a.id === id)?.name, id);
+  return v.interceptions.filter((i) => v.armies.some((a) => a.id === i.by && a.team === team && a.status === "ready"))
+    .map((i) => ({ key: "intercept", order: { type: "intercept", army: i.by, target: i.target }, args: { army: name(i.by), target: name(i.target) } }));
+}
+
+/** Orders for one of the team's own armies in its turn: posture (intercept, support: N-START-2, D-N-12), fortify
+ * the city it stands in (D-N-16: a city that is not a fortress, with an artillery company, not already being
+ * fortified), appoint a general when it has none (D-N-14). */
+export function armyOffers(v: NapView, army: Obj, team: string | null): Offer[] {
+  if (!team || army.team !== team || !myTurn(v, team) || army.status === "destroyed" || army.status === "captured") return [];
+  const id = str(army.id);
+  const offers: Offer[] = [];
+  if (army.status === "ready") {
+    const intercept = army.intercept === true;
+    const support = army.support === true;
+    offers.push({ key: intercept ? "posture.intercept_off" : "posture.intercept_on", order: { type: "posture", army: id, intercept: !intercept } });
+    offers.push({ key: support ? "posture.support_off" : "posture.support_on", order: { type: "posture", army: id, support: !support } });
+    const cell = pair(army.cell);
+    const place = v.places.find((p) => p.cell[0] === cell[0] && p.cell[1] === cell[1]);
+    if (place && (place.kind === "city" || place.kind === "capital") && !v.fortresses.includes(place.name) &&
+        !v.fortifications.some((f) => f.city === place.name) && Array.isArray(army.units) && army.units.some(isArtillery)) {
+      offers.push({ key: "fortify", order: { type: "fortify", army: id }, args: { city: place.name } });
+    }
+  }
+  return offers;
+}
+
+/** D-N-14: an army whose general fell or was captured waits for the team to appoint another (in its turn). */
+export function needsGeneral(v: NapView, army: Obj, team: string | null): boolean {
+  return !!team && army.team === team && myTurn(v, team) && !army.general && army.status !== "destroyed" && army.status !== "captured";
+}
+
+export function appointOrder(army: string, general: string): Order {
+  return { type: "appoint", army, general: general.trim() };
+}

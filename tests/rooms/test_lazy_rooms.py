@@ -1,0 +1,131 @@
+"""Start-up reads no room it does not need: rooms open on their first join or command, or when a timer of theirs
+is due (a clock deadline, the end of a secret-module lockout: N-VICTORY-3, D-N-14) — kept in the store's schedule,
+so a timer still fires in a room nobody has joined since a restart; a room whose node died is adopted."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from server.bus.embedded import FileStore, LocalBus
+from server.rooms.hub import Hub
+from server.rooms.members import Member
+from tests.rooms.helpers import ManualClock, spec
+
+HubMaker = Callable[..., Hub]
+
+
+@pytest.fixture(params=["embedded", pytest.param("redis", marks=pytest.mark.redis)])
+async def make_hub(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[HubMaker]:
+    """Hubs over one store (one data directory, or one Redis prefix): successive server lives, or two nodes."""
+    opened: list[Any] = []
+    prefix = f"kstest{secrets.token_hex(4)}"
+
+    async def make(clock: ManualClock, **kw: Any) -> Hub:
+        if request.param == "embedded":
+            store: Any = FileStore(tmp_path, fsync=False)
+            bus: Any = LocalBus()
+        else:
+            from server.bus.redis import open_redis
+
+            store, bus = await open_redis(request.getfixturevalue("redis_url"), prefix)
+        opened.append((store, bus))
+        return Hub(store, bus, now=clock, **kw)
+
+    yield make  # type: ignore[misc]
+    for store, bus in opened:
+        if hasattr(store, "r"):
+            async for key in store.r.scan_iter(match=f"{prefix}:*"):
+                await store.r.delete(key)
+        await bus.close()
+        await store.close()
+
+
+async def test_a_lockout_ends_in_a_room_nobody_joined_after_a_restart_D_N_14(make_hub: HubMaker) -> None:
+    clock = ManualClock()
+    hub = await make_hub(clock)
+    quiet = await hub.create_campaign(spec(clocks_paused=True))
+    locked = await hub.create_campaign(spec(clocks_paused=True))
+    mod = Member(locked["campaign"], "moderator", "moderator")
+    await hub.submit(locked["room"], "lock", {"player": "red-1", "minutes": 1}, mod)
+    await hub.close()
+    await hub.store.close()
+
+    again = await make_hub(clock)
+    await again.start()
+    try:
+        assert again.rooms == {}  # nothing is due: no room is opened, no journal read
+        if isinstance(again.store, FileStore):
+            assert again.store._journals == {}
+        clock.advance(59_000)
+        await again._open_due()
+        assert set(again.rooms) == {locked["room"]}  # its lockout ends within the look-ahead
+        room = again.rooms[locked["room"]]
+        clock.advance(1_000)
+        await room._fire()
+        back = [e for e in room.history if e.kind == "secret_module"][-1]
+        assert back.data["action"] == "returned" and back.data["player"] == "red-1"
+        assert await again.owned(quiet["room"]) is not None  # a join opens the other
+    finally:
+        await again.close()
+
+
+async def test_a_clock_deadline_does_not_move_in_the_schedule_across_an_outage(make_hub: HubMaker) -> None:
+    """C-1.9, issue 2 §5: an hour down costs nobody time, so the room is not due an hour early."""
+    clock = ManualClock()
+    hub = await make_hub(clock)
+    await hub.start()
+    made = await hub.create_campaign(spec())  # red's 60 s are running
+    clock.advance(20_000)
+    await hub.store.mark_alive([], clock())
+    for task in hub._tasks:  # the process dies: no shutdown
+        task.cancel()
+    if hasattr(hub.store, "r"):
+        await hub.store.release_lease(made["room"], hub.node)  # as if its lease ran out
+        await hub.store.release_lease(f"s-{made['campaign']}", hub.node)
+    else:
+        await hub.store.close()
+    clock.advance(3_600_000)
+    again = await make_hub(clock)
+    await again.start()
+    try:
+        assert made["room"] not in again.rooms
+        clock.advance(39_000)
+        await again._open_due()
+        room = again.rooms[made["room"]]  # 40 s of red's time were left: due now, not an hour ago
+        assert room.core.clocks is not None and room.core.clocks.remaining_ms("red", clock()) == 1_000
+    finally:
+        await again.close()
+
+
+@pytest.mark.redis
+async def test_a_node_adopts_the_rooms_of_a_node_that_died(redis_url: str) -> None:
+    from server.bus.redis import open_redis
+
+    prefix = f"kstest{secrets.token_hex(4)}"
+    clock = ManualClock()
+    hubs = []
+    for node in ("a", "b"):
+        store, bus = await open_redis(redis_url, prefix)
+        hubs.append(Hub(store, bus, node=node, lease_ms=300, now=clock))
+    first, second = hubs
+    try:
+        made = await first.create_campaign(spec())
+        await asyncio.sleep(0.4)  # a's lease runs out: it died without releasing the room
+        clock.advance(5_000)
+        await second._open_due()
+        room = second.rooms[made["room"]]
+        skipped = [e for e in room.history if e.kind == "clock_downtime_skipped"]
+        assert skipped and skipped[-1].data["skipped_ms"] == 5_000
+    finally:
+        async for key in second.store.r.scan_iter(match=f"{prefix}:*"):  # type: ignore[attr-defined]
+            await second.store.r.delete(key)  # type: ignore[attr-defined]
+        for hub in hubs:
+            await hub.close()
+            await hub.bus.close()
+            await hub.store.close()
