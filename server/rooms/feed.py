@@ -151,16 +151,7 @@ class Feed:
                     if binary is None:
                         binary = outlet.frame(encode(msg))
                     frame = binary
-                if viewer == SPECTATOR and self.spectator_delay_ms:
-                    due = ev.at_ms + self.spectator_delay_ms - self.now()
-                    if due > 0:
-                        asyncio.get_running_loop().call_later(due / 1000, self._send_late, sub, frame)
-                        continue
-                if batch is None:
-                    outlet.write(frame)
-                else:
-                    batch.setdefault(sub, []).append(frame)
-                self.frames_out += 1
+                self._deliver(sub, frame, ev.at_ms)
         if only is None:
             self._flush_views()
             if batch is not None:
@@ -173,6 +164,22 @@ class Feed:
     def _releases_view(self, events: Sequence[LoggedEvent]) -> bool:
         last = events[-1].seq
         return any(view.seq <= last for view in self._views.values())
+
+    def _deliver(self, sub: Subscription, frame: bytes, at_ms: int) -> bool:
+        """Write one frame, or hold it in this command's batch (events and the views they release go out in one
+        write). A spectator's frame waits out the moderator's delay first; False when it was put off."""
+        if sub.viewer == SPECTATOR and self.spectator_delay_ms:
+            due = at_ms + self.spectator_delay_ms - self.now()
+            if due > 0:
+                asyncio.get_running_loop().call_later(due / 1000, self._send_late, sub, frame)
+                return False
+        batch = self._batch
+        if batch is None:
+            sub.outlet.write(frame)
+        else:
+            batch.setdefault(sub, []).append(frame)
+        self.frames_out += 1
+        return True
 
     def _send_late(self, sub: Subscription, frame: bytes) -> None:
         if self.subs.get(sub.outlet) is sub:
@@ -231,18 +238,8 @@ class Feed:
                     if binary is None:
                         binary = outlet.frame(_view_msgpack(view))
                     frame = binary
-                if viewer == SPECTATOR and self.spectator_delay_ms:
-                    due = view.at_ms + self.spectator_delay_ms - self.now()
-                    if due > 0:
-                        asyncio.get_running_loop().call_later(due / 1000, self._send_late, sub, frame)
-                        continue
-                batch = self._batch
-                if batch is None:
-                    outlet.write(frame)
-                else:
-                    batch.setdefault(sub, []).append(frame)
-                self.frames_out += 1
-                self.views_out += 1
+                if self._deliver(sub, frame, view.at_ms):
+                    self.views_out += 1
 
     def _gap(self) -> None:
         """A batch went missing: every live subscription catches up from the log (held events wait meanwhile)."""
