@@ -11,6 +11,8 @@ from typing import Any, Protocol
 
 import msgpack
 
+from shared.protocol.codec import pack, pack_array_header
+
 
 @dataclass(frozen=True, slots=True)
 class LoggedEvent:
@@ -21,10 +23,21 @@ class LoggedEvent:
     kind: str
     data: Mapping[str, Any]
     audience: frozenset[str] | None = None
+    _packed_data: bytes | None = field(default=None, init=False, repr=False, compare=False)
 
-    def dump(self) -> list[Any]:
+    def packed_data(self) -> bytes:
+        """`data` as msgpack, packed once for the log, the bus and every frame that carries the event."""
+        packed = self._packed_data
+        if packed is None:
+            data = self.data
+            packed = pack(data if isinstance(data, dict) else dict(data))
+            object.__setattr__(self, "_packed_data", packed)
+        return packed
+
+    def packed(self) -> bytes:
+        """The event as the log and the bus carry it: msgpack `[seq, at_ms, kind, data, audience]`."""
         aud = sorted(self.audience) if self.audience is not None else None
-        return [self.seq, self.at_ms, self.kind, dict(self.data), aud]
+        return b"\x95" + pack([self.seq, self.at_ms, self.kind])[1:] + self.packed_data() + pack(aud)
 
     @classmethod
     def load(cls, raw: Sequence[Any]) -> LoggedEvent:
@@ -47,9 +60,11 @@ class Record:
     events: tuple[LoggedEvent, ...] = ()
 
     def pack(self) -> bytes:
-        obj = [self.index, self.at_ms, self.kind, dict(self.body), dict(self.actor) if self.actor else None,
-               [e.dump() for e in self.events]]
-        return msgpack.packb(obj, use_bin_type=True)  # type: ignore[no-any-return]
+        """msgpack `[index, at_ms, kind, body, actor, [event, ...]]`, the events' data as already packed."""
+        head = pack([self.index, self.at_ms, self.kind, dict(self.body), dict(self.actor) if self.actor else None])
+        events = self.events
+        return (b"\x96" + head[1:] + pack_array_header(len(events))
+                + b"".join([e.packed() for e in events]))
 
     @classmethod
     def unpack(cls, raw: bytes) -> Record:
@@ -66,7 +81,7 @@ class RoomSnapshot:
     data: Mapping[str, Any] = field(default_factory=dict)
 
     def pack(self) -> bytes:
-        return msgpack.packb([self.index, self.seq, dict(self.data)], use_bin_type=True)  # type: ignore[no-any-return]
+        return pack([self.index, self.seq, dict(self.data)])
 
     @classmethod
     def unpack(cls, raw: bytes) -> RoomSnapshot:
@@ -190,7 +205,8 @@ class EventBus(Protocol):
 
 def pack_events(room: str, events: Sequence[LoggedEvent]) -> bytes:
     """The pub/sub payload: msgpack `{"room": id, "events": [[seq, at_ms, kind, data, audience], ...]}`."""
-    return msgpack.packb({"room": room, "events": [e.dump() for e in events]}, use_bin_type=True)  # type: ignore[no-any-return]
+    return (b"\x82" + pack("room") + pack(room) + pack("events") + pack_array_header(len(events))
+            + b"".join([e.packed() for e in events]))
 
 
 def unpack_events(raw: bytes) -> tuple[str, list[LoggedEvent]]:

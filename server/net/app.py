@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import hmac
 import logging
+import time
 from collections.abc import AsyncIterator, Callable, Coroutine, Mapping
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from pydantic import ValidationError
 from server.bus import open_backend
 from server.bus.names import campaign_room
 from server.net.metrics import Metrics
+from server.net.outbox import Outbox
 from server.net.session import CLOSE_NO_HELLO, CLOSE_REPLACED, CLOSE_REVOKED, Session
 from server.net.sockets import bound_send_buffer
 from server.rooms.engines import engine_names
@@ -26,6 +28,10 @@ from shared.protocol.http import CampaignCreated, CreateCampaign, Lobby, LobbyRo
 
 log = logging.getLogger(__name__)
 
+TURN_BUDGET_S = 0.002
+"""A client's frames already read are handled one after another for up to this long before the others get the
+loop: a burst of orders costs one turn (and one write per watching socket, server/net/outbox.py), not one each."""
+
 
 class Node:
     """What one server process shares between its sessions."""
@@ -35,6 +41,7 @@ class Node:
         self.hub = hub
         self.metrics = Metrics()
         self.sessions: set[Session] = set()
+        self.outbox = Outbox()
         self.seats: dict[tuple[str, str], Session] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         hub.kick = self.kick
@@ -137,11 +144,14 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
             session.close(CLOSE_NO_HELLO, "no hello")
 
     timeout = asyncio.get_running_loop().call_later(s.hello_timeout_s, no_hello)
+    turn_began = time.monotonic()
     try:
         async for msg in ws:
             if msg.type == WSMsgType.BINARY or msg.type == WSMsgType.TEXT:
                 await session.on_frame(msg.data)
-                await asyncio.sleep(0)  # a burst from one client does not hold up the others
+                if time.monotonic() - turn_began > TURN_BUDGET_S:  # a burst from one client holds up the others
+                    await asyncio.sleep(0)  # at most this long (and the outbox flushes what it wrote)
+                    turn_began = time.monotonic()
             elif msg.type == WSMsgType.ERROR:
                 node.metrics.closes[ws.close_code or 1006] += 1
                 break
@@ -177,7 +187,8 @@ async def metrics(request: web.Request) -> web.Response:
     text = node.metrics.render(rooms_owned=len(node.hub.rooms), rooms_followed=len(node.hub.feeds),
                                sessions_by_role=roles,
                                fanout_frames=sum(feed.frames_out for feed in node.hub.feeds.values()),
-                               view_frames=sum(feed.views_out for feed in node.hub.feeds.values()))
+                               view_frames=sum(feed.views_out for feed in node.hub.feeds.values()),
+                               socket_writes=node.outbox.writes)
     return web.Response(body=text.encode(), headers={"Content-Type": "text/plain; version=0.0.4; charset=utf-8"})
 
 

@@ -29,7 +29,7 @@ class Metrics:
         self._latency_count += 1
 
     def render(self, *, rooms_owned: int, rooms_followed: int, sessions_by_role: Mapping[str, int],
-               fanout_frames: int = 0, view_frames: int = 0) -> str:
+               fanout_frames: int = 0, view_frames: int = 0, socket_writes: int = 0) -> str:
         out: list[str] = []
 
         def metric(name: str, kind: str, help_: str, samples: list[tuple[str, float]]) -> None:
@@ -49,6 +49,9 @@ class Metrics:
                [('{path="direct"}', self.messages_out), ('{path="fanout"}', fanout_frames)])
         metric("ks_views_out_total", "counter", "`view` frames written to clients (part of the fan-out).",
                [("", view_frames)])
+        metric("ks_socket_writes_total", "counter",
+               "Writes to client sockets; each carries every frame of one turn of the event loop for its socket.",
+               [("", socket_writes)])
         metric("ks_bytes_out_total", "counter", "Bytes of answers, snapshots and pings written to clients.",
                [("", self.bytes_out)])
         metric("ks_errors_total", "counter", "Typed errors answered, by code.",

@@ -1,9 +1,10 @@
 """One websocket session: authentication, roles, the command loop and the bounded outbound queue.
 
-Outbound payloads are framed once (server/net/frames.py) and written straight to the socket's transport; nothing
-waits. A slow consumer is cut off with close code 4008 rather than slowing the room: when the transport's buffer
-stays past `send_buffer_bytes` for `stall_s` or goes past four times that, or when bytes stay queued (the
-transport's and the kernel's, server/net/sockets.py) and the peer reads none of them for `drain_timeout_s`.
+Outbound payloads are framed once (server/net/frames.py) and queued; the node's outbox writes each socket's frames
+of one turn of the event loop in one go (server/net/outbox.py); nothing waits. A slow consumer is cut off with close
+code 4008 rather than slowing the room: when the transport's buffer stays past `send_buffer_bytes` for `stall_s` or
+goes past four times that, or when bytes stay queued (the transport's and the kernel's, server/net/sockets.py) and
+the peer reads none of them for `drain_timeout_s`.
 
 Close codes the server uses: 1008 flooding past the rate limit, 1009 oversized frame (aiohttp), 4001 no `hello` in
 time, 4008 slow consumer, 4009 the same seat signed in again elsewhere, 4010 the token was re-issued, 1001 server
@@ -44,7 +45,6 @@ CLOSE_REVOKED = 4010
 _COMMANDS = (c.Order, c.EndTurn, c.Chat, c.ModClock, c.ModRuling, c.ModSecretModule, c.ModRelease)
 CLOSE_GRACE_S = 2.0  # for the peer to answer our close frame
 SLOW_CLOSE_GRACE_S = 0.5
-_CORK_FRAMES = 32  # a command's socket holds at most this many frames before writing them
 MAX_BAD_TOKENS = 5  # a connection guessing tokens is closed (1008) after this many
 _KNOWN_CODES = {
     "bad_frame", "bad_message", "unknown_type", "frame_too_large", "not_authenticated", "bad_token", "forbidden",
@@ -84,7 +84,8 @@ class Session:
         self._nonce = 0
         self._tasks: set[asyncio.Task[Any]] = set()
         self.closing_task: asyncio.Task[None] | None = None
-        self._cork: list[bytes] | None = None  # frames held while this session's command runs (see _command)
+        self._out: list[bytes] | None = None  # frames written this turn of the loop (server/net/outbox.py)
+        self._outbox = node.outbox
 
     # --- outbound --------------------------------------------------------------------------------------------------
 
@@ -92,20 +93,29 @@ class Session:
         return frame(payload)
 
     def write(self, wire: bytes) -> None:
-        """Write one complete frame to the transport, never waiting. A transport whose buffer stays over
-        `send_buffer_bytes` for `stall_s`, or goes over four times that, is a slow consumer and is cut off."""
-        cork = self._cork
-        if cork is not None:
-            cork.append(wire)
-            if len(cork) < _CORK_FRAMES:
-                return
-            self._cork = []
-            wire = b"".join(cork)
-        transport = self.transport
-        if self.closing or transport is None or transport.is_closing():
+        """Queue one complete frame, never waiting: the node's outbox writes this turn's frames in one go."""
+        if self.closing:
             return
-        transport.write(wire)
-        self._written += len(wire)
+        out = self._out
+        if out is None:
+            self._out = [wire]
+            self._outbox.hold(self)
+        else:
+            out.append(wire)
+
+    def flush(self) -> None:
+        """Write the frames queued this turn. A transport whose buffer stays over `send_buffer_bytes` for
+        `stall_s`, or goes over four times that, is a slow consumer and is cut off."""
+        out, self._out = self._out, None
+        transport = self.transport
+        if not out or transport is None or transport.is_closing():
+            return
+        if len(out) == 1:
+            transport.write(out[0])
+            self._written += len(out[0])
+        else:
+            transport.writelines(out)
+            self._written += sum(map(len, out))
         buffered = transport.get_write_buffer_size()
         if buffered > self._limit:
             self._backlogged(buffered)
@@ -155,6 +165,8 @@ class Session:
     def close(self, code: int, reason: str) -> None:
         if self.closing:
             return
+        if code != CLOSE_SLOW_CONSUMER:
+            self.flush()  # what was said before the close (an error, the last events) goes before it
         self.closing = True
         self.node.metrics.closes[code] += 1
         self.closing_task = asyncio.get_running_loop().create_task(self._close(code, reason))
@@ -296,16 +308,8 @@ class Session:
                 await self._command(msg.cid, msg.room, "ruling", {"ruling": msg.ruling}, member)
 
     async def _command(self, cid: int, room: str, kind: str, body: dict[str, Any], member: Member) -> None:
-        """The command's own events (and views) reach this socket while it runs: they go out with the ack in one
-        write (one send() instead of two or more; a refusal flushes them before the error)."""
-        self._cork = []
-        try:
-            seq = await self.node.hub.submit(room, kind, body, member)
-            self.send({"t": "ack", "cid": cid, "seq": seq})
-        finally:
-            cork, self._cork = self._cork, None
-            if cork:
-                self.write(cork[0] if len(cork) == 1 else b"".join(cork))
+        seq = await self.node.hub.submit(room, kind, body, member)
+        self.send({"t": "ack", "cid": cid, "seq": seq})
 
     async def _hello(self, msg: c.Hello, json_frames: bool) -> None:
         if self.member is not None:

@@ -23,9 +23,7 @@ from typing import Any, Protocol
 
 from server.bus.base import LoggedEvent
 from server.core.engine import MODERATOR, PUBLIC, SPECTATOR
-from shared.protocol.codec import encode, encode_json
-
-_STATE_KEY = b"\xa5state"  # msgpack of the string "state"
+from shared.protocol.codec import encode, encode_json, encode_with
 
 
 class Outlet(Protocol):
@@ -91,7 +89,6 @@ class Feed:
         self._views: dict[str, _View] = {}  # viewer class → view waiting for its events
         self._last_view: dict[str, bytes] = {}  # viewer class → packed state of the last view posted
         self._last_state: dict[str, Mapping[str, Any]] = {}  # viewer class → that state
-        self._batch: dict[Subscription, list[bytes]] | None = None  # frames per socket while events and views go out
         self.after_events: Callable[[Feed], None] | None = None
         """Called after each batch from the bus (the hub builds views there on nodes that do not own the room)."""
 
@@ -118,14 +115,11 @@ class Feed:
                 self._gap()
             self.seen = max(self.seen or 0, events[-1].seq)
         subs = [only] if only is not None else list(self.subs.values())
-        # a view waiting for these events goes out with them: each socket gets its frames in one write
-        batch = self._batch = {} if self._views and only is None and events and self._releases_view(events) else None
         for ev in events:
             if ev.kind == "secret_module":
                 self._lockout(ev, subs)
             if ev.kind == "spectator_delay":
                 self.spectator_delay_ms = int(ev.data.get("ms", 0))
-            msg: dict[str, Any] | None = None
             binary: bytes | None = None  # the event's websocket frames, built once for every socket
             text: bytes | None = None
             aud = ev.audience
@@ -141,43 +135,31 @@ class Feed:
                 if aud is not None and viewer != MODERATOR and viewer not in aud:
                     continue
                 outlet = sub.outlet
-                if msg is None:
-                    msg = {"t": "ev", "room": room, "seq": seq, "at_ms": ev.at_ms, "kind": ev.kind, "data": ev.data}
                 if outlet.json:
                     if text is None:
-                        text = outlet.frame(encode_json(msg))
+                        text = outlet.frame(encode_json(
+                            {"t": "ev", "room": room, "seq": seq, "at_ms": ev.at_ms, "kind": ev.kind, "data": ev.data}))
                     frame = text
                 else:
                     if binary is None:
-                        binary = outlet.frame(encode(msg))
+                        binary = outlet.frame(encode_with(
+                            {"t": "ev", "room": room, "seq": seq, "at_ms": ev.at_ms, "kind": ev.kind}, "data",
+                            ev.packed_data()))
                     frame = binary
                 self._deliver(sub, frame, ev.at_ms)
         if only is None:
             self._flush_views()
-            if batch is not None:
-                self._batch = None
-                for sub, frames in batch.items():
-                    sub.outlet.write(frames[0] if len(frames) == 1 else b"".join(frames))
             if self.after_events is not None and events:
                 self.after_events(self)
 
-    def _releases_view(self, events: Sequence[LoggedEvent]) -> bool:
-        last = events[-1].seq
-        return any(view.seq <= last for view in self._views.values())
-
     def _deliver(self, sub: Subscription, frame: bytes, at_ms: int) -> bool:
-        """Write one frame, or hold it in this command's batch (events and the views they release go out in one
-        write). A spectator's frame waits out the moderator's delay first; False when it was put off."""
+        """Write one frame; a spectator's waits out the moderator's delay first (False when it was put off)."""
         if sub.viewer == SPECTATOR and self.spectator_delay_ms:
             due = at_ms + self.spectator_delay_ms - self.now()
             if due > 0:
                 asyncio.get_running_loop().call_later(due / 1000, self._send_late, sub, frame)
                 return False
-        batch = self._batch
-        if batch is None:
-            sub.outlet.write(frame)
-        else:
-            batch.setdefault(sub, []).append(frame)
+        sub.outlet.write(frame)
         self.frames_out += 1
         return True
 
@@ -274,10 +256,7 @@ class Feed:
 
 def _view_msgpack(view: _View) -> bytes:
     """The `view` message packed around the state's bytes, so the state is packed once per class."""
-    head = encode(view.head)
-    n = len(view.head) + 1
-    assert head[0] == 0x80 | len(view.head) and n < 16
-    return bytes((0x80 | n,)) + head[1:] + _STATE_KEY + view.packed
+    return encode_with(view.head, "state", view.packed)
 
 
 def _view_json(view: _View) -> str:

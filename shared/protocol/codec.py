@@ -77,10 +77,28 @@ _packer = msgpack.Packer(use_bin_type=True)
 encoding small messages (bench/codec.py). The server is one thread per event loop and packing never yields."""
 
 
+def pack(obj: Any) -> bytes:
+    """Any value as msgpack (the bytes `msgpack.packb(obj, use_bin_type=True)` gives), with the one packer."""
+    return _packer.pack(obj)  # type: ignore[no-any-return]
+
+
+def pack_array_header(n: int) -> bytes:
+    return _packer.pack_array_header(n)  # type: ignore[no-any-return]
+
+
 def encode(message: BaseModel | dict[str, Any]) -> bytes:
     """Pack a message (a model, or an already-built dict on the hot path) as one msgpack frame."""
     obj = message.model_dump(mode="json") if isinstance(message, BaseModel) else message
     return _packer.pack(obj)  # type: ignore[no-any-return]
+
+
+def encode_with(head: dict[str, Any], key: str, packed: bytes) -> bytes:
+    """The msgpack of `head` with one more entry, `key`, whose value is already packed: a big part (an event's
+    data, a view's state) is packed once and framed for many messages without packing it again."""
+    n = len(head)
+    if n >= 15:
+        raise ValueError("encode_with takes a head of at most 14 entries")
+    return bytes((0x81 + n,)) + pack(head)[1:] + pack(key) + packed
 
 
 def encode_json(message: BaseModel | dict[str, Any]) -> str:
