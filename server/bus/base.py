@@ -5,13 +5,43 @@ files under a data directory + in-process fan-out) and Redis (server/bus/redis.p
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import msgpack
 
 from shared.protocol.codec import pack, pack_array_header
+
+
+class PackedData(Mapping[str, Any]):
+    """An event's data kept as its msgpack bytes (as read from the log or the bus, or as packed once): a room's
+    history holds thousands of events as a few bytes objects instead of the Python objects of their data, which the
+    garbage collector would keep scanning; followers frame them without unpacking. Read, it unpacks once."""
+
+    __slots__ = ("_loaded", "packed")
+
+    def __init__(self, packed: bytes) -> None:
+        self.packed = packed
+        self._loaded: dict[str, Any] | None = None
+
+    def load(self) -> dict[str, Any]:
+        loaded = self._loaded
+        if loaded is None:
+            loaded = self._loaded = dict(msgpack.unpackb(self.packed, raw=False, strict_map_key=False))
+        return loaded
+
+    def __getitem__(self, key: str) -> Any:
+        return self.load()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.load())
+
+    def __len__(self) -> int:
+        return len(self.load())
+
+    def __repr__(self) -> str:
+        return f"PackedData({self.load()!r})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,9 +60,24 @@ class LoggedEvent:
         packed = self._packed_data
         if packed is None:
             data = self.data
+            if isinstance(data, PackedData):
+                return data.packed
             packed = pack(data if isinstance(data, dict) else dict(data))
             object.__setattr__(self, "_packed_data", packed)
         return packed
+
+    def plain_data(self) -> dict[str, Any]:
+        """`data` as a dict (for JSON frames and messages built from the history)."""
+        data = self.data
+        if isinstance(data, dict):
+            return data
+        return data.load() if isinstance(data, PackedData) else dict(data)
+
+    def kept(self) -> LoggedEvent:
+        """The event as a room's history keeps it: its data as packed bytes."""
+        if isinstance(self.data, PackedData):
+            return self
+        return LoggedEvent(self.seq, self.at_ms, self.kind, PackedData(self.packed_data()), self.audience)
 
     def packed(self) -> bytes:
         """The event as the log and the bus carry it: msgpack `[seq, at_ms, kind, data, audience]`."""
@@ -40,9 +85,22 @@ class LoggedEvent:
         return b"\x95" + pack([self.seq, self.at_ms, self.kind])[1:] + self.packed_data() + pack(aud)
 
     @classmethod
-    def load(cls, raw: Sequence[Any]) -> LoggedEvent:
-        seq, at_ms, kind, data, aud = raw
+    def read(cls, unpacker: msgpack.Unpacker, raw: bytes) -> LoggedEvent:
+        """The next event of `unpacker`, which was fed `raw` (from its start): its data is left packed."""
+        if unpacker.read_array_header() != 5:
+            raise ValueError("an event is [seq, at_ms, kind, data, audience]")
+        seq, at_ms, kind = unpacker.unpack(), unpacker.unpack(), unpacker.unpack()
+        start = unpacker.tell()
+        unpacker.skip()
+        data = PackedData(raw[start:unpacker.tell()])
+        aud = unpacker.unpack()
         return cls(int(seq), int(at_ms), str(kind), data, frozenset(aud) if aud is not None else None)
+
+
+def _unpacker(raw: bytes) -> msgpack.Unpacker:
+    unpacker = msgpack.Unpacker(raw=False, strict_map_key=False, max_buffer_size=max(len(raw), 1))
+    unpacker.feed(raw)
+    return unpacker
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,8 +126,12 @@ class Record:
 
     @classmethod
     def unpack(cls, raw: bytes) -> Record:
-        index, at_ms, kind, body, actor, events = msgpack.unpackb(raw, raw=False, strict_map_key=False)
-        return cls(int(index), int(at_ms), str(kind), body, actor, tuple(LoggedEvent.load(e) for e in events))
+        unpacker = _unpacker(raw)
+        if unpacker.read_array_header() != 6:
+            raise ValueError("a record is [index, at_ms, kind, body, actor, events]")
+        index, at_ms, kind, body, actor = (unpacker.unpack() for _ in range(5))
+        events = tuple(LoggedEvent.read(unpacker, raw) for _ in range(unpacker.read_array_header()))
+        return cls(int(index), int(at_ms), str(kind), body, actor, events)
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,5 +272,15 @@ def pack_events(room: str, events: Sequence[LoggedEvent]) -> bytes:
 
 
 def unpack_events(raw: bytes) -> tuple[str, list[LoggedEvent]]:
-    obj = msgpack.unpackb(raw, raw=False, strict_map_key=False)
-    return str(obj["room"]), [LoggedEvent.load(e) for e in obj["events"]]
+    unpacker = _unpacker(raw)
+    room, events = None, None
+    for _ in range(unpacker.read_map_header()):
+        key = unpacker.unpack()
+        if key == "events":
+            events = [LoggedEvent.read(unpacker, raw) for _ in range(unpacker.read_array_header())]
+        else:
+            value = unpacker.unpack()
+            room = str(value) if key == "room" else room
+    if room is None or events is None:
+        raise ValueError("a bus payload is {room, events}")
+    return room, events

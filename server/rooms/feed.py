@@ -138,7 +138,8 @@ class Feed:
                 if outlet.json:
                     if text is None:
                         text = outlet.frame(encode_json(
-                            {"t": "ev", "room": room, "seq": seq, "at_ms": ev.at_ms, "kind": ev.kind, "data": ev.data}))
+                            {"t": "ev", "room": room, "seq": seq, "at_ms": ev.at_ms, "kind": ev.kind,
+                             "data": ev.plain_data()}))
                     frame = text
                 else:
                     if binary is None:

@@ -259,7 +259,7 @@ class Room:
         self.core, self.index, self.last_at = core, record.index, at
         if logged:
             self.seq = logged[-1].seq
-            self.history.extend(logged)
+            self.history.extend([e.kept() for e in logged])
             for listener in self.listeners:  # first: views posted here wait for the events and go out with them
                 listener(self, logged)
             try:
@@ -574,7 +574,7 @@ class Room:
 
 
 def event_message(room: str, e: LoggedEvent) -> dict[str, Any]:
-    return {"t": "ev", "room": room, "seq": e.seq, "at_ms": e.at_ms, "kind": e.kind, "data": e.data}
+    return {"t": "ev", "room": room, "seq": e.seq, "at_ms": e.at_ms, "kind": e.kind, "data": e.plain_data()}
 
 
 _Step = Callable[[Room, Core, Mapping[str, Any], Member | None, int], tuple[Core, list[Event]]]

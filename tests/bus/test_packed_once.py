@@ -1,5 +1,6 @@
 """An event's data is packed once and reused by the log, the bus and the frames: the bytes are exactly those the
-whole structure packed at once gives (old journals read the same; clients see the same frames)."""
+whole structure packed at once gives (old journals read the same; clients see the same frames). Read back, and in a
+room's history, it stays packed until something reads it."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ from typing import Any
 
 import msgpack
 
-from server.bus.base import LoggedEvent, Record, pack_events
-from shared.protocol.codec import encode, encode_with
+from server.bus.base import LoggedEvent, PackedData, Record, pack_events, unpack_events
+from server.rooms.room import event_message
+from shared.protocol.codec import encode, encode_json, encode_with
 
 
 def _events(n: int) -> tuple[LoggedEvent, ...]:
@@ -39,3 +41,22 @@ def test_the_bus_payload_and_the_event_frame_match_their_whole_packing() -> None
     head = {"t": "ev", "room": "c-1", "seq": 3, "at_ms": 5, "kind": "moved"}
     assert encode_with(head, "data", e.packed_data()) == encode({**head, "data": {"to": [1, 2]}})
     assert e.packed_data() is e.packed_data()  # packed once
+
+
+def test_read_back_from_the_log_or_the_bus_an_events_data_stays_packed_until_it_is_read() -> None:
+    events = _events(3)
+    record = Record(1, 2, "order", {"order": {}}, None, events)
+    again = Record.unpack(record.pack())
+    assert all(isinstance(e.data, PackedData) for e in again.events)
+    assert [e.packed_data() for e in again.events] == [e.packed_data() for e in events]  # framed without packing
+    assert again.events == events and again.events[1].plain_data() == dict(events[1].data)
+    room, relayed = unpack_events(pack_events("c-9", events))
+    assert room == "c-9" and relayed == list(events) and isinstance(relayed[0].data, PackedData)
+    assert relayed[2].data["deep"] == {"x": "é"} and relayed[2].data.get("none") is None
+
+
+def test_a_rooms_history_keeps_packed_bytes_and_serves_catch_ups_as_plain_messages() -> None:
+    kept = _events(2)[1].kept()
+    assert isinstance(kept.data, PackedData) and kept.kept() is kept
+    message = event_message("c-1", kept)
+    assert type(message["data"]) is dict and encode_json(message)  # JSON clients get plain maps

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from server.bus.base import PackedData
 from server.bus.embedded import FileStore, LocalBus
 from server.core.errors import NotYourTurn, NotYourUnit
 from server.rooms.errors import RoomError
@@ -37,6 +38,7 @@ async def test_commands_are_logged_with_contiguous_seq_and_replay_rebuilds_the_r
     await room.submit("chat", {"channel": "team", "text": "hold the bridge"}, m["blue"])
     seqs = [e.seq for e in room.history]
     assert seqs == list(range(1, room.seq + 1))
+    assert all(isinstance(e.data, PackedData) for e in room.history)  # kept as bytes, not as Python objects
     state_before = room.engine.dump(room.core.state)  # type: ignore[union-attr]
     clocks_before = room.core.clocks.dump()  # type: ignore[union-attr]
     await hub.close()
@@ -45,6 +47,7 @@ async def test_commands_are_logged_with_contiguous_seq_and_replay_rebuilds_the_r
     reopened = await Room.open(made["room"], FileStore(tmp_path, fsync=False), LocalBus(), clock, owner=False)
     assert reopened is not None
     assert reopened.seq == room.seq and reopened.index == room.index
+    assert list(reopened.history) == list(room.history)
     assert reopened.engine.dump(reopened.core.state) == state_before  # type: ignore[union-attr]
     assert reopened.core.clocks.dump() == clocks_before  # type: ignore[union-attr]
     await reopened.store.close()
