@@ -9,7 +9,10 @@ gives the loop back. Under load this is what keeps the system calls per frame be
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import Protocol
+
+log = logging.getLogger(__name__)
 
 
 class Flushable(Protocol):
@@ -42,4 +45,7 @@ class Outbox:
         if held:
             self.writes += len(held)
             for socket in held:
-                socket.flush()
+                try:
+                    socket.flush()
+                except Exception:  # one broken socket must not leave the others holding their frames
+                    log.exception("flushing a socket failed")

@@ -86,3 +86,15 @@ async def test_a_burst_of_commands_read_in_one_go_reaches_each_watching_socket_i
     assert writes < 20, f"{writes} writes for the 20 + 40 frames of 20 commands"
     writer.close()
     await spectator.close()
+
+
+async def test_a_socket_that_fails_to_flush_does_not_hold_up_the_others() -> None:
+    class Broken:
+        def flush(self) -> None:
+            raise RuntimeError("transport gone")
+
+    outbox, log = Outbox(), []
+    outbox.hold(Broken())
+    outbox.hold(Socket(log, "b"))
+    await asyncio.sleep(0)
+    assert log == ["b"]
