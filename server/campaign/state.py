@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar, Self
 
 from server.campaign.forces import Unit
 from server.campaign.grid import Cell, label
@@ -50,6 +50,32 @@ class ScenarioGame:
     @property
     def player_teams(self) -> list[str]:
         return [t["colour"] for t in self.teams]
+
+    __dataclass_fields__: ClassVar[dict[str, Any]]
+
+    def dump(self) -> dict[str, Any]:
+        """The state as plain data (the engine's snapshot): every field copied, the turn order and the dice (and
+        whatever a game adds in `_dump_field`) by their own form."""
+        return {name: self._dump_field(name, getattr(self, name)) for name in self.__dataclass_fields__}
+
+    @classmethod
+    def load(cls, data: Mapping[str, Any]) -> Self:
+        return cls(**{k: cls._load_field(k, v) for k, v in data.items() if k in cls.__dataclass_fields__})
+
+    def _dump_field(self, name: str, value: Any) -> Any:
+        if name == "order":
+            return value.dump()
+        if name == "dice":
+            return value.state
+        return copy.deepcopy(value)
+
+    @classmethod
+    def _load_field(cls, name: str, raw: Any) -> Any:
+        if name == "order":
+            return TurnOrder.load(raw)
+        if name == "dice":
+            return Dice(int(raw))
+        return copy.deepcopy(raw)
 
 
 @dataclass
@@ -140,24 +166,13 @@ class CampaignState(ScenarioGame):
         self.seq += 1
         return f"{prefix}#{self.seq}"
 
-    def dump(self) -> dict[str, Any]:
-        data: dict[str, Any] = {}
-        for name in self.__dataclass_fields__:
-            value = getattr(self, name)
-            if name == "order":
-                data[name] = value.dump()
-            elif name == "dice":
-                data[name] = value.state
-            elif name == "units":
-                data[name] = {k: u.dump() for k, u in sorted(value.items())}
-            else:
-                data[name] = copy.deepcopy(value)
-        return data
+    def _dump_field(self, name: str, value: Any) -> Any:
+        if name == "units":
+            return {k: u.dump() for k, u in sorted(value.items())}
+        return super()._dump_field(name, value)
 
     @classmethod
-    def load(cls, data: Mapping[str, Any]) -> CampaignState:
-        kwargs = {k: copy.deepcopy(v) for k, v in data.items() if k in cls.__dataclass_fields__}
-        kwargs["order"] = TurnOrder.load(data["order"])
-        kwargs["dice"] = Dice(int(data["dice"]))
-        kwargs["units"] = {k: Unit.load(u) for k, u in data["units"].items()}
-        return cls(**kwargs)
+    def _load_field(cls, name: str, raw: Any) -> Any:
+        if name == "units":
+            return {k: Unit.load(u) for k, u in raw.items()}
+        return super()._load_field(name, raw)

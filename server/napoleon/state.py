@@ -85,21 +85,3 @@ class NapoleonicState(ScenarioGame):
     def copy(self) -> NapoleonicState:
         return copy.deepcopy(self)
 
-    def dump(self) -> dict[str, Any]:
-        data: dict[str, Any] = {}
-        for name in self.__dataclass_fields__:
-            value = getattr(self, name)
-            if name == "order":
-                data[name] = value.dump()
-            elif name == "dice":
-                data[name] = value.state
-            else:
-                data[name] = copy.deepcopy(value)
-        return data
-
-    @classmethod
-    def load(cls, data: Mapping[str, Any]) -> NapoleonicState:
-        kwargs = {k: copy.deepcopy(v) for k, v in data.items() if k in cls.__dataclass_fields__}
-        kwargs["order"] = TurnOrder.load(data["order"])
-        kwargs["dice"] = Dice(int(data["dice"]))
-        return cls(**kwargs)
