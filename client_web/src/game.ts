@@ -8,6 +8,7 @@ import { GARRISON_TERMS, GENERAL_TERMS, imposeTermsRuling, interceptOffers, read
 import { lang, onLangChange, setLang, t, type MessageKey } from "./i18n";
 import { fetchLobby } from "./lobby/api";
 import { CommandError, Connection, websocketUrl, type Command, type ConnectionState } from "./net/connection";
+import { OrderGate } from "./net/lockout";
 import { fetchReplay, ReplayUnavailable, type Frame, type ReplayAs } from "./net/replay";
 import { Session, type RoomView } from "./net/session";
 import { readBattle } from "./battle/model";
@@ -24,6 +25,8 @@ export class GamePage {
   readonly root: HTMLElement;
   readonly conn: Connection;
   readonly session = new Session();
+  /** D-N-14: whether this player may give orders, told at once when that changes */
+  private readonly gate: OrderGate;
   private readonly header = h("header", { class: "game-header" });
   private readonly banners = h("div", { class: "banners" });
   private readonly roomTabs = h("nav", { class: "room-tabs", "data-testid": "room-tabs" });
@@ -63,6 +66,7 @@ export class GamePage {
     this.conn = new Connection({ url: websocketUrl(location), token });
     this.root = h("div", { class: "game", "data-testid": "game" }, this.header, this.banners, this.roomTabs,
       h("div", { class: "game-body" }, this.stage, this.side), this.errorLine);
+    this.gate = new OrderGate(this.session, () => this.conn.serverNow(), () => this.renderAll());
     this.conn.on("state", (state, detail) => {
       this.connState = state;
       this.attempt = detail.attempt;
@@ -138,7 +142,11 @@ export class GamePage {
 
   private send(cmd: Command): Promise<unknown> {
     this.errorLine.textContent = "";
-    return this.conn.send(cmd);
+    return this.gate.send(cmd, (c) => this.conn.send(c)).catch((exc: unknown) => {
+      // the connection shows the server's refusals; the gate's own are shown here
+      if (exc instanceof CommandError && exc.details.local) this.showError(exc.code, exc.message, exc.rule);
+      throw exc;
+    });
   }
 
   private showError(code: string, message: string, rule: string | null): void {
@@ -190,8 +198,7 @@ export class GamePage {
   }
 
   private get locked(): boolean {
-    const w = this.session.welcome;
-    return !!(w?.player && this.session.activeLockouts(this.conn.serverNow()).some((l) => l.player === w.player));
+    return this.gate.locked;
   }
 
   /** Language switch: views are rebuilt so that every label is in the new language. */
@@ -204,6 +211,7 @@ export class GamePage {
   }
 
   private tick(): void {
+    this.gate.check();
     this.renderClocks();
     this.renderBanners();
   }
@@ -297,6 +305,7 @@ export class GamePage {
         () => (this.session.welcome?.role === "player" && !this.locked ? this.session.welcome.team ?? null : null));
       this.views.set(id, view);
     }
+    view.setCanOrder(canOrder && !this.locked);
     if (this.stage.firstChild !== view.root) {
       clear(this.stage);
       this.stage.append(view.root);
@@ -332,7 +341,7 @@ export class GamePage {
       h("p", {}, t("recon.budget", { n: model.recon.left ?? "—" })),
       h("ul", {}, ...model.recon.answers.map((a) => h("li", { class: a.falseAnswer ? "false-answer" : "" },
         `${w?.role === "moderator" && a.team ? `${a.team}: ` : ""}${a.question} → ${a.answer}${a.falseAnswer && a.truth !== null ? ` (${a.truth})` : ""}`))),
-      w?.role === "player" ? h("form", { onsubmit: ask }, kind, " ", cell, " ", what, " ", h("button", { type: "submit" }, t("recon.ask"))) : null);
+      w?.role === "player" && !this.locked ? h("form", { onsubmit: ask }, kind, " ", cell, " ", what, " ", h("button", { type: "submit" }, t("recon.ask"))) : null);
   }
 
   /** Battles and sieges of the campaign (N-START, D-L-1/2, N-SIEGE): open a battle's room; the sides answer a
@@ -497,7 +506,7 @@ export class GamePage {
     this.place(this.slots.chan, chan.root);
     const model = room.kind === "campaign" ? readCampaign(room.state) : null;
     const recon = model && (model.recon.left !== null || model.recon.answers.length) ? model.recon : null;
-    const reconKey = recon ? `${id} ${lang()} ${JSON.stringify(recon)}` : "";
+    const reconKey = recon ? `${id} ${lang()} ${this.locked} ${JSON.stringify(recon)}` : "";
     if (reconKey !== this.reconShown) {
       this.reconShown = reconKey;
       this.place(this.slots.recon, model && recon ? this.reconPanel(id, model) : null);

@@ -136,10 +136,17 @@ def test_two_teams_a_spectator_and_the_moderator_play_from_the_lobby(web_server:
     expect(red.get_by_test_id("clocks")).to_contain_text("paused")
     moderator.get_by_test_id("mod-resume").click()
     expect(red.get_by_test_id("clocks")).not_to_contain_text("paused")
+    # Red has a move planned when it goes: its order controls go at once, not with the next view.
+    canvas.focus()
+    red.keyboard.press("Tab")
+    red.keyboard.press("ArrowDown")
+    expect(red.get_by_test_id("order-move")).to_be_visible()
     moderator.get_by_test_id("mod-player").fill("red-1")
     moderator.get_by_test_id("mod-reason").fill("general killed")
     moderator.get_by_test_id("mod-lock").click()
     expect(red.get_by_test_id("secret-banner")).to_contain_text("You are in the secret module")
+    expect(red.get_by_test_id("order-move")).to_have_count(0)
+    expect(red.get_by_test_id("end-turn")).to_have_count(0)
     expect(blue.get_by_test_id("secret-banner")).to_contain_text("red-1")
     expect(moderator.get_by_test_id("secret-banner")).to_contain_text("red-1")
     # Locked out, red can still read but not write on the campaign's channels.
@@ -147,6 +154,18 @@ def test_two_teams_a_spectator_and_the_moderator_play_from_the_lobby(web_server:
     shot(red, "campaign-red-secret-module")
     shot(moderator, "campaign-moderator")
     shot(spectator, "campaign-spectator")
+    # Released early by the moderator, red has its controls back at once, on a map drawn while it was away too
+    # (the language switch redraws it).
+    red.get_by_test_id("lang").click()
+    red.get_by_test_id("lang").click()
+    moderator.get_by_test_id("mod-release").click()
+    expect(red.get_by_test_id("secret-banner")).to_have_count(0)
+    expect(red.get_by_test_id("end-turn")).to_be_visible()
+    expect(red.get_by_test_id("chat-input")).to_be_enabled()
+    canvas.focus()
+    red.keyboard.press("Tab")
+    red.keyboard.press("ArrowDown")
+    expect(red.get_by_test_id("order-move")).to_be_visible()
 
 
 def test_a_dropped_connection_shows_a_banner_and_resumes(web_server: ServerProcess, new_page: Any) -> None:

@@ -63,7 +63,7 @@ export class BattleView {
   private mySide: string | null = null;
   private flashes: Flash[] = [];
 
-  constructor(private readonly actions: BattleActions, private readonly canOrder: boolean) {
+  constructor(private readonly actions: BattleActions, private canOrder: boolean) {
     this.canvas = h("canvas", { class: "battle-canvas", tabindex: 0, "data-testid": "battle-field" });
     this.status = h("div", { class: "map-status", "data-testid": "battle-status" });
     this.panel = h("div", { class: "side-panel", "data-testid": "battle-panel" });
@@ -83,6 +83,16 @@ export class BattleView {
     this.animStart = performance.now();
     this.renderPanel();
     this.animate();
+  }
+
+  /** The viewer may give orders again, or no longer (D-N-14): the panel's order controls follow at once. */
+  setCanOrder(canOrder: boolean): void {
+    if (canOrder === this.canOrder) return;
+    this.canOrder = canOrder;
+    this.target = null;
+    this.pickingFire = false;
+    this.renderPanel();
+    this.draw();
   }
 
   /** Show a resolution event as it arrives: each shot and melee is drawn in turn, shooter to target, with the

@@ -71,7 +71,7 @@ export class CampaignView {
 
   /** `playerTeam`: the team this client gives Napoleonic decisions for now (null for the moderator, spectators and a
    * player in the secret module). */
-  constructor(private readonly actions: CampaignActions, private readonly canOrder: boolean,
+  constructor(private readonly actions: CampaignActions, private canOrder: boolean,
               private readonly playerTeam: () => string | null = () => null) {
     this.canvas = h("canvas", { class: "map-canvas", tabindex: 0, "data-testid": "campaign-map" });
     this.status = h("div", { class: "map-status", "data-testid": "map-status" });
@@ -89,6 +89,16 @@ export class CampaignView {
     for (const f of this.model.forces) byTeam.set(f.team, (byTeam.get(f.team) ?? 0) + 1);
     this.canvas.dataset.forces = [...byTeam].map(([team, n]) => `${team}:${n}`).join(" ");
     if (this.selected && !this.model.forces.some((f) => f.id === this.selected)) this.selected = null;
+    this.replan();
+    this.draw();
+    this.renderPanel();
+  }
+
+  /** The viewer may give orders again, or no longer (D-N-14): the panel's order controls follow at once. */
+  setCanOrder(canOrder: boolean): void {
+    if (canOrder === this.canOrder) return;
+    this.canOrder = canOrder;
+    this.target = null;
     this.replan();
     this.draw();
     this.renderPanel();

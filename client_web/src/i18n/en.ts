@@ -66,6 +66,7 @@ export const en = {
   "chan.readonly": "Read only",
   "secret.you": "You are in the secret module. You return in {time}.",
   "secret.other": "{player} is in the secret module for {time}",
+  "secret.no_orders": "You are in the secret module: no orders until you return.",
   "mod.view": "See the room as",
   "mod.view.full": "everything (moderator)",
   "mod.view.team": "team {team}",

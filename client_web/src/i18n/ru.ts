@@ -68,6 +68,7 @@ export const ru: Record<MessageKey, string> = {
   "chan.readonly": "Только чтение",
   "secret.you": "Вы в секретном модуле. Возвращение через {time}.",
   "secret.other": "{player} в секретном модуле ещё {time}",
+  "secret.no_orders": "Вы в секретном модуле: приказы — только после возвращения.",
   "mod.view": "Видеть как",
   "mod.view.full": "всё (посредник)",
   "mod.view.team": "команда {team}",
