@@ -42,6 +42,18 @@ describe("OrderGate", () => {
     expect(flips).toEqual([true, false]);
   });
 
+  it("gives the controls back when the campaign room's snapshot no longer lists this player (a missed return)", async () => {
+    const { s, flips, gate, sent, send } = setup(9000);
+    const snap = { t: "snapshot" as const, chat: [], active: [], server_ms: 2000, clocks: {}, state: {}, away: [] };
+    s.onSnapshot({ ...snap, room: "b-1-b7", seq: 3, kind: "battle" });
+    s.onSnapshot({ ...snap, room: "s-1", seq: 2, kind: "secret_module" });
+    expect(gate.locked).toBe(true);
+    s.onSnapshot({ ...snap, room: "c-1", seq: 12, kind: "campaign" });
+    expect(flips).toEqual([true, false]);
+    await send({ t: "order", room: "c-1", order: { type: "move" } });
+    expect(sent.map((c) => c.t)).toEqual(["order"]);
+  });
+
   it("refuses orders and the end of turn from controls drawn before the lockout, but not chat", async () => {
     const { s, sent, send } = setup();
     await send({ t: "order", room: "c-1", order: { type: "move" } });

@@ -73,6 +73,25 @@ describe("Session and the foundation's room", () => {
     s.onEvent(ev(2, "secret_module", { action: "returned", player: "p2", early: true }));
     expect(s.activeLockouts(10)).toEqual([]);
   });
+
+  it("drops the campaign's lockouts its room's snapshot no longer lists (a `returned` missed in a gap)", () => {
+    const s = new Session();
+    const away = (player: string) => ({ player, team: "red", since_ms: 0, until_ms: 9000, reason: "" });
+    const snap = { t: "snapshot" as const, chat: [], active: [], server_ms: 100, clocks: {}, state: {} };
+    s.onWelcome({ t: "welcome", cid: 0, campaign: "1", session: "x", role: "player", player: "p1", team: "red", seat: 1,
+      rooms: ["c-1", "s-1"], server_ms: 0, locked_until_ms: 9000 });
+    s.onEvent(ev(1, "secret_module", { action: "sent", ...away("p2") }));
+    s.onEvent(ev(2, "secret_module", { action: "sent", ...away("p3") }));
+    s.onEvent({ ...ev(1, "secret_module", { action: "sent", ...away("p9") }), room: "c-2" });
+    expect(s.activeLockouts(100).map((l) => l.player)).toEqual(["p1", "p2", "p3", "p9"]);
+    // Battle and secret-module rooms keep their own (here empty) lists: they say nothing of the campaign's.
+    s.onSnapshot({ ...snap, room: "b-1-b7", seq: 3, kind: "battle", away: [] });
+    s.onSnapshot({ ...snap, room: "s-1", seq: 5, kind: "secret_module", away: [] });
+    expect(s.activeLockouts(100).map((l) => l.player)).toEqual(["p1", "p2", "p3", "p9"]);
+    // The campaign room's snapshot after a reconnect: p1 and p3 were released meanwhile; another campaign's stay.
+    s.onSnapshot({ ...snap, room: "c-1", seq: 8, kind: "campaign", away: [away("p2")] });
+    expect(s.activeLockouts(100).map((l) => l.player)).toEqual(["p2", "p9"]);
+  });
 });
 
 describe("Session asks for a new projection", () => {

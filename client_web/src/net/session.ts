@@ -17,6 +17,8 @@ export interface Lockout {
   player: string;
   untilMs: number;
   reason: string;
+  /** the campaign whose room decides it (null: a room id that names none) */
+  campaign: string | null;
 }
 
 export interface RoomView {
@@ -69,6 +71,14 @@ function str(v: unknown, fallback = ""): string {
   return typeof v === "string" ? v : typeof v === "number" ? String(v) : fallback;
 }
 
+/** The campaign a room belongs to: `c-<campaign>`, `s-<campaign>`, `b-<campaign>-<battle>` (as the server's
+ * `names.campaign_of`). */
+export function campaignOf(room: string): string | null {
+  if (room.startsWith("c-") || room.startsWith("s-")) return room.slice(2);
+  if (room.startsWith("b-") && room.includes("-", 2)) return room.slice(2, room.indexOf("-", 2));
+  return null;
+}
+
 /** The channel a chat event belongs to; events without one are announcements. */
 export function chatChannel(ev: Event): string {
   return str(ev.data.channel, ev.kind === "announcement" ? "announce" : "players");
@@ -107,7 +117,9 @@ export class Session {
 
   onWelcome(w: Welcome): void {
     this.welcome = w;
-    if (w.player && w.locked_until_ms) this.lockouts.set(w.player, { player: w.player, untilMs: w.locked_until_ms, reason: "" });
+    if (w.player && w.locked_until_ms) {
+      this.lockouts.set(w.player, { player: w.player, untilMs: w.locked_until_ms, reason: "", campaign: w.campaign });
+    }
     this.changed(null);
   }
 
@@ -122,7 +134,14 @@ export class Session {
     r.clocksAt = s.server_ms;
     recordFrame(r);
     r.active = s.active.length ? [...s.active] : Array.isArray(s.state.active) ? s.state.active.map(String) : [];
-    for (const l of s.away) this.applyLock({ ...l });
+    // The campaign room's `away` is every lockout of its campaign: one it no longer lists is over, its `returned`
+    // missed (a gap, a reconnect). Battle and secret-module rooms list only their own, so they remove none.
+    const campaign = campaignOf(s.room);
+    if (s.kind === "campaign") {
+      const listed = new Set(s.away.map((a) => a.player));
+      for (const [p, l] of this.lockouts) if (l.campaign === campaign && !listed.has(p)) this.lockouts.delete(p);
+    }
+    for (const l of s.away) this.applyLock({ ...l }, campaign);
     r.chat.clear();
     for (const line of s.chat) this.addChat(r, this.chatLine({ ...line }, 0, 0), false);
     this.changed(s.room);
@@ -177,7 +196,7 @@ export class Session {
     const next = d.state ?? d.view;
     if (next && typeof next === "object") r.state = next as Record<string, unknown>;
     if (Array.isArray(d.active)) r.active = d.active.map(String);
-    if (LOCK_KINDS.has(ev.kind) && d.action !== "returned") this.applyLock(d);
+    if (LOCK_KINDS.has(ev.kind) && d.action !== "returned") this.applyLock(d, campaignOf(ev.room));
     if (RELEASE_KINDS.has(ev.kind) || (ev.kind === "secret_module" && d.action === "returned")) this.lockouts.delete(str(d.player));
     const carried = !!next && typeof next === "object";
     if (carried) r.stateSeq = ev.seq;
@@ -207,10 +226,10 @@ export class Session {
     return false;
   }
 
-  private applyLock(d: Record<string, unknown>): void {
+  private applyLock(d: Record<string, unknown>, campaign: string | null): void {
     const player = str(d.player);
     const until = Number(d.until_ms ?? d.locked_until_ms ?? 0);
-    if (player && until) this.lockouts.set(player, { player, untilMs: until, reason: str(d.reason) });
+    if (player && until) this.lockouts.set(player, { player, untilMs: until, reason: str(d.reason), campaign });
   }
 
   private chatLine(d: Record<string, unknown>, seq: number, at: number): ChatLine {
