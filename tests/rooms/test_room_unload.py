@@ -89,6 +89,8 @@ async def test_an_idle_room_is_unloaded_and_its_lease_released(make_hub: HubMake
     assert hub.rooms == {} and hub.unloaded == 2
     assert await hub.store.lease_holder(made["room"]) is None
     assert await hub.store.orphans(clock() + 10_000) == []  # released cleanly: no downtime is charged later
+    if isinstance(hub.store, FileStore):
+        assert hub.store._journals == {}  # nor does the embedded store keep its journal open
 
 
 async def test_a_followed_or_commanded_room_stays_open(make_hub: HubMaker) -> None:
