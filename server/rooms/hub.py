@@ -31,6 +31,7 @@ DUE_AHEAD_MS = 2_000
 FOLLOWER_IDLE_MS = 30_000
 ORPHAN_AFTER_MS = 2_000  # rooms are marked alive every 0.5 s; a mark this old means its owner is gone
 OUTAGE_GAP_MS = 2_000  # under Redis: a node starting after this long without any node alive records an outage
+IDLE_EVERY = 20  # keep-alive ticks (0.5 s) between the looks for idle feeds and rooms
 UNLOAD_DUE_MS = 60_000  # a room with a timer due sooner stays open (its timer is armed already)
 _NO_VIEW_CHANGE = frozenset({"chat"})  # events after which no viewer's view can have changed
 
@@ -112,7 +113,7 @@ class Hub:
             if tick % 4 == 0:
                 with contextlib.suppress(Exception):
                     await self.store.report_presence(self.node, self.presence(), self.lease_ms)
-            if tick % 20 == 0:
+            if tick % IDLE_EVERY == 0:
                 with contextlib.suppress(Exception):
                     await self._drop_idle_feeds()
                 if self.room_idle_ms > 0:  # shielded: a shutdown lets an unload finish (snapshot, lease)

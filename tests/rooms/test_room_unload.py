@@ -4,6 +4,7 @@ timer falling due later (a clock running out, C-1.9; the end of a lockout, D-N-1
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -12,6 +13,7 @@ from typing import Any
 import pytest
 
 from server.bus.embedded import FileStore, LocalBus
+from server.rooms import hub as hub_module
 from server.rooms.hub import Hub
 from server.rooms.members import Member
 from tests.rooms.helpers import ManualClock, spec
@@ -91,6 +93,20 @@ async def test_an_idle_room_is_unloaded_and_its_lease_released(make_hub: HubMake
     assert await hub.store.orphans(clock() + 10_000) == []  # released cleanly: no downtime is charged later
     if isinstance(hub.store, FileStore):
         assert hub.store._journals == {}  # nor does the embedded store keep its journal open
+
+
+async def test_the_keep_alive_loop_unloads_idle_rooms(make_hub: HubMaker, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(hub_module, "IDLE_EVERY", 1)
+    clock = ManualClock()
+    hub = await make_hub(clock)
+    await hub.start()
+    made = await hub.create_campaign(spec(clocks_paused=True))
+    clock.advance(IDLE_MS)
+    for _ in range(40):
+        if made["room"] not in hub.rooms:
+            break
+        await asyncio.sleep(0.1)
+    assert made["room"] not in hub.rooms and hub.unloaded == 2
 
 
 async def test_a_followed_or_commanded_room_stays_open(make_hub: HubMaker) -> None:
