@@ -14,9 +14,11 @@ import pytest
 
 from server.bus.embedded import FileStore, LocalBus
 from server.rooms import hub as hub_module
+from server.rooms.battles import battle_room_id
 from server.rooms.hub import Hub
 from server.rooms.members import Member
 from tests.rooms.helpers import ManualClock, spec
+from tests.rooms.test_battles import fight, meet, napoleonic, until
 
 HubMaker = Callable[..., Hub]
 IDLE_MS = 600_000
@@ -189,6 +191,26 @@ async def test_a_room_with_a_timer_due_within_a_minute_stays_open(make_hub: HubM
     made = await hub.create_campaign(spec(clock={"mode": "per_turn", "turn_ms": 100_000}))
     clock.advance(60_000)
     assert made["room"] not in await _unload(hub)  # red flags in 40 s: its timer is armed here
+
+
+async def test_a_battle_fought_after_both_rooms_were_unloaded_returns_its_result_D_L_1(make_hub: HubMaker) -> None:
+    clock = ManualClock()
+    hub = await make_hub(clock)
+    made = await hub.create_campaign(napoleonic())
+    _, battle, m = await meet(hub, made)
+    await battle.submit("clock", {"action": "pause"}, m["moderator"])
+    clock.advance(IDLE_MS)
+    unloaded = await _unload(hub)
+    assert {made["room"], battle.id} <= set(unloaded)  # the campaign's clocks wait for the battle (D-NAP-5)
+
+    await hub.submit(battle.id, "clock", {"action": "resume"}, m["moderator"])
+    again = hub.rooms[battle_room_id(made["campaign"], "1")]
+    assert made["room"] not in hub.rooms
+    await fight(again, m)
+    await until(lambda: made["room"] in hub.rooms)  # the result reopens the campaign room
+    campaign = hub.rooms[made["room"]]
+    await until(lambda: campaign.core.state.battles["1"]["status"] == "over")
+    assert [e.kind for e in campaign.history].count("battle_ended") == 1
 
 
 async def test_a_room_with_battle_work_queued_stays_open(make_hub: HubMaker) -> None:
