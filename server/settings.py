@@ -36,6 +36,7 @@ class Settings:
     drain_timeout_s: float = 5.0  # bytes queued (here or in the kernel) and none read for this long: cut off (4008)
     lease_ms: int = 10_000
     snapshot_every: int = 200
+    room_idle_s: float = 600.0  # an owned room unused this long (nobody here, no command, no timer soon) is unloaded
 
 
 def _env_bool(name: str, default: bool) -> bool:
@@ -69,6 +70,8 @@ def parse(argv: Sequence[str] | None = None) -> Settings:
     p.add_argument("--heartbeat", type=float, default=float(env.get("KS_HEARTBEAT", 20.0)))
     p.add_argument("--ping-interval", type=float, default=float(env.get("KS_PING_INTERVAL", 5.0)))
     p.add_argument("--lease-ms", type=int, default=int(env.get("KS_LEASE_MS", 10_000)))
+    p.add_argument("--room-idle-s", type=float, default=float(env.get("KS_ROOM_IDLE_S", 600.0)),
+                   help="unload an owned room after this many idle seconds (0: never)")
     p.add_argument("--client-dir", default=env.get("KS_CLIENT_DIR", "client_web/dist"))
     a = p.parse_args(argv)
     return Settings(
@@ -78,5 +81,5 @@ def parse(argv: Sequence[str] | None = None) -> Settings:
         fsync=not a.no_fsync, client_dir=a.client_dir, max_frame_bytes=a.max_frame_bytes, heartbeat_s=a.heartbeat,
         ping_interval_s=a.ping_interval, rate_per_s=a.rate, rate_burst=a.rate_burst,
         send_buffer_bytes=a.send_buffer_bytes, lease_ms=a.lease_ms, socket_send_buffer_bytes=a.socket_send_buffer,
-        drain_timeout_s=a.drain_timeout,
+        drain_timeout_s=a.drain_timeout, room_idle_s=a.room_idle_s,
     )

@@ -325,7 +325,10 @@ class FileStore:
         return True  # the LOCK file makes this process the only owner of every room in the directory
 
     async def release_lease(self, room: str, node: str) -> None:
-        return None
+        """The room is closed here (an idle room unloaded): its journal's file and checkpoints are let go too."""
+        journal = self._journals.pop(room, None)
+        if journal is not None:
+            journal.close()
 
     async def report_presence(self, node: str, counts: Mapping[str, Mapping[str, int]], ttl_ms: int) -> None:
         self._presence[node] = {room: dict(c) for room, c in counts.items()}

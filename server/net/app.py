@@ -95,7 +95,8 @@ SETTINGS = web.AppKey("settings", Settings)
 async def _backend_ctx(app: web.Application) -> AsyncIterator[None]:
     settings = app[SETTINGS]
     store, bus = await open_backend(settings)
-    hub = Hub(store, bus, node=settings.node, lease_ms=settings.lease_ms, snapshot_every=settings.snapshot_every)
+    hub = Hub(store, bus, node=settings.node, lease_ms=settings.lease_ms, snapshot_every=settings.snapshot_every,
+              room_idle_ms=int(settings.room_idle_s * 1000))
     node = Node(settings, hub)
     app[NODE] = node
     await hub.start()
@@ -185,6 +186,7 @@ async def metrics(request: web.Request) -> web.Response:
         for role, n in feed.counts().items():
             roles[role] = roles.get(role, 0) + n
     text = node.metrics.render(rooms_owned=len(node.hub.rooms), rooms_followed=len(node.hub.feeds),
+                               rooms_unloaded=node.hub.unloaded,
                                sessions_by_role=roles,
                                fanout_frames=sum(feed.frames_out for feed in node.hub.feeds.values()),
                                view_frames=sum(feed.views_out for feed in node.hub.feeds.values()),

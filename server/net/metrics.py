@@ -29,7 +29,7 @@ class Metrics:
         self._latency_count += 1
 
     def render(self, *, rooms_owned: int, rooms_followed: int, sessions_by_role: Mapping[str, int],
-               fanout_frames: int = 0, view_frames: int = 0, socket_writes: int = 0) -> str:
+               rooms_unloaded: int = 0, fanout_frames: int = 0, view_frames: int = 0, socket_writes: int = 0) -> str:
         out: list[str] = []
 
         def metric(name: str, kind: str, help_: str, samples: list[tuple[str, float]]) -> None:
@@ -43,6 +43,8 @@ class Metrics:
                [(f'{{role="{r}"}}', n) for r, n in sorted(sessions_by_role.items())] or [('{role="player"}', 0)])
         metric("ks_rooms_owned", "gauge", "Rooms this node owns (holds the lease of).", [("", rooms_owned)])
         metric("ks_rooms_followed", "gauge", "Rooms with a local feed on this node.", [("", rooms_followed)])
+        metric("ks_rooms_unloaded_total", "counter", "Owned rooms unloaded after being idle (--room-idle-s).",
+               [("", rooms_unloaded)])
         metric("ks_messages_in_total", "counter", "Client messages received, by type.",
                [(f'{{type="{t}"}}', n) for t, n in sorted(self.messages_in.items())] or [('{type="hello"}', 0)])
         metric("ks_messages_out_total", "counter", "Frames written to clients: answers and room events.",

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -57,6 +58,7 @@ class BattleRooms:
         self._worker: asyncio.Task[None] | None = None
         self._reported: set[str] = set()
         self._copies: dict[str, tuple[int, Room]] = {}
+        self._pending: Counter[str] = Counter()  # room -> its queued or running work
 
     # --- hooks --------------------------------------------------------------------------------------------------
 
@@ -82,7 +84,12 @@ class BattleRooms:
         if room.kind == "battle" and room.engine is not None and room.engine.is_over(room.core.state):
             self._put("check_battle", room.id)
 
+    def busy(self, room_id: str) -> bool:
+        """Work of this room is queued or running (the hub does not unload it meanwhile)."""
+        return self._pending[room_id] > 0
+
     def _put(self, kind: str, arg: Any) -> None:
+        self._pending[_room_of(arg)] += 1
         self._queue.put_nowait((kind, arg))
         if self._worker is None or self._worker.done():
             self._worker = asyncio.get_running_loop().create_task(self._work())
@@ -103,6 +110,10 @@ class BattleRooms:
                     await self.secret_module(*arg)
             except Exception:
                 log.exception("battle rooms: %s %r failed", kind, arg)
+            finally:
+                self._pending[_room_of(arg)] -= 1
+                if self._pending[_room_of(arg)] <= 0:
+                    del self._pending[_room_of(arg)]
 
     async def close(self) -> None:
         if self._worker is not None:
@@ -293,6 +304,10 @@ class BattleRooms:
             child = await self.spawn(campaign_room, battle_setup(state, state.battles[str(battle["id"])]))
             if child is not None:
                 await self.report(room_id)
+
+
+def _room_of(arg: Any) -> str:
+    return arg if isinstance(arg, str) else str(arg[0])
 
 
 def _has_battle_rooms(scenario: str) -> bool:

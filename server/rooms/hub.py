@@ -31,6 +31,8 @@ DUE_AHEAD_MS = 2_000
 FOLLOWER_IDLE_MS = 30_000
 ORPHAN_AFTER_MS = 2_000  # rooms are marked alive every 0.5 s; a mark this old means its owner is gone
 OUTAGE_GAP_MS = 2_000  # under Redis: a node starting after this long without any node alive records an outage
+IDLE_EVERY = 20  # keep-alive ticks (0.5 s) between the looks for idle feeds and rooms
+UNLOAD_DUE_MS = 60_000  # a room with a timer due sooner stays open (its timer is armed already)
 _NO_VIEW_CHANGE = frozenset({"chat"})  # events after which no viewer's view can have changed
 
 
@@ -40,12 +42,17 @@ def wall_ms() -> int:
 
 class Hub:
     def __init__(self, store: Store, bus: EventBus, *, node: str | None = None, lease_ms: int = 10_000,
-                 snapshot_every: int = 200, now: Callable[[], int] = wall_ms):
+                 snapshot_every: int = 200, room_idle_ms: int = 600_000, now: Callable[[], int] = wall_ms):
         self.store, self.bus, self.now = store, bus, now
         self.node = node or secrets.token_hex(4)
         self.lease_ms = lease_ms
         self.snapshot_every = snapshot_every
+        self.room_idle_ms = room_idle_ms
+        """An owned room nobody follows here, commands or has a timer due in is unloaded after this long (0: never)."""
         self.rooms: dict[str, Room] = {}
+        self._used: dict[str, int] = {}  # owned room -> its last join or command here
+        self._unloading: asyncio.Task[list[str]] | None = None
+        self.unloaded = 0
         self.feeds: dict[str, Feed] = {}
         self.mirrors: dict[str, Room] = {}  # read-only copies of rooms followed here and owned elsewhere (views)
         self._mirroring: dict[str, asyncio.Task[None]] = {}
@@ -106,9 +113,15 @@ class Hub:
             if tick % 4 == 0:
                 with contextlib.suppress(Exception):
                     await self.store.report_presence(self.node, self.presence(), self.lease_ms)
-            if tick % 20 == 0:
+            if tick % IDLE_EVERY == 0:
                 with contextlib.suppress(Exception):
                     await self._drop_idle_feeds()
+                if self.room_idle_ms > 0:  # shielded: a shutdown lets an unload finish (snapshot, lease)
+                    self._unloading = asyncio.create_task(self.unload_idle())
+                    try:
+                        await asyncio.shield(self._unloading)
+                    except Exception:
+                        log.exception("unloading idle rooms failed")
             try:
                 await self._open_due()
             except Exception:
@@ -116,8 +129,51 @@ class Hub:
 
     async def _drop(self, room_id: str) -> None:
         room = self.rooms.pop(room_id, None)
+        self._used.pop(room_id, None)
         if room is not None:
             await room.close()
+
+    def idle(self, room: Room) -> bool:
+        """Nobody follows the room on this node or is joining it, no join or command (nor timer) for
+        `room_idle_ms`, no timer due within `UNLOAD_DUE_MS`, and nothing here is working on it."""
+        now = self.now()
+        feed = self.feeds.get(room.id)
+        due = room.next_due()
+        return (self.room_idle_ms > 0 and not room.closed and not room.busy()
+                and (feed is None or not (feed.subs or feed.joining))
+                and max(self._used.get(room.id, 0), room.last_at) <= now - self.room_idle_ms
+                and (due is None or due > now + UNLOAD_DUE_MS)
+                and not self.battles.busy(room.id))
+
+    async def unload_idle(self) -> list[str]:
+        """Unload the idle rooms (`idle`): their snapshot saved, closed, their lease released. Nothing is lost: the
+        log has every record, a join or command reopens the room (`owned`), a timer due later reopens it
+        (`_open_due`)."""
+        unloaded = []
+        for room_id, room in list(self.rooms.items()):
+            if not self.idle(room):
+                continue
+            try:
+                if await self._unload(room_id):
+                    unloaded.append(room_id)
+            except Exception:
+                log.exception("unloading room %s failed", room_id)
+        return unloaded
+
+    async def _unload(self, room_id: str) -> bool:
+        async with self.opening(room_id):  # no join or command opens it again until its lease is released
+            room = self.rooms.get(room_id)
+            if room is None:
+                return False
+            async with room.lock:
+                await room.save_snapshot()
+            if not self.idle(room):  # joined or commanded meanwhile
+                return False
+            await self._drop(room_id)
+            await self.store.release_lease(room_id, self.node)
+            self.unloaded += 1
+            log.info("room %s unloaded (idle)", room_id)
+            return True
 
     async def close(self) -> None:
         await self.battles.close()
@@ -125,6 +181,9 @@ class Hub:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        if self._unloading is not None:
+            with contextlib.suppress(Exception):
+                await self._unloading
         for room_id in list(self.rooms):
             room = self.rooms.pop(room_id)
             await room.close()
@@ -141,10 +200,12 @@ class Hub:
         """The room if this node owns it (opening it and taking its lease when nobody holds it)."""
         room = self.rooms.get(room_id)
         if room is not None and not room.closed:
+            self._used[room_id] = self.now()
             return room
         async with self.opening(room_id):
             room = self.rooms.get(room_id)
             if room is not None and not room.closed:
+                self._used[room_id] = self.now()
                 return room
             if room is not None:  # a failed write closed it: its log is the truth, rebuild from there
                 del self.rooms[room_id]
@@ -156,6 +217,7 @@ class Hub:
                 await self.store.release_lease(room_id, self.node)
                 return None
             self.rooms[room_id] = room
+            self._used[room_id] = self.now()
             self._attach(room)
             return room
 

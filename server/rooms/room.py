@@ -493,6 +493,14 @@ class Room:
             due += [d for t in core.clocks.running() if (d := core.clocks.deadline_ms(t)) is not None]
         return min(due) if due else None
 
+    def next_due(self) -> int | None:
+        """When the room's next timer falls due (a clock deadline, the end of a lockout), if any."""
+        return self._next_due(self.core)
+
+    def busy(self) -> bool:
+        """A command or a timer is being run."""
+        return self.lock.locked() or bool(self._tasks)
+
     def _arm(self) -> None:
         if self._timer is not None:
             self._timer.cancel()

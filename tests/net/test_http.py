@@ -91,8 +91,8 @@ async def test_lobby_counts_are_current_after_the_node_has_reported_its_presence
 def test_healthz_and_metrics(server: ServerProcess) -> None:
     assert server.http("GET", "/healthz")["ok"] is True
     text = server.http("GET", "/metrics")
-    for name in ("ks_connections ", "ks_rooms_owned ", "ks_messages_in_total", "ks_messages_out_total",
-                 'ks_command_latency_ms_bucket{le="+Inf"}', "ks_command_latency_ms_count"):
+    for name in ("ks_connections ", "ks_rooms_owned ", "ks_rooms_unloaded_total ", "ks_messages_in_total",
+                 "ks_messages_out_total", 'ks_command_latency_ms_bucket{le="+Inf"}', "ks_command_latency_ms_count"):
         assert name in text
     assert "# TYPE ks_command_latency_ms histogram" in text
 
