@@ -208,7 +208,7 @@ class BattleRooms:
                 return None
             room = hub.rooms[room_id] = await Room.create(room_id, setup, hub.store, hub.bus, hub.now,
                                                           snapshot_every=hub.snapshot_every)
-        self.attach(room)
+        hub.adopt(room)
         for away in list(parent.core.away.values()):  # D-N-14: who is in the secret module commands nothing here
             if away.player in room.players and away.until_ms > hub.now():
                 await room.submit("lock", {"player": away.player, "reason": away.reason,

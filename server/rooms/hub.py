@@ -218,7 +218,7 @@ class Hub:
                 return None
             self.rooms[room_id] = room
             self._used[room_id] = self.now()
-            self._attach(room)
+            self.adopt(room)
             return room
 
     def opening(self, room_id: str) -> asyncio.Lock:
@@ -409,10 +409,11 @@ class Hub:
                 raise RoomError("internal", f"room {room_id} is already owned")
             room = self.rooms[room_id] = await Room.create(room_id, setup, self.store, self.bus, self.now,
                                                            snapshot_every=self.snapshot_every)
-        self._attach(room)
+        self.adopt(room)
         return room
 
-    def _attach(self, room: Room) -> None:
+    def adopt(self, room: Room) -> None:
+        """A room this node now owns: views after its commands, and the battle rooms' bookkeeping."""
         self.mirrors.pop(room.id, None)
         if self._views_after not in room.listeners:
             room.listeners.append(self._views_after)

@@ -259,3 +259,23 @@ async def test_the_lobby_lists_live_battles_of_public_campaigns_with_counts(tmp_
                      players(made["campaign"])["moderator"])
     assert await hub.battles.lobby(metas, lambda r: {}, lambda m: None) == []  # over: no longer live
     await hub.close()
+
+
+async def test_a_spawned_battle_rooms_followers_get_views_after_each_command(tmp_path: Path) -> None:
+    """The node that spawns a battle room posts views after its commands, as for any room it owns."""
+    import msgpack
+
+    from tests.rooms.test_feed import Outlet
+
+    clock = ManualClock()
+    hub = await open_hub(tmp_path, clock)
+    made = await hub.create_campaign(napoleonic())
+    _, battle, m = await meet(hub, made)
+    follower = Outlet("red-2")
+    await hub.join(follower, m["red-2"], battle.id, None, lambda _: None)
+    side = battle.core.state.active_side
+    _, _, orders = BattleAI().play_phase(battle.core.state, side)
+    await battle.submit("order", {"order": orders[0]}, m[f"{side}-1"])
+    kinds = [msgpack.unpackb(frame[1:])["t"] for frame in follower.frames]  # the test outlet's frame is b"F" + payload
+    assert "ev" in kinds and "view" in kinds
+    await hub.close()
