@@ -2,8 +2,8 @@
 
 For each N, every server runs at once with its N spectators; for each payload (128 B; the recorded few-KB turn
 result) the offered event rate rises by `--factor` per step, the servers taking their steps in turn at each rate
-(bench/ceiling.py), until fewer than 99.9% of frames arrive or p99 passes 100 ms; one more
-step then probes between the last good and the first bad rate. A failed step is run once more before it counts
+(bench/ceiling.py), until fewer than 99.9% of frames arrive or p99 passes 100 ms; two more
+steps then bisect between the last good and the first bad rate. A failed step is run once more before it counts
 (the machine is shared; another process's burst should not end a series). Reported per server: the highest sustainable
 delivered frames/s, p50/p99/p99.9 end-to-end latency there, server CPU µs per delivered frame, RSS per connection;
 and the ratios ours ÷ baseline. The server runs pinned to core 0, this process (the load) to core 1; the load
