@@ -6,44 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from collections.abc import AsyncIterator, Callable
-from pathlib import Path
-from typing import Any
 
 import pytest
 
-from server.bus.embedded import FileStore, LocalBus
+from server.bus.embedded import FileStore
 from server.rooms.hub import Hub
 from server.rooms.members import Member
+from tests.rooms.conftest import HubMaker
 from tests.rooms.helpers import ManualClock, spec
-
-HubMaker = Callable[..., Hub]
-
-
-@pytest.fixture(params=["embedded", pytest.param("redis", marks=pytest.mark.redis)])
-async def make_hub(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[HubMaker]:
-    """Hubs over one store (one data directory, or one Redis prefix): successive server lives, or two nodes."""
-    opened: list[Any] = []
-    prefix = f"kstest{secrets.token_hex(4)}"
-
-    async def make(clock: ManualClock, **kw: Any) -> Hub:
-        if request.param == "embedded":
-            store: Any = FileStore(tmp_path, fsync=False)
-            bus: Any = LocalBus()
-        else:
-            from server.bus.redis import open_redis
-
-            store, bus = await open_redis(request.getfixturevalue("redis_url"), prefix)
-        opened.append((store, bus))
-        return Hub(store, bus, now=clock, **kw)
-
-    yield make  # type: ignore[misc]
-    for store, bus in opened:
-        if hasattr(store, "r"):
-            async for key in store.r.scan_iter(match=f"{prefix}:*"):
-                await store.r.delete(key)
-        await bus.close()
-        await store.close()
 
 
 async def test_a_lockout_ends_in_a_room_nobody_joined_after_a_restart_D_N_14(make_hub: HubMaker) -> None:

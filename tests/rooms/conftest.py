@@ -1,0 +1,47 @@
+"""Hubs over one store for the room tests: the embedded store, and Redis when REDIS_URL is set."""
+
+from __future__ import annotations
+
+import contextlib
+import secrets
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from server.bus.embedded import FileStore, LocalBus
+from server.rooms.hub import Hub
+from tests.rooms.helpers import ManualClock
+
+HubMaker = Callable[..., Any]
+
+
+@pytest.fixture(params=["embedded", pytest.param("redis", marks=pytest.mark.redis)])
+async def make_hub(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[HubMaker]:
+    """Hubs over one store (one data directory, or one Redis prefix): successive server lives, or two nodes.
+    Whatever a test left open is closed after it, and its Redis keys deleted."""
+    opened: list[Hub] = []
+    prefix = f"kstest{secrets.token_hex(4)}"
+
+    async def make(clock: ManualClock, **kw: Any) -> Hub:
+        if request.param == "embedded":
+            store: Any = FileStore(tmp_path, fsync=False)
+            bus: Any = LocalBus()
+        else:
+            from server.bus.redis import open_redis
+
+            store, bus = await open_redis(request.getfixturevalue("redis_url"), prefix)
+        hub = Hub(store, bus, now=clock, **kw)
+        opened.append(hub)
+        return hub
+
+    yield make
+    for hub in opened:
+        with contextlib.suppress(Exception):
+            await hub.close()
+        if hasattr(hub.store, "r"):
+            async for key in hub.store.r.scan_iter(match=f"{prefix}:*"):
+                await hub.store.r.delete(key)
+        await hub.bus.close()
+        await hub.store.close()
