@@ -166,6 +166,7 @@ class BattleRooms:
         if cached is not None and now - cached[0] < LOBBY_COPY_MS:
             return cached[1]
         copy = await self.hub.follower(room_id)  # advanced from the log, not rebuilt (rooms open lazily)
+        self._copies = {k: c for k, c in self._copies.items() if now - c[0] < LOBBY_COPY_MS}  # none kept for good
         if copy is not None:
             self._copies[room_id] = (now, copy)
         return copy

@@ -279,3 +279,22 @@ async def test_a_spawned_battle_rooms_followers_get_views_after_each_command(tmp
     kinds = [msgpack.unpackb(frame[1:])["t"] for frame in follower.frames]  # the test outlet's frame is b"F" + payload
     assert "ev" in kinds and "view" in kinds
     await hub.close()
+
+
+async def test_the_lobbys_copies_of_campaigns_owned_elsewhere_are_not_kept_for_good(tmp_path: Path) -> None:
+    clock = ManualClock()
+    first = await open_hub(tmp_path, clock)
+    made = await first.create_campaign(napoleonic())
+    other = await first.create_campaign(napoleonic())
+    await meet(first, made)
+    await meet(first, other)
+    await first.close()
+    await first.store.close()
+    node = await open_hub(tmp_path, clock)  # owns neither campaign: the lobby reads copies from the log
+    metas = {m["id"]: m for m in await node.store.list_campaigns()}
+    assert len(await node.battles.lobby([metas[made["campaign"]]], lambda r: {}, lambda m: None)) == 1
+    assert set(node.battles._copies) == {made["room"]}
+    clock.advance(60_000)
+    assert len(await node.battles.lobby([metas[other["campaign"]]], lambda r: {}, lambda m: None)) == 1
+    assert set(node.battles._copies) == {other["room"]}
+    await node.close()
