@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from server.bus import names
-from tests.net.client import Client, signed_in
+from tests.net.client import Client, join_when_spawned, signed_in
 
 BULOW, NEY = "bulow", "ney"
 
@@ -137,16 +137,6 @@ async def seen_by(client: Client, pred: Any) -> None:
     raise AssertionError("event never came")
 
 
-async def join_spawned(client: Client, room: str) -> None:
-    for _ in range(200):
-        joined = await client.join(room)
-        if joined["t"] == "joined":
-            return
-        assert joined["code"] == "no_such_room", joined
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"{room} never appeared")
-
-
 async def test_hostile_campaign_orders_are_refused_and_the_game_carries_on_C_1_7_N_START_3_D_L_1(
         nodes: tuple[Any, Any]) -> None:
     async with napoleonic(nodes) as g:
@@ -229,7 +219,7 @@ async def test_hostile_battle_orders_are_refused_and_the_battle_carries_on_D_N_1
         started = (await g.c["spectator"].event("battle_started", within=10))["data"]
         room = names.battle_room(f"{g.made['campaign']}-{started['battle']}")
         for who in ("moderator", "red-1", "red-2", "blue-1", "blue-2", "spectator"):
-            await join_spawned(g.c[who], room)
+            await join_when_spawned(g.c[who], room)
         snap = await g.c["red-1"].wait(lambda m: m["t"] == "snapshot" and m["room"] == room)
         mine = [u for u in snap["state"]["units"] if u["side"] == "red"]
         theirs = [u["id"] for u in started["config"]["sides"][1]["units"]]
@@ -351,7 +341,7 @@ async def test_hostile_storm_orders_in_a_spawned_siege_room_N_SIEGE_8_N_SIEGE_10
         started = (await g.c["spectator"].event("battle_started", within=10))["data"]
         room = names.battle_room(f"{g.made['campaign']}-{started['battle']}")
         for who in ("moderator", "red-1", "blue-1", "spectator"):
-            await join_spawned(g.c[who], room)
+            await join_when_spawned(g.c[who], room)
         garrison = [u["id"] for u in started["config"]["garrison"]["units"]]
         besiegers = started["config"]["besieger"]["units"]
         infantry = next(u["id"] for u in besiegers if u["type"] == "infantry")
@@ -402,7 +392,7 @@ async def test_after_hostile_orders_a_killed_server_loses_nothing_accepted(serve
         started = (await g.c["spectator"].event("battle_started", within=10))["data"]
         room = names.battle_room(f"{g.made['campaign']}-{started['battle']}")
         for who in ("moderator", "red-1", "blue-1"):
-            await join_spawned(g.c[who], room)
+            await join_when_spawned(g.c[who], room)
         mine = next(u["id"] for u in started["config"]["sides"][0]["units"] if u["type"] == "infantry")
         for bad in ({"type": "wheel", "unit": mine, "degrees": 1}, {"type": "about_face", "unit": None}):
             await g.refused("red-1", dict(bad), "bad_order", None, room)

@@ -10,35 +10,23 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import secrets
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import msgpack
 import pytest
-import redis
 import redis.asyncio as aioredis
 
 from server.battle.ai import BattleAI
 from server.battle.engine import BattleEngine
 from server.bus import names
 from server.napoleon.field import room_engine_config
-from tests.net.client import Client, signed_in
+from tests.net.client import Client, join_when_spawned, signed_in
 
 pytestmark = pytest.mark.redis
 DELAY_MS = 1500
-
-
-@pytest.fixture
-def prefix(redis_url: str) -> Iterator[str]:
-    p = f"kstest{secrets.token_hex(4)}"
-    yield p
-    r = redis.Redis.from_url(redis_url)
-    for key in r.scan_iter(match=f"{p}:*"):
-        r.delete(key)
-    r.close()
 
 
 @dataclass
@@ -122,17 +110,6 @@ async def table(server_factory: Any, redis_url: str, prefix: str) -> AsyncIterat
         await t.close()
 
 
-async def join_when_spawned(client: Client, room: str) -> None:
-    """The battle room is spawned right after `battle_started` is committed: join as soon as it exists."""
-    for _ in range(100):
-        joined = await client.join(room)
-        if joined["t"] == "joined":
-            return
-        assert joined["code"] == "no_such_room", joined
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"{room} never appeared")
-
-
 async def lobby_battle(node: Any, room: str, *, players: int, spectators: int) -> dict[str, Any]:
     """The battle's lobby entry once the nodes' presence reports (every two seconds) show the expected counts."""
     entry: dict[str, Any] = {}
@@ -178,8 +155,9 @@ async def fight(t: Table, started: dict[str, Any], battle_room: str) -> dict[str
 
 
 async def test_armies_meet_battle_room_is_fought_and_the_campaign_shows_the_result(
-        server_factory: Any, redis_url: str, prefix: str) -> None:
-    async with following(redis_url, prefix) as follower, table(server_factory, redis_url, prefix) as (t, _, second):
+        server_factory: Any, redis_url: str, redis_prefix: str) -> None:
+    async with following(redis_url, redis_prefix) as follower, \
+            table(server_factory, redis_url, redis_prefix) as (t, _, second):
         campaign = t.room
         started = await meet(t)
         battle_room = names.battle_room(f"{t.made['campaign']}-{started['battle']}")
@@ -259,8 +237,8 @@ async def test_armies_meet_battle_room_is_fought_and_the_campaign_shows_the_resu
 
 
 async def test_quick_resolution_offered_and_accepted_ends_the_battle_D_L_2(
-        server_factory: Any, redis_url: str, prefix: str) -> None:
-    async with table(server_factory, redis_url, prefix) as (t, _, _):
+        server_factory: Any, redis_url: str, redis_prefix: str) -> None:
+    async with table(server_factory, redis_url, redis_prefix) as (t, _, _):
         started = await meet(t)
         battle_room = names.battle_room(f"{t.made['campaign']}-{started['battle']}")
         await join_when_spawned(t.spectator, battle_room)
@@ -277,8 +255,8 @@ async def test_quick_resolution_offered_and_accepted_ends_the_battle_D_L_2(
 
 
 async def test_siege_storm_and_terms_capture_the_general_N_SIEGE_2_N_SIEGE_5_N_SIEGE_8(
-        server_factory: Any, redis_url: str, prefix: str) -> None:
-    async with table(server_factory, redis_url, prefix) as (t, _, _):
+        server_factory: Any, redis_url: str, redis_prefix: str) -> None:
+    async with table(server_factory, redis_url, redis_prefix) as (t, _, _):
         # Blücher (red, with artillery) marches from Breslau on Dresden, held by Napoleon: a siege, not a battle
         await t.order("red-1", {"type": "move", "army": "blucher", "path": [[26, 18], [25, 18], [24, 18]]})
         laid = await t.spectator.event("siege_laid")

@@ -141,3 +141,14 @@ async def signed_in(ws_url: str, token: str, room: str | None = None, **kw: Any)
         joined = await client.join(room)
         assert joined["t"] == "joined", joined
     return client
+
+
+async def join_when_spawned(client: Client, room: str, tries: int = 200) -> None:
+    """A battle room is spawned just after `battle_started` is committed: join it as soon as it exists."""
+    for _ in range(tries):
+        joined = await client.join(room)
+        if joined["t"] == "joined":
+            return
+        assert joined["code"] == "no_such_room", joined
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"{room} never appeared")

@@ -30,6 +30,17 @@ ARMIES = {
                   ["infantry", "infantry", "light_cavalry", "foot_artillery"])]}],
 }
 
+TWO_BATTLES = {  # r1 meets b1 and r2 meets b2: one general's fate reaches the other battle
+    "red": [{"id": "r1", "general": "Yorck", "cell": [10, 17], "movement_points": 6,
+             "units": [{"id": f"r1-{i}", "type": "infantry"} for i in range(8)]},
+            {"id": "r2", "general": "Kleist", "cell": [10, 13], "movement_points": 6,
+             "units": [{"id": f"r2-{i}", "type": "infantry"} for i in range(3)]}],
+    "blue": [{"id": "b1", "general": "Vandamme", "seat": 1, "cell": [12, 17], "movement_points": 0,
+              "units": [{"id": "b1-0", "type": "infantry"}]},
+             {"id": "b2", "general": "Marmont", "seat": 1, "cell": [12, 13], "movement_points": 0,
+              "units": [{"id": f"b2-{i}", "type": "infantry"} for i in range(3)]}],
+}
+
 
 def napoleonic(**kw: Any) -> dict[str, Any]:
     return spec(scenario="napoleonic", config={"armies": ARMIES, **kw})
@@ -154,17 +165,7 @@ async def _never(*_: Any) -> None:
 async def test_a_captured_generals_player_commands_nothing_in_the_other_battles_D_N_14(tmp_path: Path) -> None:
     clock = ManualClock()
     hub = await open_hub(tmp_path, clock)
-    armies = {
-        "red": [{"id": "r1", "general": "Yorck", "cell": [10, 17], "movement_points": 6,
-                 "units": [{"id": f"r1-{i}", "type": "infantry"} for i in range(8)]},
-                {"id": "r2", "general": "Kleist", "cell": [10, 13], "movement_points": 6,
-                 "units": [{"id": f"r2-{i}", "type": "infantry"} for i in range(3)]}],
-        "blue": [{"id": "b1", "general": "Vandamme", "seat": 1, "cell": [12, 17], "movement_points": 0,
-                  "units": [{"id": "b1-0", "type": "infantry"}]},
-                 {"id": "b2", "general": "Marmont", "seat": 1, "cell": [12, 13], "movement_points": 0,
-                  "units": [{"id": f"b2-{i}", "type": "infantry"} for i in range(3)]}],
-    }
-    made = await hub.create_campaign(spec(scenario="napoleonic", config={"armies": armies}))
+    made = await hub.create_campaign(spec(scenario="napoleonic", config={"armies": TWO_BATTLES}))
     m = players(made["campaign"])
     room = made["room"]
     for army, path in (("r2", [[11, 13], [12, 13]]), ("r1", [[11, 17], [12, 17]])):

@@ -15,20 +15,9 @@ from server.bus.redis import open_redis
 from server.rooms.battles import battle_room_id
 from server.rooms.hub import Hub
 from tests.rooms.helpers import spec
-from tests.rooms.test_battles import players, until
+from tests.rooms.test_battles import TWO_BATTLES, players, until
 
 pytestmark = pytest.mark.redis
-
-ARMIES = {
-    "red": [{"id": "r1", "general": "Yorck", "cell": [10, 17], "movement_points": 6,
-             "units": [{"id": f"r1-{i}", "type": "infantry"} for i in range(8)]},
-            {"id": "r2", "general": "Kleist", "cell": [10, 13], "movement_points": 6,
-             "units": [{"id": f"r2-{i}", "type": "infantry"} for i in range(3)]}],
-    "blue": [{"id": "b1", "general": "Vandamme", "seat": 1, "cell": [12, 17], "movement_points": 0,
-              "units": [{"id": "b1-0", "type": "infantry"}]},
-             {"id": "b2", "general": "Marmont", "seat": 1, "cell": [12, 13], "movement_points": 0,
-              "units": [{"id": f"b2-{i}", "type": "infantry"} for i in range(3)]}],
-}
 
 
 @pytest.fixture
@@ -53,7 +42,7 @@ async def nodes(redis_url: str) -> AsyncIterator[tuple[Hub, Hub]]:
 
 async def test_lockout_and_early_release_reach_battle_rooms_on_another_node_D_N_14(nodes: tuple[Hub, Hub]) -> None:
     a, b = nodes
-    made = await a.create_campaign(spec(scenario="napoleonic", config={"armies": ARMIES}))
+    made = await a.create_campaign(spec(scenario="napoleonic", config={"armies": TWO_BATTLES}))
     m = players(made["campaign"])
     room = made["room"]
     for army, path in (("r2", [[11, 13], [12, 13]]), ("r1", [[11, 17], [12, 17]])):
