@@ -108,8 +108,8 @@ class Session:
         `stall_s`, or goes over four times that, is a slow consumer and is cut off."""
         out, self._out = self._out, None
         transport = self.transport
-        if not out or transport is None or transport.is_closing():
-            return
+        if not out or self.closing or transport is None or transport.is_closing():
+            return  # closing: what was queued before went out in close(); nothing follows a close frame
         if len(out) == 1:
             transport.write(out[0])
             self._written += len(out[0])
