@@ -318,17 +318,7 @@ def march_to_battle(web_server: ServerProcess, new_page: Any) -> tuple[dict[str,
     open_link(red, seats["red-2"], "red")
     open_link(blue, seats["blue-2"], "blue")
 
-    red.get_by_test_id("campaign-map").focus()
-    title = red.get_by_test_id("selection").locator("h3")
-    for _ in range(20):
-        red.keyboard.press("Tab")
-        if title.inner_text().strip() == "III Prussian Corps":
-            break
-    expect(title).to_have_text(re.compile(r"III Prussian Corps"))
-    for key in ("ArrowDown", "ArrowDown", "ArrowLeft"):  # south twice, west once: Ney's cell 22,18
-        red.keyboard.press(key)
-    expect(red.get_by_test_id("path-cost")).to_contain_text("pts")
-    red.keyboard.press("Enter")
+    march(red, "III Prussian Corps", ("ArrowDown", "ArrowDown", "ArrowLeft"))  # south twice, west: Ney's cell 22,18
 
     battles = blue.get_by_test_id("battles")
     expect(battles).to_contain_text("red × blue")
@@ -503,8 +493,8 @@ def napoleonic_campaign(web_server: ServerProcess) -> dict[str, Any]:
     return made
 
 
-def march(page: Any, army: str, keys: tuple[str, ...]) -> None:
-    """Select `army` on the map with Tab, plan its path with the arrow keys and order it with Enter."""
+def select_army(page: Any, army: str) -> None:
+    """Select `army` on the map with Tab (the keyboard's way through the counters)."""
     page.get_by_test_id("campaign-map").focus()
     title = page.get_by_test_id("selection").locator("h3")
     for _ in range(20):
@@ -512,6 +502,11 @@ def march(page: Any, army: str, keys: tuple[str, ...]) -> None:
         if title.inner_text().strip() == army:
             break
     expect(title).to_have_text(re.compile(army))
+
+
+def march(page: Any, army: str, keys: tuple[str, ...]) -> None:
+    """Select `army`, plan its path with the arrow keys and order it with Enter."""
+    select_army(page, army)
     for key in keys:
         page.keyboard.press(key)
     expect(page.get_by_test_id("path-cost")).to_contain_text("pts")
@@ -641,12 +636,7 @@ def test_an_army_is_set_to_intercept_and_fortifies_a_city_N_START_2_D_N_16(web_s
     red, blue = new_page(), new_page()
     open_link(red, seats["red-2"], "red")
     open_link(blue, seats["blue-2"], "blue")
-    red.get_by_test_id("campaign-map").focus()
-    title = red.get_by_test_id("selection").locator("h3")
-    for _ in range(20):
-        red.keyboard.press("Tab")
-        if title.inner_text().strip() == "III Prussian Corps":
-            break
+    select_army(red, "III Prussian Corps")
     orders = red.get_by_test_id("army-orders")
     orders.get_by_role("button", name="Set to intercept").click()
     expect(orders).to_contain_text("Intercept: yes")

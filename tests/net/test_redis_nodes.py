@@ -23,11 +23,15 @@ def prefix(redis_prefix: str) -> str:
     return redis_prefix
 
 
+def two_nodes(server_factory: Any, redis_url: str, prefix: str) -> tuple[Any, Any]:
+    """Two server processes sharing one Redis (one key prefix)."""
+    args = ("--redis-url", redis_url, "--redis-prefix", prefix)
+    return server_factory(*args).start(), server_factory(*args).start()
+
+
 async def test_two_nodes_share_redis_and_a_spectator_on_the_second_sees_live_events(
         prefix: str, server_factory: Any, redis_url: str) -> None:
-    args = ("--redis-url", redis_url, "--redis-prefix", prefix)
-    first = server_factory(*args).start()
-    second = server_factory(*args).start()
+    first, second = two_nodes(server_factory, redis_url, prefix)
     made = campaign(first)
     room = made["room"]
     red = await signed_in(first.ws_url, made["seats"][0]["token"], room)
@@ -138,9 +142,7 @@ async def test_a_seat_signed_in_on_another_node_closes_the_older_connection(
         prefix: str, server_factory: Any, redis_url: str) -> None:
     """One seat, one connection, across nodes too: the newer sign-in wins and the older socket is closed with
     4009 by its own node (told through Redis); the newer one plays on; the other seats are untouched."""
-    args = ("--redis-url", redis_url, "--redis-prefix", prefix)
-    first = server_factory(*args).start()
-    second = server_factory(*args).start()
+    first, second = two_nodes(server_factory, redis_url, prefix)
     made = campaign(first)
     room = made["room"]
     older = await signed_in(first.ws_url, made["seats"][0]["token"], room)

@@ -17,22 +17,22 @@ from tests.rooms.helpers import ManualClock
 HubMaker = Callable[..., Any]
 
 
-@pytest.fixture(params=["embedded", pytest.param("redis", marks=pytest.mark.redis)])
-async def make_hub(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[HubMaker]:
+@contextlib.asynccontextmanager
+async def _hubs(backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[HubMaker]:
     """Hubs over one store (one data directory, or one Redis prefix): successive server lives, or two nodes.
     Whatever a test left open is closed after it, and its Redis keys deleted."""
     opened: list[Hub] = []
     prefix = f"kstest{secrets.token_hex(4)}"
 
-    async def make(clock: ManualClock, **kw: Any) -> Hub:
-        if request.param == "embedded":
+    async def make(clock: ManualClock | None = None, **kw: Any) -> Hub:
+        if backend == "embedded":
             store: Any = FileStore(tmp_path, fsync=False)
             bus: Any = LocalBus()
         else:
             from server.bus.redis import open_redis
 
             store, bus = await open_redis(request.getfixturevalue("redis_url"), prefix)
-        hub = Hub(store, bus, now=clock, **kw)
+        hub = Hub(store, bus, **kw) if clock is None else Hub(store, bus, now=clock, **kw)
         opened.append(hub)
         return hub
 
@@ -45,3 +45,17 @@ async def make_hub(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncItera
                 await hub.store.r.delete(key)
         await hub.bus.close()
         await hub.store.close()
+
+
+@pytest.fixture(params=["embedded", pytest.param("redis", marks=pytest.mark.redis)])
+async def make_hub(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[HubMaker]:
+    """Hubs over the embedded store, and again over Redis."""
+    async with _hubs(request.param, request, tmp_path) as make:
+        yield make
+
+
+@pytest.fixture
+async def redis_hubs(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[HubMaker]:
+    """Hubs over one Redis prefix (nodes sharing it)."""
+    async with _hubs("redis", request, tmp_path) as make:
+        yield make

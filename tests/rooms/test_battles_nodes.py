@@ -4,16 +4,13 @@ end of a battle settled by quick resolution (D-L-2)."""
 
 from __future__ import annotations
 
-import secrets
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-import redis.asyncio as aioredis
 
-from server.bus.redis import open_redis
 from server.rooms.battles import battle_room_id
 from server.rooms.hub import Hub
+from tests.rooms.conftest import HubMaker
 from tests.rooms.helpers import spec
 from tests.rooms.test_battles import TWO_BATTLES, players, until
 
@@ -21,23 +18,11 @@ pytestmark = pytest.mark.redis
 
 
 @pytest.fixture
-async def nodes(redis_url: str) -> AsyncIterator[tuple[Hub, Hub]]:
-    prefix = f"kstest{secrets.token_hex(4)}"
-    hubs = []
-    for name in ("node-a", "node-b"):
-        store, bus = await open_redis(redis_url, prefix)
-        hub = Hub(store, bus, node=name, lease_ms=3_000)
-        await hub.start()
-        hubs.append(hub)
-    yield hubs[0], hubs[1]
+async def nodes(redis_hubs: HubMaker) -> tuple[Hub, Hub]:
+    hubs = [await redis_hubs(node=name, lease_ms=3_000) for name in ("node-a", "node-b")]
     for hub in hubs:
-        await hub.close()
-        await hub.bus.close()
-        await hub.store.close()
-    client = aioredis.Redis.from_url(redis_url)
-    async for key in client.scan_iter(match=f"{prefix}:*"):
-        await client.delete(key)
-    await client.aclose()
+        await hub.start()
+    return hubs[0], hubs[1]
 
 
 async def test_lockout_and_early_release_reach_battle_rooms_on_another_node_D_N_14(nodes: tuple[Hub, Hub]) -> None:

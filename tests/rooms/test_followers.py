@@ -4,16 +4,13 @@ record it has: joins and sign-ins read it instead of rebuilding the room from th
 from __future__ import annotations
 
 import asyncio
-import secrets
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-import redis.asyncio as aioredis
 
-from server.bus.redis import open_redis
 from server.rooms.hub import FOLLOWER_IDLE_MS, Hub
 from server.rooms.members import Member
+from tests.rooms.conftest import HubMaker
 from tests.rooms.helpers import ManualClock, spec
 
 pytestmark = pytest.mark.redis
@@ -40,22 +37,9 @@ class Outlet:
 
 
 @pytest.fixture
-async def nodes(redis_url: str) -> AsyncIterator[tuple[Hub, Hub, ManualClock]]:
-    prefix = f"kstest{secrets.token_hex(4)}"
+async def nodes(redis_hubs: HubMaker) -> tuple[Hub, Hub, ManualClock]:
     clock = ManualClock()
-    hubs = []
-    for name in ("node-a", "node-b"):
-        store, bus = await open_redis(redis_url, prefix)
-        hubs.append(Hub(store, bus, node=name, now=clock))
-    yield hubs[0], hubs[1], clock
-    for hub in hubs:
-        await hub.close()
-        await hub.bus.close()
-        await hub.store.close()
-    client = aioredis.Redis.from_url(redis_url)
-    async for key in client.scan_iter(match=f"{prefix}:*"):
-        await client.delete(key)
-    await client.aclose()
+    return await redis_hubs(clock, node="node-a"), await redis_hubs(clock, node="node-b"), clock
 
 
 async def test_joins_on_a_follower_node_reuse_one_copy_updated_from_the_log(
