@@ -167,11 +167,12 @@ def default_placement(s: SkirmishState, team: str, hold: tuple[str, ...]) -> tup
     if data:
         placement = placement_of(data, "D-S-3")
         return placement, hold or tuple(data.get("hold") or ())
-    return auto_placement(s, team), hold
+    return auto_placement(s, team, hold), hold
 
 
-def auto_placement(s: SkirmishState, team: str) -> Placement:
+def auto_placement(s: SkirmishState, team: str, hold: tuple[str, ...] = ()) -> Placement:
     side = s.sides[team]
+    held = {u for h in hold if h in s.units for u in descendants(s.units, h)}
     zone = s.settings.attacker_zone if side.attacker else s.settings.defender_zone
     kinds = terrain_kinds(s.settings)
     w, h = s.table.width, s.table.height
@@ -194,7 +195,7 @@ def auto_placement(s: SkirmishState, team: str) -> Placement:
     facing = {"north": "s", "south": "n", "east": "w", "west": "e"}[side.edge]
     figures: list[tuple[str, Cell, str | None]] = []
     for unit in s.units.values():
-        if unit.side != team:
+        if unit.side != team or unit.id in held:
             continue
         members = [s.figures[i] for i in unit.members]
         line = [f for f in members if not f.vehicle]
