@@ -126,8 +126,7 @@ def fire(s: SkirmishState, log: Log, team: str, shooters: Sequence[Figure], targ
     Returns the figures that fired. IllegalOrder when none can (D-S-8)."""
     planned = shots(s, shooters, target, group=group, penalty=penalty, mg_target=mg_target, random=random)
     if not planned:
-        rule = "D-S-8" if not target.vehicle else "D-S-14"
-        raise IllegalOrder(f"no figure of the order can hit {target.id} (range, sight, weapon)", rule=rule,
+        raise IllegalOrder(f"no figure of the order can hit {target.id} (range, sight, weapon)", rule="D-S-8",
                            details={"target": target.id})
     pools: dict[str, tuple[list[str], int]] = {}
     for shot in planned:

@@ -65,8 +65,9 @@ def _used(s: SkirmishState, log: Log, team: str, body: Body | None, action: str)
     log.emit("order_given", log.own(team), **data, body=body.id, kind=body.kind, figures=list(body.figures))
     enemy = s.enemy(team)
     seen = seen_by(s, enemy)
-    log.emit("enemy_order", frozenset({f"team:{enemy}"}), **data,
-             figures=[i for i in body.figures if i in seen])
+    shown = [i for i in body.figures if i in seen]
+    log.emit("enemy_order", frozenset({f"team:{enemy}"}), **{**data, "action": action if shown else None},
+             figures=shown)
 
 
 def _target(s: SkirmishState, team: str, target_id: str | None) -> Figure | None:
