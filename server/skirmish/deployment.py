@@ -31,7 +31,8 @@ LINE = {"n": (0, -1), "e": (1, 0), "s": (0, 1), "w": (-1, 0)}
 
 
 def expand(s: SkirmishState, p: Placement) -> dict[str, Spot]:
-    """Each figure's cell (and facing): units in a line from their cell, then single figures."""
+    """Each figure's cell (and facing): units in a line from their cell, then single figures; in the order of
+    battle, whatever the order of the wire's objects (a replay file sorts their keys)."""
     out: dict[str, Spot] = {}
     for uid, (x, y), direction in p.units:
         unit = s.units.get(uid)
@@ -47,7 +48,7 @@ def expand(s: SkirmishState, p: Placement) -> dict[str, Spot]:
         if fid not in s.figures:
             raise BadOrder(f"no figure {fid!r}", rule="D-S-3", details={"figure": fid})
         out[fid] = (x, y, facing or s.figures[fid].facing)
-    return out
+    return {fid: out[fid] for fid in sorted(out, key=lambda i: s.figures[i].index)}
 
 
 def _check_spots(s: SkirmishState, team: str, spots: Mapping[str, Spot], zone: int, rule: str) -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import pairwise
 
 from server.core.engine import team_viewer
@@ -23,7 +24,7 @@ from server.core.errors import BadOrder, IllegalOrder
 
 from .log import Log
 from .orders import Step
-from .rules import FACINGS, terrain_kinds
+from .rules import FACINGS, terrain_table
 from .state import IN_ACTION, Figure, SkirmishState, footprint
 from .table import NEIGHBOURS, TOWARDS, Cell, edge_distance, footprints_touch
 
@@ -44,27 +45,46 @@ def _quarters(a: str, b: str) -> int:
 
 def step_cost(s: SkirmishState, f: Figure, a: Pose, b: Pose) -> int | None:
     """Half points for one step (a turn in place, or a move to a neighbouring cell); None where it may not go."""
-    kinds = terrain_kinds(s.settings)
+    table = s.table
+    if f.vehicle is None:
+        x, y = b[0], b[1]
+        if a[0] == x and a[1] == y:
+            return None
+        if not (0 <= x < table.width and 0 <= y < table.height):
+            return None
+        m = _multipliers(s)[0][table.cells[y * table.width + x]]
+        if m is None:
+            return None
+        return (3 if a[0] != x and a[1] != y else 2) * m
     new = footprint(f.vehicle, *b)
     if a[:2] == b[:2]:
-        if not f.vehicle:
-            return None
         base = 2 * s.settings.tank_turn_cost * _quarters(a[2], b[2])
-        entered = set(new) - set(footprint(f.vehicle, *a))
-        mult = 1
     else:
         base = 3 if a[0] != b[0] and a[1] != b[1] else 2
-        entered = set(new) - set(footprint(f.vehicle, *a))
-        mult = 1
-    for c in entered:
-        if not s.table.on_table(c):
+    entered = set(new) - set(footprint(f.vehicle, *a))
+    tank = _multipliers(s)[1]
+    mult = 1
+    for x, y in entered:
+        if not (0 <= x < table.width and 0 <= y < table.height):
             return None
-        k = kinds[s.table.kind(c)]
-        m = k.tank_cost if f.vehicle else k.infantry_cost
+        m = tank[table.cells[y * table.width + x]]
         if m is None:
             return None
         mult = max(mult, m)
     return base if a[:2] == b[:2] else base * mult
+
+
+def _multipliers(s: SkirmishState) -> tuple[Mapping[str, int | None], Mapping[str, int | None]]:
+    """The movement multiplier of each terrain symbol, for infantry and for vehicles (D-S-6)."""
+    st = s.settings
+    return _multipliers_for(st.soft_cover, st.hard_cover, st.rough_cost, st.obstacle_cost, st.tank_rough_cost)
+
+
+@lru_cache(maxsize=64)
+def _multipliers_for(soft: int, hard: int, rough: int, obstacle: int, tank: int
+                     ) -> tuple[Mapping[str, int | None], Mapping[str, int | None]]:
+    kinds = terrain_table(soft, hard, rough, obstacle, tank)
+    return ({k.symbol: k.infantry_cost for k in kinds.values()}, {k.symbol: k.tank_cost for k in kinds.values()})
 
 
 def _next(pose: Pose, step: Step) -> Pose:

@@ -114,7 +114,7 @@ def legal_orders(s: SkirmishState, team: str, *, with_reach: bool = True) -> dic
     for lying in s.dropped:
         for f in s.side_figures(team):
             if (f.unit == lying.unit and f.status == IN_ACTION and not f.ordered and f.role in ("assistant", "crew")
-                    and (f.cell == lying.cell or touching(f.cell, lying.cell))):
+                    and not s.units[f.unit].demoralised and (f.cell == lying.cell or touching(f.cell, lying.cell))):
                 out.append({"type": "take_up", "figure": f.id, "weapon": lying.weapon})
     return {"side": team, "stage": s.stage, "active": True, "orders": out, "orders_left": s.sides[team].orders_left}
 

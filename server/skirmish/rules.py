@@ -78,11 +78,11 @@ class TerrainKind:
 
 def terrain_kinds(s: Settings) -> Mapping[str, TerrainKind]:
     """The terrain table with the settings' costs and covers."""
-    return _terrain_kinds(s.soft_cover, s.hard_cover, s.rough_cost, s.obstacle_cost, s.tank_rough_cost)
+    return terrain_table(s.soft_cover, s.hard_cover, s.rough_cost, s.obstacle_cost, s.tank_rough_cost)
 
 
 @lru_cache(maxsize=64)
-def _terrain_kinds(soft: int, hard: int, rough: int, obstacle: int, tank: int) -> Mapping[str, TerrainKind]:
+def terrain_table(soft: int, hard: int, rough: int, obstacle: int, tank: int) -> Mapping[str, TerrainKind]:
     kinds = (
         TerrainKind("open", "."),
         TerrainKind("road", "="),
