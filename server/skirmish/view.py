@@ -14,6 +14,7 @@ from typing import Any
 from server.core.engine import MODERATOR, SPECTATOR
 
 from .command import in_cohesion
+from .options import active
 from .sight import seen_by
 from .state import Figure, SkirmishState, Unit
 
@@ -40,6 +41,7 @@ def view_of(s: SkirmishState, viewer: str) -> dict[str, Any]:
     base: dict[str, Any] = {
         "kind": "skirmish", "scenario": s.scenario, "table": s.table.dump(), "objective": s.objective,
         "stage": s.stage, "turn": s.turn, "turns": s.settings.turns, "initiative": s.initiative,
+        "active": sorted(active(s)),
         "next": s.next_side, "terrain_left": s.terrain_left, "terrain_next": s.terrain_next,
         "sides": [side.public() for side in s.sides.values()], "result": s.result, "fog": s.settings.fog,
         "settings": {k: v for k, v in s.settings.dump().items() if k != "weapons"},

@@ -73,7 +73,7 @@ def test_a_split_squad_takes_orders_only_in_the_group_with_its_commander_S_7_3_S
     assert s.figures["g1.4"].y == 22 and s.sides[ATT].orders_left == 4
 
 
-def test_a_group_without_its_commander_takes_an_order_per_figure_S_8_1_S_8_2_D_S_5() -> None:
+def test_a_group_without_its_commander_takes_an_order_per_figure_S_8_S_8_1_S_8_2_D_S_5() -> None:
     s = _platoon()
     remove(s, "g1.1")  # the squad commander is out of action: the rest is a group (S-8.1)
     with pytest.raises(IllegalOrder) as err:

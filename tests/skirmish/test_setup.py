@@ -40,7 +40,7 @@ def test_the_1941_soviet_squad_has_eleven_figures_with_their_weapons_S_2_S_2_2()
     assert weapons == Counter({"rifle": 6, "self_loading_rifle": 2, "submachine_gun": 2, "light_machine_gun": 1})
 
 
-def test_the_platoons_are_squads_under_a_platoon_commander_S_7_1_S_6_1() -> None:
+def test_the_platoons_are_squads_under_a_platoon_commander_S_7_S_7_1_S_6_1() -> None:
     s, _ = ENGINE.setup({"scenario": scenario_file("platoon")}, 1)
     assert s.units["g"].children == ("g1", "g2", "g3", "gm") and s.units["s"].children == ("s1", "s2", "s3")
     assert s.figures[s.units["g"].commander or ""].role == "commander"
