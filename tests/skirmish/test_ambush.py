@@ -50,7 +50,7 @@ def _spring(s: SkirmishState, cells: list[tuple[int, int]], **kw: object) -> tup
                           "figures": {f"am.{i + 1}": list(c) for i, c in enumerate(cells)}, **kw})
 
 
-def test_held_back_units_are_off_the_table_and_hidden_from_the_attacker_not_even_their_number_S_9_S_9_2_D_S_13() -> None:
+def test_held_back_units_are_off_the_table_hidden_from_the_attacker_not_even_their_number_S_9_S_9_2_D_S_13() -> None:
     s = _game()
     assert [f.status for f in s.figures.values() if f.unit == "am"] == [AMBUSH] * 3
     red = ENGINE.view(s, "team:red")

@@ -55,7 +55,7 @@ async def _play(client: Client, room: str, team: str, log: list[str]) -> dict[st
                 reply = await client.request({"t": "end_turn", "room": room}, 10)
             assert reply["t"] == "ack", reply
             after = reply["seq"]
-            view = await client.wait(lambda m: m["t"] == "view" and m["seq"] >= after, 20)
+            view = await client.wait(lambda m, after=after: m["t"] == "view" and m["seq"] >= after, 20)
         else:
             view = await client.wait(lambda m: m["t"] == "view", 20)
         state = view["state"]
