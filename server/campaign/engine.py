@@ -111,13 +111,17 @@ class CampaignEngine:
         if config.get("forces", "preset") != "preset":
             raise BadOrder("only preset forces are played: Table 6 (forces by cost) is blank and the level-3 "
                            "establishments depend on Module 4", rule="C-T6, C-3.U1", details={"field": "forces"})
+        fine = config.get("penalise_refused_orders", False)
+        if not isinstance(fine, bool):
+            raise BadOrder("penalise_refused_orders is true or false (a house rule, off by default)", rule="D-C-6",
+                           details={"field": "penalise_refused_orders"})
         ordered = list(in_turn_order(list(teams)))
         neutrals = [s for s, d in scen.raw["states"].items() if s not in ordered and d.get("neutral")]
         state = CampaignState(
             scenario=scen.name, level=int(level), teams=[{"colour": c, "seats": teams[c]} for c in ordered],
             house_rules=list(house_rules), recon_deception=bool(config.get("recon_deception")),
             phase=PLANNING, order=TurnOrder.start(ordered, simultaneous=True), dice=Dice.from_seed(seed),
-            units={}, neutrals=neutrals, penalise_refused=bool(config.get("penalise_refused_orders", True)),
+            units={}, neutrals=neutrals, penalise_refused=fine,
             mediator=str(mediator),
         )
         for colour in [*ordered, *neutrals]:
@@ -134,7 +138,8 @@ class CampaignEngine:
         events: list[Event] = [public(
             "campaign_created", scenario=scen.name, title=scen.title, level=state.level, teams=state.teams,
             neutrals=neutrals, house_rules=state.house_rules, recon_deception=state.recon_deception,
-            module=1, mediator=state.mediator, rules="C-0.1, C-0.2, C-0.3, C-1.2, C-1.3",
+            module=1, mediator=state.mediator, refused_order_fine=state.penalise_refused,
+            rules="C-0.1, C-0.2, C-0.3, C-1.2, C-1.3, D-C-6",
         )]
         events.append(public("phase", phase=PLANNING, rule="C-1.5"))
         return state, events
@@ -265,9 +270,10 @@ class CampaignEngine:
                     stopped.add(i)
 
     def refused(self, state: CampaignState, team: str, error: RuleError) -> tuple[CampaignState, Sequence[Event]]:
-        """D-C-6, C-9.3: after the room refused `team`'s order with `error` (levels 1–2), record the 50-point
-        penalty for an incorrect order — unless the campaign was created with "penalise_refused_orders": false.
-        Malformed orders (BadOrder, UnknownOrder) and out-of-turn ones are not the rules' incorrect orders."""
+        """D-C-6 (revised), C-9.3: the server is the mediator, so a refused order (levels 1–2) costs nothing —
+        unless the campaign's house rules switch the 50-point fine on (C-0.3: "penalise_refused_orders": true at
+        setup, off by default); then the room calls this after refusing `team`'s order with `error`. Malformed
+        orders (BadOrder, UnknownOrder) and out-of-turn ones are not the rules' incorrect orders."""
         if (not state.penalise_refused or state.level >= 3 or team not in state.player_teams
                 or type(error) is not IllegalOrder or state.phase != OPERATIONS):
             return state, []

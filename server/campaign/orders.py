@@ -174,10 +174,15 @@ class Formation(_Order):
 
 @dataclass(frozen=True)
 class Attack(_Order):
+    """C-9.8: `advance` — if the square is emptied (or the defender withdraws) the first attacker that can moves in;
+    `pursue` — C-9.8a: after a withdrawal these first-echelon units advance along their paths (up to 2/3 of a
+    turn's move, as far as they can)."""
+
     target: Cell
     echelons: tuple[tuple[str, ...], ...]
     support: tuple[str, ...]
     advance: bool
+    pursue: tuple[tuple[str, tuple[Cell, ...]], ...] = ()
 
     @classmethod
     def wire(cls, order: Mapping[str, Any]) -> Attack:
@@ -185,8 +190,18 @@ class Attack(_Order):
         if not isinstance(raw, list) or not raw or len(raw) > 5:
             raise BadOrder("'echelons' must be a list of lists of unit ids", details={"field": "echelons"})
         echelons = tuple(tuple(_ids({"e": e}, "e")) for e in raw)
+        pursue_raw = order.get("pursue", {})
+        if not isinstance(pursue_raw, Mapping) or len(pursue_raw) > 50:
+            raise BadOrder("'pursue' is {unit id: path}", details={"field": "pursue"})
+        pursue = tuple((_str({"unit": uid}, "unit"), tuple(_cells({"path": path}, "path", max_len=20)))
+                       for uid, path in sorted(pursue_raw.items()))
         return cls(_cell(_get(order, "target"), "target"), echelons,
-                   tuple(_ids(order, "support", required=False)), bool(order.get("advance", True)))
+                   tuple(_ids(order, "support", required=False)), bool(order.get("advance", True)), pursue)
+
+    def wire_form(self) -> dict[str, Any]:
+        out = super().wire_form()
+        out["pursue"] = {uid: _plain(path) for uid, path in self.pursue}
+        return out
 
 
 @dataclass(frozen=True)
