@@ -16,6 +16,7 @@ from server.campaign.context import Ctx, Dropped
 from server.campaign.events import for_team, public, umpire
 from server.campaign.forces import is_division, new_division
 from server.campaign.orders import (
+    AmendOrder,
     AnswerPeace,
     Army,
     ArmyGroup,
@@ -40,6 +41,7 @@ from server.campaign.orders import (
     Strike,
     Transfer,
     Turn,
+    WithdrawOrder,
     parse,
 )
 from server.campaign.scenario import load_scenario
@@ -180,6 +182,8 @@ class CampaignEngine:
             if team not in state.order.active:
                 raise NotYourTurn("your team has finished planning", rule="C-5.2")
             handler(ctx, team, cmd)
+        elif isinstance(cmd, (AmendOrder, WithdrawOrder)):
+            self._amend(ctx, team, cmd)
         else:
             handler = TURN_ORDERS.get(kind)
             if handler is None:
@@ -198,10 +202,37 @@ class CampaignEngine:
         client's other fields); who owns the unit is checked at once."""
         for uid in _units_named(cmd):
             ctx.own_unit(team, uid)
-        recorded = cmd.wire_form()
+        numbers = ctx.state.order_numbers
+        numbers[team] = numbers.get(team, 0) + 1
+        recorded = {**cmd.wire_form(), "number": numbers[team]}
         ctx.state.pending.setdefault(team, []).append(recorded)
-        ctx.emit(for_team(team, "order_recorded", spectators=False, order=dict(recorded),
-                          number=len(ctx.state.pending[team])))
+        ctx.emit(for_team(team, "order_recorded", spectators=False, order=dict(recorded), number=numbers[team]))
+
+    def _amend(self, ctx: Ctx, team: str, cmd: AmendOrder | WithdrawOrder) -> None:
+        """C-1.7 [L3]: until the mediator carries the turn's orders out, a team may amend or withdraw an order it
+        recorded (named by the number `order_recorded` gave it); the amended order keeps its number and place."""
+        s = ctx.state
+        if s.level < 3:
+            raise IllegalOrder("at levels 1-2 an order is carried out at once: none waits to be amended",
+                               rule="C-1.7")
+        if team not in s.order.active:
+            raise NotYourTurn("your orders for this turn are in: the mediator is carrying them out", rule="C-1.7")
+        waiting = s.pending.get(team, [])
+        at = next((i for i, o in enumerate(waiting) if o.get("number") == cmd.number), None)
+        if at is None:
+            raise IllegalOrder(f"no order number {cmd.number} waits this turn", rule="C-1.7",
+                               details={"number": cmd.number})
+        if isinstance(cmd, WithdrawOrder):
+            del waiting[at]
+            ctx.emit(for_team(team, "order_withdrawn", spectators=False, number=cmd.number, rule="C-1.7"))
+            return
+        if type(cmd.order) not in TURN_ORDERS:
+            raise IllegalOrder("only an order of combat operations can replace a recorded one", rule="C-1.7")
+        for uid in _units_named(cmd.order):
+            ctx.own_unit(team, uid)
+        waiting[at] = {**cmd.order.wire_form(), "number": cmd.number}
+        ctx.emit(for_team(team, "order_amended", spectators=False, order=dict(waiting[at]), number=cmd.number,
+                          rule="C-1.7"))
 
     def end_turn(self, state: CampaignState, team: str, *, flagged: bool) -> tuple[CampaignState, Sequence[Event]]:
         if state.phase == OVER:
@@ -341,6 +372,7 @@ def _units_named(cmd: Command) -> list[str]:
             names.append(value)
     for attr in ("units", "support"):
         names.extend(getattr(cmd, attr, ()) or ())
+    names.extend(uid for uid, _ in getattr(cmd, "pursue", ()) or ())
     for echelon in getattr(cmd, "echelons", ()) or ():
         names.extend(echelon)
     return names

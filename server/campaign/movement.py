@@ -181,7 +181,7 @@ def move(ctx: Ctx, team: str, cmd: Move) -> None:
         taken.append(nxt)
         pos = nxt
     if reason is None and taken:
-        others = blocking(state, unit, taken[-1])
+        others = [o for o in blocking(state, unit, taken[-1]) if o is not corps_tail(state, unit, taken[-1])]
         if others and not stack_allowed(state, [*others, unit]) and not ctx.silent:
             reason = IllegalOrder(f"{label(taken[-1])} is occupied: counters may not overlap", rule="C-4.12")
             taken = []
@@ -233,12 +233,31 @@ def _walk(ctx: Ctx, unit: Unit, path: list[Cell], used: float) -> None:
         unit.debt += used - 1
         used = 1.0
     unit.used = used
-    if state.level >= 2 and not unit.wide and len(path) >= 1 and _is_defile(state, path[-1]):
+    leader = corps_tail(state, unit, path[-1])
+    if leader is not None:  # C-4.7: the corps' column closes up on its card, the tail passes to the newcomer
+        leader.second = None
+        ctx.emit(for_team(unit.team, "corps_column", unit=unit.id, behind=leader.id, corps=unit.corps, rule="C-4.7"))
+    if state.level >= 2 and not unit.wide and (leader is not None or _is_defile(state, path[-1])):
         back = path[-2] if len(path) >= 2 else start
         if not blocking(state, unit, back):
             unit.second = back  # C-4.7: stretched along its line of movement
     ctx.emit(for_team(unit.team, "moved", unit=unit.id, path=[list(c) for c in path], used=round(unit.used, 3)))
     enforce_stacking(ctx, unit.cells())
+
+
+def corps_tail(state: CampaignState, unit: Unit, cell: Cell) -> Unit | None:
+    """C-4.7 [L2]: a corps in a defile stretches into one 1×2, 1×3 or 1×4 card for its 1, 2 or 3 divisions, not a
+    1×2 card per division. So a division of a corps whose card is laid (C-4.9) may march into the stretched tail
+    of a division of its corps standing in a defile: the one ahead closes up on its head square and the newcomer
+    takes the tail behind it (`_walk`), and so on down the column. This returns that division ahead, if `cell` is
+    its tail."""
+    if state.level < 2 or not unit.corps or f"{unit.team}:{unit.corps}" not in state.corps_cards:
+        return None
+    for other in state.units_at(cell):
+        if (other is not unit and other.team == unit.team and other.corps == unit.corps and other.second == cell
+                and not other.wide and other.status != MARCH):  # stretched along its line in the defile's column
+            return other
+    return None
 
 
 def _is_defile(state: CampaignState, cell: Cell) -> bool:

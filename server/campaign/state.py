@@ -100,6 +100,7 @@ class CampaignState(ScenarioGame):
     recon: dict[str, dict[str, float]] = field(default_factory=dict)
     answers: list[dict[str, Any]] = field(default_factory=list)
     pending: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    order_numbers: dict[str, int] = field(default_factory=dict)  # C-1.7 [L3]: the last number given per team
     proposals: list[dict[str, Any]] = field(default_factory=list)
     refusals: dict[str, dict[str, Any]] = field(default_factory=dict)
     penalties: list[dict[str, Any]] = field(default_factory=list)
