@@ -62,3 +62,13 @@ def render(directory: Path) -> list[dict[str, Any]]:
 
 def by_kind_and_name(docs: list[dict[str, Any]]) -> dict[tuple[str, str], dict[str, Any]]:
     return {(d["kind"], d["metadata"]["name"]): d for d in docs}
+
+
+def routed(ingress: dict[str, Any], path: str) -> bool:
+    """Whether the Ingress sends `path` to a backend (Exact and Prefix path types)."""
+    for rule in ingress["spec"]["rules"]:
+        for p in rule["http"]["paths"]:
+            prefix = p["path"].rstrip("/")
+            if path == p["path"] or (p["pathType"] == "Prefix" and (path == prefix or path.startswith(prefix + "/"))):
+                return True
+    return False

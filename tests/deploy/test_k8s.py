@@ -12,7 +12,7 @@ import kubernetes_validate
 import pytest
 
 from server.settings import Settings, parse
-from tests.deploy.kustomize import by_kind_and_name, kubectl, render, render_plain, render_with_kubectl
+from tests.deploy.kustomize import by_kind_and_name, kubectl, render, render_plain, render_with_kubectl, routed
 
 K8S = Path(__file__).resolve().parents[2] / "deploy" / "k8s"
 KUBERNETES_VERSION = "1.30.0"  # the oldest release still commonly deployed; the recipe uses nothing newer
@@ -117,15 +117,6 @@ def test_redis_is_a_statefulset_with_a_volume_and_aof_fsync_always(
     assert _settings(server).redis_url == "redis://redis:6379/0"
 
 
-def _routed(ingress: dict[str, Any], path: str) -> bool:
-    for rule in ingress["spec"]["rules"]:
-        for p in rule["http"]["paths"]:
-            prefix = p["path"].rstrip("/")
-            if path == p["path"] or (p["pathType"] == "Prefix" and (path == prefix or path.startswith(prefix + "/"))):
-                return True
-    return False
-
-
 def test_the_ingress_passes_websockets_with_idle_timeouts_above_the_heartbeat_and_hides_metrics(
         res: dict[tuple[str, str], dict[str, Any]]) -> None:
     ingress = res[("Ingress", "kriegsspiel")]
@@ -134,9 +125,9 @@ def test_the_ingress_passes_websockets_with_idle_timeouts_above_the_heartbeat_an
         assert int(notes[f"nginx.ingress.kubernetes.io/{key}"]) > 3 * Settings().heartbeat_s
     assert ingress["spec"]["tls"]
     for path in ("/", "/ws", "/api/campaigns", "/api/lobby", "/api/rooms/c-1/replay", "/assets/index.js"):
-        assert _routed(ingress, path), path
+        assert routed(ingress, path), path
     for path in ("/metrics", "/healthz", "/metricsx"):
-        assert not _routed(ingress, path), path
+        assert not routed(ingress, path), path
 
 
 def _allowed(policies: list[dict[str, Any]], labels: dict[str, str], port: int) -> list[list[dict[str, Any]]]:
