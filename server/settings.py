@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import os
 import socket
 import sys
@@ -30,6 +31,10 @@ class Settings:
     metrics_port: int | None = None  # serve /metrics on this port only (not on the public one)
     shutdown_timeout_s: float = 10.0  # at shutdown: how long requests and sockets get to finish
     debug: bool = False  # tracebacks instead of one-line errors, debug logging
+    create_per_hour: float = 30.0  # campaigns created per client address and hour (0: no limit; loopback: none)
+    create_burst: int = 10  # ... and at once
+    trusted_proxies: tuple[str, ...] = ()  # networks whose X-Forwarded-For names the client (server/net/limits.py)
+    max_body_bytes: int = 256 * 1024  # larger HTTP request bodies are refused (413)
 
     max_frame_bytes: int = 64 * 1024  # bigger inbound frames close the socket with 1009
     heartbeat_s: float = 20.0  # websocket ping/pong; a silent peer is dropped after it
@@ -97,7 +102,15 @@ def _positive(kind: type[int] | type[float]) -> Callable[[str], Any]:
     return check
 
 
+def _networks(value: str) -> tuple[str, ...]:
+    nets = tuple(part.strip() for part in value.split(",") if part.strip())
+    for net in nets:
+        ipaddress.ip_network(net, strict=False)  # ValueError: not a network
+    return nets
+
+
 _port.__name__ = "port (0-65535)"
+_networks.__name__ = "list of networks (10.0.0.0/8,fd00::/8)"
 
 
 class _Help(argparse.HelpFormatter):
@@ -174,6 +187,14 @@ def _parser(env: Mapping[str, str]) -> _Parser:
          "unload an owned room after this many idle seconds (0: never)")
     flag("--shutdown-timeout", "KS_SHUTDOWN_TIMEOUT", 10.0, _positive(float),
          "at shutdown, seconds open requests and sockets get to finish")
+    flag("--create-per-hour", "KS_CREATE_PER_HOUR", 30.0, _positive(float),
+         "campaigns one client address may create per hour (0: no limit; loopback addresses are not limited)")
+    flag("--create-burst", "KS_CREATE_BURST", 10, _positive(int), "campaigns one client address may create at once")
+    flag("--trusted-proxies", "KS_TRUSTED_PROXIES", (), _networks,
+         "comma-separated networks of your reverse proxies (10.0.0.0/8,...): their X-Forwarded-For names the "
+         "client whose campaign creation is limited (default: none, the peer is the client)")
+    flag("--max-body-bytes", "KS_MAX_BODY_BYTES", 256 * 1024, _positive(int),
+         "larger HTTP request bodies are refused with 413")
     flag("--client-dir", "KS_CLIENT_DIR", None, str,
          "the built web client (default: client_web/dist beside the installed package, else under the current "
          "directory)")
@@ -190,7 +211,9 @@ def parse(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = Non
         demo=a.demo, demo_scenario=a.demo_scenario, node=a.node or None,
         public_url=(a.public_url or public_url_for(a.host, a.port)).rstrip("/"),
         create_token=env.get("KS_CREATE_TOKEN") or None, metrics_port=a.metrics_port,
-        shutdown_timeout_s=a.shutdown_timeout, debug=a.debug,
+        shutdown_timeout_s=a.shutdown_timeout, debug=a.debug, create_per_hour=a.create_per_hour,
+        create_burst=a.create_burst, trusted_proxies=a.trusted_proxies,
+        max_body_bytes=a.max_body_bytes,
         fsync=not a.no_fsync, client_dir=a.client_dir or default_client_dir(), max_frame_bytes=a.max_frame_bytes,
         heartbeat_s=a.heartbeat, ping_interval_s=a.ping_interval, rate_per_s=a.rate, rate_burst=a.rate_burst,
         send_buffer_bytes=a.send_buffer_bytes, lease_ms=a.lease_ms, socket_send_buffer_bytes=a.socket_send_buffer,

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hmac
 import logging
 import time
 from collections.abc import AsyncIterator, Callable, Coroutine, Mapping
@@ -16,6 +15,7 @@ from pydantic import ValidationError
 
 from server.bus import open_backend
 from server.bus.names import campaign_room
+from server.net.limits import CreateLimits, body_limit
 from server.net.metrics import Metrics, metrics_response, registry_of
 from server.net.outbox import Outbox
 from server.net.session import CLOSE_NO_HELLO, CLOSE_REPLACED, CLOSE_REVOKED, Session
@@ -47,6 +47,7 @@ class Node:
         hub.kick = self.kick
         self.ready = False
         self.registry = registry_of(self)
+        self.create_limits = CreateLimits(settings)
 
     def sign_in(self, session: Session) -> None:
         """A seat is played from one connection: a newer sign-in replaces the older one (4009)."""
@@ -186,11 +187,9 @@ async def metrics(request: web.Request) -> web.Response:
 
 async def create_campaign(request: web.Request) -> web.Response:
     node = request.app[NODE]
-    required = node.settings.create_token
-    if required:
-        given = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
-        if not hmac.compare_digest(given.encode(), required.encode()):
-            return web.json_response({"error": "forbidden", "message": "a create token is required"}, status=403)
+    refused = node.create_limits.check(request)  # the create token, then the per-address rate (limits.py)
+    if refused is not None:
+        return refused
     try:
         spec = CreateCampaign.model_validate_json(await request.read())
     except ValidationError as exc:
@@ -307,7 +306,7 @@ _NO_CLIENT = """<!doctype html><meta charset="utf-8"><title>Kriegsspiel</title>
 
 
 def create_app(settings: Settings) -> web.Application:
-    app = web.Application(client_max_size=256 * 1024)
+    app = web.Application(client_max_size=settings.max_body_bytes, middlewares=[body_limit(settings.max_body_bytes)])
     app[SETTINGS] = settings
     app.cleanup_ctx.append(_backend_ctx)
     app.on_shutdown.append(_close_sessions)
