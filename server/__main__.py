@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import errno
 import gc
+import ipaddress
 import logging
 import signal
 import socket
@@ -119,6 +120,9 @@ async def serve(settings: Settings, loop_name: str) -> None:
             for sock in private:
                 await web.SockSite(metrics_runner, sock).start()
         print(_banner(settings, loop_name), flush=True)
+        if not settings.create_token and not _loopback(settings.host):
+            print("note: anyone who can reach this server may create campaigns: set KS_CREATE_TOKEN to require a "
+                  "token (docs/operating.md, Limits)", flush=True)
         stopped_by = await _until_signal()
         node = app[NODE]
         sessions, rooms = len(node.sessions), len(node.hub.rooms)
@@ -155,6 +159,13 @@ async def _until_signal() -> str:
     finally:
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.remove_signal_handler(sig)
+
+
+def _loopback(host: str) -> bool:
+    try:
+        return all(ipaddress.ip_address(info[4][0]).is_loopback for info in socket.getaddrinfo(host or None, 0))
+    except (OSError, ValueError):
+        return False
 
 
 def _store(settings: Settings) -> str:
