@@ -111,6 +111,7 @@ async def serve(settings: Settings, loop_name: str) -> None:
     scraper = web.Application()
     scraper.router.add_get("/metrics", lambda _: _scrape(app))
     metrics_runner = web.AppRunner(scraper, access_log=None)
+    print(_banner(settings, loop_name), flush=True)  # before the demo's links, which end up last on the screen
     try:
         await runner.setup()  # opens the store and the bus, starts the hub, makes the demo campaign
         for sock in public:
@@ -119,7 +120,6 @@ async def serve(settings: Settings, loop_name: str) -> None:
             await metrics_runner.setup()
             for sock in private:
                 await web.SockSite(metrics_runner, sock).start()
-        print(_banner(settings, loop_name), flush=True)
         if not settings.create_token and not _loopback(settings.host):
             print("note: anyone who can reach this server may create campaigns: set KS_CREATE_TOKEN to require a "
                   "token (docs/operating.md, Limits)", flush=True)
