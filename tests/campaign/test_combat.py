@@ -7,6 +7,7 @@ import pytest
 from server.campaign.combat import Fighter, crt, distribute
 from server.campaign.forces import CAPTURED
 from server.campaign.scenario import load_scenario
+from server.campaign.state import CampaignState
 from server.core.engine import team_viewer
 from server.core.errors import IllegalOrder
 from tests.campaign.helpers import BLUE, RED, end, kinds, next_turn, order, place, start
@@ -174,16 +175,22 @@ def test_defender_withdraws_and_attacker_advances_C_9_8a() -> None:
     assert s.units[rd].cell == (44, 18)  # 10 km of 30 ≤ 2/3 of the move
 
 
+def _withdrawing(level: int) -> tuple[CampaignState, tuple[str, str, str]]:
+    """A red RD and TD, both facing east beside a blue RD at 44-18 that withdraws when attacked."""
+    s = start(level)
+    rd = place(s, "red", "RD", (43, 18), facing="E")
+    td = place(s, "red", "TD", (43, 19), facing="E")
+    bd = place(s, "blue", "RD", (44, 18), facing="W")
+    s.regulations["blue"] = {"on_attack": {bd: "withdraw"}}
+    return s, (rd, td, bd)
+
+
 def test_after_a_withdrawal_every_attacker_may_advance_two_thirds_of_its_move_C_9_8a() -> None:
     """The defender withdraws: each attacker of the first echelon may advance on the same turn by up to 2/3 of its
     arm's move in that terrain — the TD (40 km a turn on the plain) along its `pursue` path two cells (20 km, the
     third would make 30 > 26.7), the RD (30 km) into the vacated square and then, by a later move, one more
     (2 × 10 = 20 km = 2/3 of 30). Not backwards (C-4.4), and no new strike: the strike took their turn."""
-    s = start(1)
-    rd = place(s, "red", "RD", (43, 18), facing="E")
-    td = place(s, "red", "TD", (43, 19), facing="E")
-    bd = place(s, "blue", "RD", (44, 18), facing="W")
-    s.regulations["blue"] = {"on_attack": {bd: "withdraw"}}
+    s, (rd, td, bd) = _withdrawing(1)
     s, events = order(s, RED, type="attack", target=[44, 18], echelons=[[rd, td]],
                       pursue={td: [[44, 19], [45, 19], [46, 19], [47, 19]]})
     assert "withdrawal" in kinds(events) and s.units[bd].cell == (45, 18)
@@ -204,11 +211,7 @@ def test_after_a_withdrawal_every_attacker_may_advance_two_thirds_of_its_move_C_
 
 def test_pursuit_paths_are_carried_out_at_level_3_C_9_8a_C_1_7() -> None:
     """At level 3 the strikes are carried out after the moves (C-1.7): the pursuit is in the attack order."""
-    s = start(3)
-    rd = place(s, "red", "RD", (43, 18), facing="E")
-    td = place(s, "red", "TD", (43, 19), facing="E")
-    bd = place(s, "blue", "RD", (44, 18), facing="W")
-    s.regulations["blue"] = {"on_attack": {bd: "withdraw"}}
+    s, (rd, td, _) = _withdrawing(3)
     s, _ = order(s, RED, type="attack", target=[44, 18], echelons=[[rd, td]],
                  pursue={td: [[44, 19], [45, 19], [46, 19]]})
     s, _ = end(s, "red")
