@@ -15,6 +15,7 @@ import difflib
 import json
 import re
 import sys
+import textwrap
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -70,8 +71,17 @@ def lead(lang: str, seed: int) -> str:
     return f"**Пример, рассчитанный сервером** (начальное число {seed}; `python docs/rules/make_examples.py`)."
 
 
+def wrap(part: str) -> str:
+    """A paragraph or a list wrapped at 120 columns as the hand-written text is; tables stay as they are."""
+    if part.startswith("|"):
+        return part
+    if part.startswith("- "):
+        return "\n".join(textwrap.fill(item, 120, subsequent_indent="  ", break_on_hyphens=False, break_long_words=False) for item in part.split("\n"))
+    return textwrap.fill(part, 120, break_on_hyphens=False, break_long_words=False)
+
+
 def block(lang: str, seed: int, *parts: str) -> str:
-    return "\n\n".join([lead(lang, seed), *parts]) + "\n"
+    return "\n\n".join(wrap(p) for p in [lead(lang, seed), *parts]) + "\n"
 
 
 def data(events: Iterable[Any], kind: str) -> list[dict[str, Any]]:
