@@ -72,12 +72,16 @@ def lead(lang: str, seed: int) -> str:
 
 
 def wrap(part: str) -> str:
-    """A paragraph or a list wrapped at 120 columns as the hand-written text is; tables stay as they are."""
+    """A paragraph or a list wrapped at 120 columns as the hand-written text is (never inside an ID such as
+    D-N-13); tables stay as they are."""
+    def fill(text: str, indent: str = "") -> str:
+        return textwrap.fill(text, 120, subsequent_indent=indent, break_on_hyphens=False, break_long_words=False)
+
     if part.startswith("|"):
         return part
     if part.startswith("- "):
-        return "\n".join(textwrap.fill(item, 120, subsequent_indent="  ", break_on_hyphens=False, break_long_words=False) for item in part.split("\n"))
-    return textwrap.fill(part, 120, break_on_hyphens=False, break_long_words=False)
+        return "\n".join(fill(item, "  ") for item in part.split("\n"))
+    return fill(part)
 
 
 def block(lang: str, seed: int, *parts: str) -> str:
