@@ -305,7 +305,6 @@ def charge() -> Example:
     path = [[34, 40 + i] for i in range(1, 10)]
     s, ev_move = h.order(s, {"type": "charge", "unit": "c1", "path": path})
     s, ev_turn = h.run_turn(s)
-    events = [*ev_move, *ev_turn]
     moved = data(ev_move, "moved")[0]
     bonus = data(ev_move, "charge")[0]
     crossing = [f for f in data(ev_move, "fire") if f["weapon"] in ("crossing", "musket")]
@@ -339,7 +338,8 @@ def charge() -> Example:
                            f"{m['values'][1]} → {m['a']} теряет {m['losses'][0]}, {m['b']} — {m['losses'][1]} "
                            f"(N-MELEE-1); осталось устойчивости: {m['a']} {left.get(m['a'])}, {m['b']} "
                            f"{left.get(m['b'])}.")
-    del events
+    for lang in LANGS:
+        lines[lang] += [f"- {m}." for m in morale_lines(ev_turn, lang)]
     en = block("en", seed,
                "A blue heavy cavalry regiment in attack column (c1: melee 3 + 1, charge 4) charges a red regiment in "
                "line (r1: firepower 4, melee 2) straight at the middle of its front, from 9 cells away.",
