@@ -55,6 +55,16 @@ def frac(x: float, lang: str) -> str:
     return FRACTIONS.get(round(float(x), 4)) or num(x, lang)
 
 
+def plural_ru(n: float, one: str, few: str, many: str) -> str:
+    """Russian noun after a number: 1 очко, 2 очка, 5 очков (fractions take `few`)."""
+    if n != int(n):
+        return few
+    k = int(n)
+    if k % 10 == 1 and k % 100 != 11:
+        return one
+    return few if k % 10 in (2, 3, 4) and k % 100 not in (12, 13, 14) else many
+
+
 def signed(n: int) -> str:
     return f"{n:+d}".replace("-", "−")
 
@@ -490,8 +500,11 @@ def siege_ladders() -> Example:
         notes_en, notes_ru = [], []
         for m in data(ev, "moved"):
             points = "point" if m["spent"] == 1 else "points"
-            notes_en.append(f"moves {m['steps']} ({num(m['spent'], 'en')} {points})")
-            notes_ru.append(f"проходит {m['steps']} ({num(m['spent'], 'ru')} очк.)")
+            notes_en.append(f"moves {m['steps']} {'cell' if m['steps'] == 1 else 'cells'} "
+                            f"({num(m['spent'], 'en')} {points})")
+            cells = plural_ru(m["steps"], "клетку", "клетки", "клеток")
+            points_ru = plural_ru(m["spent"], "очко", "очка", "очков")
+            notes_ru.append(f"проходит {m['steps']} {cells} ({num(m['spent'], 'ru')} {points_ru})")
         for c in data(ev, "climbed"):
             notes_en.append(f"climbs onto the wall for {c['cost']} points; {num(c['points'], 'en')} left")
             notes_ru.append(f"поднимается на стену за {c['cost']} очка; осталось {num(c['points'], 'ru')}")
