@@ -65,6 +65,11 @@ def plural_ru(n: float, one: str, few: str, many: str) -> str:
     return few if k % 10 in (2, 3, 4) and k % 100 not in (12, 13, 14) else many
 
 
+def units_ru(n: int) -> str:
+    """"n единиц(а/ы)" — loss units and points of loss tolerance."""
+    return f"{n} {plural_ru(n, 'единица', 'единицы', 'единиц')}"
+
+
 def signed(n: int) -> str:
     return f"{n:+d}".replace("-", "−")
 
@@ -190,7 +195,7 @@ def round_shot() -> Example:
     (shot,) = [f for f in data(ev, "fire") if f["weapon"] == "round_shot"]
     left = {d["unit"]: d["left"] for d in data(ev, "losses")}.get("b1", s.units["b1"].loss_tolerance)
     hit_en = f"a hit, {shot['losses']} losses" if shot["hit"] else "a miss, no loss"
-    hit_ru = f"попадание, {shot['losses']} единицы потерь" if shot["hit"] else "промах, потерь нет"
+    hit_ru = f"попадание, {units_ru(shot['losses'])} потерь" if shot["hit"] else "промах, потерь нет"
     en = block("en", seed,
                f"A red foot battery (a1, accuracy {roll['accuracy']}, {guns} guns in action) names a blue regiment in "
                f"attack column (b1) as its round-shot target; b1 stands {roll['distance']} cells away, in the zone "
@@ -207,7 +212,7 @@ def round_shot() -> Example:
                f"- Вероятность попадания (N-HIT-2): точность {roll['accuracy']}, {roll['distance']} клеток → "
                f"{roll['need']}/6: попадание, если выпало {roll['need']} или меньше (D-GEN-1).\n"
                f"- Выпало {roll['face']}: {hit_ru} — рота с 3–4 орудиями в строю наносит 2 (N-ART-7, D-N-7).\n"
-               f"- У b1 осталось {left} единиц устойчивости.")
+               f"- У b1 осталось {units_ru(left)} устойчивости.")
     return Example(en, ru)
 
 
@@ -299,7 +304,7 @@ def morale() -> Example:
     ru = block("ru", seed,
                f"Синий полк в походной колонне вышел из кампании потрёпанным: боевой дух 3, устойчивость 6 из {full} "
                f"(N-MORALE-1). Он стоит в 4 клетках перед красной ротой пешей артиллерии.",
-               f"- Картечь: {loss['amount']} единицы потерь → устойчивость {loss['left']}.\n"
+               f"- Картечь: {units_ru(loss['amount'])} потерь → устойчивость {loss['left']}.\n"
                f"- {morale_lines(ev, 'ru')[0]}: половина от {full} — {full // 2}, а {loss['left']} не больше.\n"
                f"- Боевой дух опустился до {roll['morale']}: бросок на рассеивание с вероятностью {roll['need']}/6 "
                f"(N-MORALE-5, D-N-9). Выпало {roll['face']}: {outcome_ru}.")
@@ -327,7 +332,7 @@ def charge() -> Example:
         for f in crossing:
             lines["en"].append(f"- On entering r1's musket zone it takes {f['losses']} losses at once, as from "
                                f"close-range fire ({f['rule']}, D-N-17).")
-            lines["ru"].append(f"- Войдя в зону ружейного огня r1, она сразу получает {f['losses']} единицы потерь, "
+            lines["ru"].append(f"- Войдя в зону ружейного огня r1, она сразу получает {units_ru(f['losses'])} потерь, "
                                f"как от огня с близкой дистанции ({f['rule']}, D-N-17).")
     else:
         lines["en"].append("- r1 does not fire into the charge.")
