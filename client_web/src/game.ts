@@ -9,6 +9,7 @@ import { lang, onLangChange, setLang, t, type MessageKey } from "./i18n";
 import { fetchLobby } from "./lobby/api";
 import { CommandError, Connection, websocketUrl, type Command, type ConnectionState } from "./net/connection";
 import { OrderGate } from "./net/lockout";
+import { battleRoom, isBattleRoom, isSecretRoom, secretRoom } from "./net/room-id";
 import { fetchReplay, ReplayUnavailable, type Frame, type ReplayAs } from "./net/replay";
 import { Session, type RoomView } from "./net/session";
 import { readBattle } from "./battle/model";
@@ -77,7 +78,7 @@ export class GamePage {
     this.conn.on("welcome", (w) => {
       this.session.onWelcome(w);
       for (const room of w.rooms) void this.conn.join(room).then(() => this.pollPresence()).catch(() => {});
-      this.current ??= (this.focus && w.rooms.includes(this.focus) ? this.focus : null) ?? w.rooms.find((r) => !r.startsWith("s-")) ?? w.rooms[0] ?? null;
+      this.current ??= (this.focus && w.rooms.includes(this.focus) ? this.focus : null) ?? w.rooms.find((r) => !isSecretRoom(r)) ?? w.rooms[0] ?? null;
       this.renderAll();
     });
     this.conn.on("snapshot", (s) => {
@@ -158,8 +159,8 @@ export class GamePage {
     const w = this.session.welcome;
     if (!w) return;
     // The Napoleonic campaign announces `battle_started {battle}`; its room is b-<campaign>-<battle>.
-    const room = data.battle_room ?? data.room ?? (kind === "battle_started" && typeof data.battle === "string" ? `b-${w.campaign}-${data.battle}` : null);
-    if (typeof room !== "string" || !room.startsWith("b-") || w.rooms.includes(room)) return;
+    const room = data.battle_room ?? data.room ?? (kind === "battle_started" && typeof data.battle === "string" ? battleRoom(w.campaign, data.battle) : null);
+    if (typeof room !== "string" || !isBattleRoom(room) || w.rooms.includes(room)) return;
     w.rooms.push(room);
     this.spawning.add(room);
     this.renderRoomTabs();
@@ -190,7 +191,7 @@ export class GamePage {
   private followSecretModule(): void {
     const w = this.session.welcome;
     if (!w || w.role !== "player" || !this.locked) return;
-    const room = `s-${w.campaign}`;
+    const room = secretRoom(w.campaign);
     if (!w.rooms.includes(room)) {
       w.rooms.push(room);
       void this.conn.join(room).catch(() => {});
@@ -360,7 +361,7 @@ export class GamePage {
     const intercepts = interceptOffers(nap, team);
     return h("section", { class: "battles", "data-testid": "battles" }, model.battles.length ? h("h3", {}, t("battle.list")) : null,
       !model.battles.length ? null : h("ul", {}, ...model.battles.map((b) => {
-        const room = `b-${w?.campaign ?? ""}-${b.id}`;
+        const room = battleRoom(w?.campaign ?? "", b.id);
         const mine = team !== null && (team === b.attacker || team === b.defender);
         const contact = b.status === "contact";
         const quick = b.raw.quick;
@@ -499,7 +500,7 @@ export class GamePage {
     let chan = this.channels.get(id);
     if (!chan) {
       chan = new ChannelsPanel(this.session, id, (channel, text) => this.send({ t: "chat", room: id, channel, text }),
-        () => this.locked && !id.startsWith("s-"));
+        () => this.locked && !isSecretRoom(id));
       this.channels.set(id, chan);
     }
     chan.render();

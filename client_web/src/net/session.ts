@@ -4,6 +4,7 @@
  * client never infers hidden information: it shows exactly what the server sent.
  */
 import type { Event, Joined, Snapshot, View, Welcome } from "./protocol";
+import { campaignOf } from "./room-id";
 
 export interface ChatLine {
   seq: number;
@@ -71,13 +72,6 @@ function str(v: unknown, fallback = ""): string {
   return typeof v === "string" ? v : typeof v === "number" ? String(v) : fallback;
 }
 
-/** The campaign a room belongs to: `c-<campaign>`, `s-<campaign>`, `b-<campaign>-<battle>` (as the server's
- * `names.campaign_of`). */
-export function campaignOf(room: string): string | null {
-  if (room.startsWith("c-") || room.startsWith("s-")) return room.slice(2);
-  if (room.startsWith("b-") && room.includes("-", 2)) return room.slice(2, room.indexOf("-", 2));
-  return null;
-}
 
 /** The channel a chat event belongs to; events without one are announcements. */
 export function chatChannel(ev: Event): string {
