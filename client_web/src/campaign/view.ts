@@ -1,7 +1,7 @@
 /** The strategic map on a canvas (C-2.*): terrain, borders, rivers, roads, railways, cities and fortresses, the
  * coordinate metric, forces; selection, path preview with its cost, orders by mouse and keyboard. */
 import { FACINGS, facingIndex } from "../battle/geometry";
-import { t, type MessageKey } from "../i18n";
+import { proper, t, type MessageKey } from "../i18n";
 import { h, clear } from "../ui/dom";
 import { TERRAIN_FILL, teamColour } from "../ui/colours";
 import { cellCentre, cellToPixel, cheapestPath, fit, formatCoord, inside, pixelToCell, zoomAt, type Cell, type Viewport } from "./geometry";
@@ -466,7 +466,7 @@ export class CampaignView {
         ctx.stroke();
       }
       ctx.fillStyle = "#111";
-      ctx.fillText(city.name, c.x + r + 2, c.y + 2);
+      ctx.fillText(proper(city.name), c.x + r + 2, c.y + 2);
     }
   }
 

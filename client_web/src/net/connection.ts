@@ -284,6 +284,12 @@ export class Connection {
     return v === undefined ? {} : { view_as: v };
   }
 
+  /** Stop following a room without a word to the server (after a welcome, when the room is no longer ours). */
+  forget(room: string): void {
+    this.rooms.delete(room);
+    this.viewing.delete(room);
+  }
+
   leave(room: string): Promise<{ seq: number | null }> {
     this.rooms.delete(room);
     return this.send({ t: "leave", room });
