@@ -496,6 +496,7 @@ export class GamePage {
       this.stage.append(h("div", { class: "secret-room" }, h("h2", {}, t("chan.secret"))));
       return;
     }
+    if (view instanceof BattleView) view.names = this.names(id);
     const frame = this.replayAt !== null ? this.framesOf(room)[this.replayAt] : undefined;
     const replayTeam = frame && this.serverReplay?.as.startsWith("team:") ? this.serverReplay.as.slice(5) : null;
     const seenAs = this.conn.viewing.get(id);

@@ -598,6 +598,12 @@ export const en = {
   "recon.kind.feature": "What is there?",
   "recon.kind.mobilization": "Mobilization",
   "game.house_rules": "House rules",
+  "battle.won": "Won by {winner}",
+  "unit.general": "General {name}",
+  "n.units|one": "{n} unit",
+  "n.units|few": "{n} units",
+  "n.units|many": "{n} units",
+  "n.units|other": "{n} units",
 } as const;
 
 export type MessageKey = keyof typeof en;

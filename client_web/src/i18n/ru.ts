@@ -600,4 +600,10 @@ export const ru: Record<MessageKey, string> = {
   "recon.kind.feature": "Что там?",
   "recon.kind.mobilization": "Мобилизация",
   "game.house_rules": "Домашние правила",
+  "battle.won": "Победили {winner}",
+  "unit.general": "Генерал {name}",
+  "n.units|one": "{n} часть",
+  "n.units|few": "{n} части",
+  "n.units|many": "{n} частей",
+  "n.units|other": "{n} части",
 };

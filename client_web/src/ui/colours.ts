@@ -27,6 +27,18 @@ export function teamColour(team: string | null | undefined): TeamColour {
   return TEAM_COLOURS[key] ?? TEAM_COLOURS[{ r: "red", b: "blue", g: "green", k: "black" }[key[0]!] ?? ""] ?? OTHER;
 }
 
+/** The team's mark in text: its shape in its colour, named for screen readers. */
+export function teamMark(team: string | null | undefined, label = ""): HTMLElement {
+  const c = teamColour(team);
+  const el = document.createElement("span");
+  el.className = "team-mark";
+  el.style.color = c.fill;
+  el.textContent = c.glyph;
+  if (label) el.setAttribute("aria-label", label);
+  else el.setAttribute("aria-hidden", "true");
+  return el;
+}
+
 /** The team's shape on a canvas, centred at (x, y), `r` its radius. */
 export function drawTeamShape(ctx: CanvasRenderingContext2D, team: string, x: number, y: number, r: number): void {
   const c = teamColour(team);
