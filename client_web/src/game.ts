@@ -24,6 +24,7 @@ import { teamColour } from "./ui/colours";
 import { append, clear, formatMs, h } from "./ui/dom";
 import { describeEvent, QUIET_KINDS } from "./ui/log";
 import { moderatorDesk } from "./ui/moderator";
+import { engineOf } from "./ui/rulings";
 import { namesFor, type Names } from "./ui/names";
 import { stateLine, type StateLine } from "./ui/status";
 
@@ -84,6 +85,7 @@ export class GamePage {
   /** players and spectators online per room, and the campaigns' names, from the lobby (public campaigns) */
   private presence = new Map<string, { players: number; spectators: number }>();
   private campaignNames = new Map<string, string>();
+  private campaignTeams = new Map<string, [string, number][]>();
   private readonly resyncTimers = new Map<string, number>();
   /** battle rooms announced but perhaps not open yet */
   private readonly spawning = new Set<string>();
@@ -200,7 +202,10 @@ export class GamePage {
     try {
       const lobby = await fetchLobby();
       this.presence = new Map([...lobby.campaigns, ...lobby.battles].map((r) => [r.room, { players: r.players_online, spectators: r.spectators_online }]));
-      for (const c of lobby.campaigns) this.campaignNames.set(c.id, c.name);
+      for (const c of lobby.campaigns) {
+        this.campaignNames.set(c.id, c.name);
+        this.campaignTeams.set(c.id, c.teams.map((tm) => [String(tm.colour ?? ""), Number(tm.seats ?? 0)]));
+      }
       this.renderHeader();
       this.renderRoomTabs();
     } catch {
@@ -594,6 +599,21 @@ export class GamePage {
       inTerms && w?.role === "moderator" ? terms("terms-impose", (g, gen) => imposeTermsRuling(s.fortress, g, gen), true) : null);
   }
 
+  /** The campaign's players: each team's seats as the lobby lists them, else the seats its armies name, else who
+   * spoke. */
+  private playersOf(id: string): string[] {
+    const w = this.session.welcome;
+    const teams = this.teamsOf(this.session.room(id));
+    const seats = new Map<string, number>(w ? this.campaignTeams.get(w.campaign) ?? [] : []);
+    const campaign = w ? this.session.rooms.get(campaignRoom(w.campaign))?.state : undefined;
+    for (const a of Array.isArray(campaign?.armies) ? campaign.armies as Record<string, unknown>[] : []) {
+      if (typeof a.team === "string" && typeof a.seat === "number") seats.set(a.team, Math.max(seats.get(a.team) ?? 0, a.seat));
+    }
+    const out = teams.flatMap((tm) => Array.from({ length: seats.get(tm) ?? 0 }, (_, i) => `${tm}-${i + 1}`));
+    const spoke = this.session.room(id).log.flatMap((e) => (typeof e.data.from === "string" && /^[a-z]+-\d+$/.test(e.data.from) ? [e.data.from] : []));
+    return [...new Set([...out, ...spoke])];
+  }
+
   /** The teams (sides) of a room, from its clocks and its view. */
   private teamsOf(room: RoomView): string[] {
     const fromClocks = Object.keys((room.clocks.teams as Record<string, unknown> | undefined) ?? {});
@@ -711,7 +731,24 @@ export class GamePage {
         desk = moderatorDesk({
           room: id,
           teams: () => this.teamsOf(this.session.room(id)),
-          players: () => [...new Set(this.session.room(id).log.flatMap((e) => (typeof e.data.from === "string" ? [e.data.from] : [])))],
+          players: () => this.playersOf(id),
+          units: () => {
+            const r = this.session.room(id);
+            const names = this.names(id);
+            return r.kind === "battle" ? readBattle(r.state).units.map((u): [string, string] => [u.id, names.unit(u.id)])
+              : readCampaign(r.state).forces.map((f): [string, string] => [f.id, proper(f.name)]);
+          },
+          battles: () => readCampaign(this.session.room(id).state).battles.filter((b) => b.status === "running")
+            .map((b): [string, string] => [b.id, this.names(id).battle(b.id)]),
+          engine: () => engineOf(this.session.room(id).kind, this.session.room(id).state),
+          audit: () => {
+            const log = this.session.room(id).log;
+            const names = this.names(id);
+            return {
+              lines: log.map((e) => t("mod.audit.by", { at: new Date(e.at_ms).toLocaleTimeString(lang()), who: `#${e.seq}`, what: describeEvent(e, names).text })),
+              data: { room: id, events: log.map((e) => ({ seq: e.seq, at_ms: e.at_ms, kind: e.kind, data: e.data })) },
+            };
+          },
           falseAnswers: () => this.falseAnswers.get(id) ?? [],
           send: (cmd) => this.send(cmd),
           viewing: () => this.conn.viewing.get(id) ?? null,

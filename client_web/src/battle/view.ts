@@ -603,7 +603,7 @@ export class BattleView {
     }
     if (m.reinforcements.length) {
       this.panel.append(h("h4", {}, t("battle.reinforcements")), h("ul", {}, ...m.reinforcements.map((r) =>
-        h("li", {}, teamMark(r.side), ` ${this.names.army(r.id)}${r.eta ? ` · ${r.eta}` : ""}`))));
+        h("li", {}, teamMark(r.side), ` ${this.names.army(r.name) !== r.name ? this.names.army(r.name) : this.names.army(r.id)}${r.eta ? ` · ${r.eta}` : ""}`))));
     }
   }
 }

@@ -604,6 +604,23 @@ export const en = {
   "n.units|few": "{n} units",
   "n.units|many": "{n} units",
   "n.units|other": "{n} units",
+  "mod.ruling.end_battle": "End the battle",
+  "mod.ruling.adjust": "Adjust a unit (morale, losses, guns)",
+  "mod.ruling.capitulation": "Impose the garrison's capitulation",
+  "mod.ruling.impose_quick": "Impose a quick resolution",
+  "mod.ruling.inform": "Tell one team something",
+  "mod.ruling.adjust_rating": "Set a unit's rating",
+  "mod.ruling.penalty": "Penalise a team",
+  "mod.ruling.limit_interventions": "Limit the umpire's interventions",
+  "mod.ruling.end_campaign": "End the campaign",
+  "mod.ruling.note": "A note for everyone",
+  "mod.ruling.advanced": "Another ruling, written out (JSON)",
+  "mod.field.winner": "Winner",
+  "mod.field.morale": "Morale",
+  "mod.field.loss_tolerance": "Loss tolerance",
+  "mod.field.guns": "Guns",
+  "mod.field.rating": "Rating",
+  "mod.field.points": "Points",
 } as const;
 
 export type MessageKey = keyof typeof en;
