@@ -208,6 +208,7 @@ export class GamePage {
       }
       this.renderHeader();
       this.renderRoomTabs();
+      this.desks.forEach((desk) => desk.refresh?.());
     } catch {
       // the lobby is a nicety here; the game goes on without it
     }
@@ -328,6 +329,7 @@ export class GamePage {
     this.reconShown = "";
     this.battlesShown = "";
     this.attention.reset();
+    this.live.textContent = "";
     this.renderAll();
   }
 

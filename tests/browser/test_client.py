@@ -68,6 +68,16 @@ def field_point(canvas: Any, x: float, y: float) -> tuple[float, float]:
     return box["x"] + ox + x * scale, box["y"] + oy + y * scale
 
 
+def end_battle(moderator: Any, winner: str, reason: str) -> None:
+    """The umpire ends the battle from the desk's form for that ruling (docs/battle.md: end_battle)."""
+    desk = moderator.get_by_test_id("moderator-desk")
+    desk.get_by_test_id("mod-ruling-type").select_option("end_battle")
+    fields = desk.get_by_test_id("mod-ruling-fields")
+    fields.locator("[data-field=winner]").select_option(winner)
+    fields.locator("[data-field=reason]").fill(reason)
+    desk.get_by_test_id("mod-rule-form").click()
+
+
 def say(page: Any, channel: str, text: str) -> None:
     page.get_by_test_id(f"chan-{channel}").click()
     page.get_by_test_id("chat-input").fill(text)
@@ -373,8 +383,7 @@ def test_armies_meet_and_a_battle_is_watched_live(web_server: ServerProcess, new
     moderator = new_page()
     open_link(moderator, made["moderator_link"], "Moderator")
     battle_tab(moderator).click()
-    moderator.get_by_test_id("mod-ruling").fill('{"type": "end_battle", "winner": "red", "reason": "umpire"}')
-    moderator.get_by_test_id("mod-rule").click()
+    end_battle(moderator, "red", "umpire")
     expect(spectator.get_by_test_id("battle-result")).to_contain_text("Red", timeout=10_000)
     death = spectator.get_by_test_id("turn-log").locator('[data-kind="roll"]', has_text="the general's fate")
     expect(death).to_have_count(1)
@@ -427,8 +436,7 @@ def test_a_finished_battle_is_replayed_turn_by_turn(web_server: ServerProcess, n
     red.get_by_test_id("end-turn").click()
     blue.get_by_test_id("end-turn").click()
     expect(spectator.get_by_test_id("battle-turn")).to_contain_text("Turn 2", timeout=10_000)
-    moderator.get_by_test_id("mod-ruling").fill('{"type": "end_battle", "winner": "red", "reason": "umpire"}')
-    moderator.get_by_test_id("mod-rule").click()
+    end_battle(moderator, "red", "umpire")
     expect(spectator.get_by_test_id("battle-result")).to_contain_text("Red", timeout=10_000)
 
     tab = battle_tab(spectator)
@@ -570,8 +578,7 @@ def test_a_stormed_fortress_capitulates_on_terms_N_SIEGE_8(web_server: ServerPro
     storm = battle_tab(moderator)
     expect(storm).to_have_count(1, timeout=15_000)
     storm.click()
-    moderator.get_by_test_id("mod-ruling").fill('{"type": "end_battle", "winner": "red", "reason": "walls carried"}')
-    moderator.get_by_test_id("mod-rule").click()
+    end_battle(moderator, "red", "walls carried")
 
     red.get_by_test_id("room-tabs").locator("[data-room^='c-']").click()
     red_siege = red.get_by_test_id("sieges").locator("li", has_text="Dresden")

@@ -31,8 +31,7 @@ def viewport(canvas: Any) -> tuple[float, str]:
     return float(canvas.get_attribute("data-scale")), str(canvas.get_attribute("data-offset"))
 
 
-def touch(page: Any, kind: str, points: list[tuple[float, float]]) -> None:
-    cdp = page.context.new_cdp_session(page)
+def touch(cdp: Any, kind: str, points: list[tuple[float, float]]) -> None:
     cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": [
         {"x": x, "y": y, "id": i} for i, (x, y) in enumerate(points)]})
 
@@ -51,17 +50,18 @@ def test_on_a_phone_the_map_fills_the_width_and_a_pinch_or_drag_zooms_and_pans_i
         assert box and round(box["width"]) == 390, box
         shot(page, "phone-campaign")
         before = viewport(canvas)
+        cdp = page.context.new_cdp_session(page)
         cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-        touch(page, "touchStart", [(cx - 30, cy), (cx + 30, cy)])
+        touch(cdp, "touchStart", [(cx - 30, cy), (cx + 30, cy)])
         for step in range(1, 6):
-            touch(page, "touchMove", [(cx - 30 - 15 * step, cy), (cx + 30 + 15 * step, cy)])
-        touch(page, "touchEnd", [])
+            touch(cdp, "touchMove", [(cx - 30 - 15 * step, cy), (cx + 30 + 15 * step, cy)])
+        touch(cdp, "touchEnd", [])
         zoomed = viewport(canvas)
         assert zoomed[0] > before[0] * 1.5, (before, zoomed)
-        touch(page, "touchStart", [(cx, cy)])
+        touch(cdp, "touchStart", [(cx, cy)])
         for step in range(1, 6):
-            touch(page, "touchMove", [(cx + 12 * step, cy + 8 * step)])
-        touch(page, "touchEnd", [])
+            touch(cdp, "touchMove", [(cx + 12 * step, cy + 8 * step)])
+        touch(cdp, "touchEnd", [])
         panned = viewport(canvas)
         assert panned[0] == zoomed[0] and panned[1] != zoomed[1], (zoomed, panned)
         shot(page, "phone-campaign-zoomed")
@@ -137,6 +137,7 @@ def test_a_silent_socket_is_noticed_within_seconds(web_server: ServerProcess, ne
     made = web_server.http("POST", "/api/campaigns", {"name": "Quiet", "teams": TWO_TEAMS})
     page = new_page()
     open_link(page, made["seats"][0]["link"], "red")
+    page.wait_for_timeout(1000)  # a few of the server's pings: the client learns their rhythm
     assert web_server.proc is not None
     web_server.proc.send_signal(signal.SIGSTOP)  # the server hangs: the socket stays open, silent
     try:
@@ -175,7 +176,7 @@ def test_a_player_released_while_away_returns_to_the_army(web_server: ServerProc
 
 
 LATIN = re.compile(r"[A-Za-z]{2,}")
-ALLOWED = re.compile(r"^(English|Enter|Esc|Tab|Ctrl|Shift|JSON)$")
+ALLOWED = re.compile(r"^(English|Enter|Esc|Tab|Ctrl|Shift|JSON|[IVXLCDM]+)$")  # keys, Roman numerals (III корпус)
 
 
 def _latin_words(page: Any) -> list[str]:
@@ -219,16 +220,15 @@ def test_the_umpire_rules_through_the_desks_forms_and_everyone_reads_it(web_serv
     moderator, spectator = new_page(), new_page()
     open_link(moderator, made["moderator_link"], "Moderator")
     open_link(spectator, made["spectator_link"], "Spectator")
-    desk = moderator.get_by_test_id("moderator-desk")
-    # a clock change is announced to the players as a sentence
-    desk.get_by_test_id("mod-team").select_option("blue")
-    desk.get_by_test_id("mod-minutes").fill("2")
-    desk.get_by_test_id("mod-adjust").click()
-    expect(blue.get_by_test_id("turn-log")).to_contain_text("The umpire added 2:00 to Blue's clock")
     for page in (moderator, red, spectator):
         expect(battle_tab(page)).to_have_count(1, timeout=15_000)
         battle_tab(page).click()
     desk = moderator.get_by_test_id("moderator-desk")
+    # a clock change is announced to the players as a sentence (red's order phase: its clock runs)
+    desk.get_by_test_id("mod-team").select_option("red")
+    desk.get_by_test_id("mod-minutes").fill("2")
+    desk.get_by_test_id("mod-adjust").click()
+    expect(red.get_by_test_id("turn-log")).to_contain_text("The umpire added 2:00 to Red's clock")
     kinds = desk.get_by_test_id("mod-ruling-type")
     expect(kinds.locator("option")).to_have_count(2)
     kinds.select_option("adjust")

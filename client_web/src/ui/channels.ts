@@ -51,7 +51,8 @@ export class ChannelsPanel {
     const r = this.session.room(this.room);
     const w = this.session.welcome;
     const channels = r.channels.length ? r.channels : [...r.chat.keys()];
-    if (!this.current || !channels.includes(this.current)) {
+    // (a room being re-joined has no channels for a moment: the one being read stays)
+    if (!this.current || (channels.length && !channels.includes(this.current))) {
       this.current = channels.find((c) => c.startsWith("team:")) ?? channels.find((c) => w && writable(c, w.role, w.team ?? null)) ?? channels[0] ?? null;
       if (this.current) this.session.reading.set(this.room, this.current);
     }
