@@ -637,7 +637,7 @@ export class GamePage {
       const frames = await fetchReplay(room, as, sessionStorage.getItem("token"));
       this.serverReplay = { room, as, frames };
       this.replayAt = frames.length ? 0 : null;
-      this.replayNote = t("replay.loaded", { n: frames.length, as: as === "full" ? t("replay.full") : as === "spectator" ? t("mod.view.spectator") : as.slice(5) });
+      this.replayNote = t("replay.loaded", { n: frames.length, as: as === "full" ? t("replay.full") : as === "spectator" ? t("mod.view.spectator") : teamWord(as.slice(5)) });
     } catch (exc) {
       this.replayNote = exc instanceof ReplayUnavailable ? t("replay.unavailable") : String((exc as Error).message);
     }
@@ -665,7 +665,7 @@ export class GamePage {
     const chosen = this.replayChoice && options.includes(this.replayChoice) ? this.replayChoice : null;
     const loaded = chosen ?? (this.serverReplay?.room === room.id ? this.serverReplay.as : null);
     const as = h("select", { "data-testid": "replay-as", onchange: () => { this.replayChoice = as.value as ReplayAs; } }, ...options.map((o) => h("option", { value: o, ...(o === loaded ? { selected: "" } : {}) },
-      o === "full" ? t("replay.full") : o === "spectator" ? t("mod.view.spectator") : o.slice(5))));
+      o === "full" ? t("replay.full") : o === "spectator" ? t("mod.view.spectator") : teamWord(o.slice(5)))));
     return h("section", { class: "replay", "data-testid": "replay" }, h("h3", {}, t("replay.title")),
       h("div", { class: "buttons" },
         h("button", { "data-testid": "replay-prev", disabled: n === 0 ? "" : null, onclick: () => go((at ?? n - 1) - 1) }, t("replay.prev")),

@@ -129,6 +129,7 @@ def test_a_restart_and_an_offline_spell_mid_battle_keep_the_tabs_and_the_chat(
     assert lines.inner_text().count("before the restart") == 1
     expect(battle_tab(red)).to_have_count(1)
     battle_tab(blue).click()
+    blue.get_by_test_id("chan-players").click()
     expect(blue.get_by_test_id("chat-lines")).to_contain_text("typed while offline")
 
 
@@ -216,7 +217,7 @@ def test_no_english_is_left_in_the_russian_interface(web_server: ServerProcess, 
 
 def test_the_umpire_rules_through_the_desks_forms_and_everyone_reads_it(web_server: ServerProcess,
                                                                         new_page: Any) -> None:
-    made, red, blue = march_to_battle(web_server, new_page)
+    made, red, _ = march_to_battle(web_server, new_page)
     moderator, spectator = new_page(), new_page()
     open_link(moderator, made["moderator_link"], "Moderator")
     open_link(spectator, made["spectator_link"], "Spectator")
