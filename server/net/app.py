@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hmac
 import logging
 import time
 from collections.abc import AsyncIterator, Callable, Coroutine, Mapping
@@ -16,7 +15,8 @@ from pydantic import ValidationError
 
 from server.bus import open_backend
 from server.bus.names import campaign_room
-from server.net.metrics import Metrics
+from server.net.limits import CreateLimits, body_limit
+from server.net.metrics import Metrics, metrics_response, registry_of
 from server.net.outbox import Outbox
 from server.net.session import CLOSE_NO_HELLO, CLOSE_REPLACED, CLOSE_REVOKED, Session
 from server.net.sockets import bound_send_buffer
@@ -46,6 +46,8 @@ class Node:
         self._tasks: set[asyncio.Task[None]] = set()
         hub.kick = self.kick
         self.ready = False
+        self.registry = registry_of(self)
+        self.create_limits = CreateLimits(settings)
 
     def sign_in(self, session: Session) -> None:
         """A seat is played from one connection: a newer sign-in replaces the older one (4009)."""
@@ -180,27 +182,14 @@ async def healthz(request: web.Request) -> web.Response:
 
 
 async def metrics(request: web.Request) -> web.Response:
-    node = request.app[NODE]
-    roles: dict[str, int] = {}
-    for feed in node.hub.feeds.values():
-        for role, n in feed.counts().items():
-            roles[role] = roles.get(role, 0) + n
-    text = node.metrics.render(rooms_owned=len(node.hub.rooms), rooms_followed=len(node.hub.feeds),
-                               rooms_unloaded=node.hub.unloaded,
-                               sessions_by_role=roles,
-                               fanout_frames=sum(feed.frames_out for feed in node.hub.feeds.values()),
-                               view_frames=sum(feed.views_out for feed in node.hub.feeds.values()),
-                               socket_writes=node.outbox.writes)
-    return web.Response(body=text.encode(), headers={"Content-Type": "text/plain; version=0.0.4; charset=utf-8"})
+    return metrics_response(request.app[NODE].registry)
 
 
 async def create_campaign(request: web.Request) -> web.Response:
     node = request.app[NODE]
-    required = node.settings.create_token
-    if required:
-        given = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
-        if not hmac.compare_digest(given.encode(), required.encode()):
-            return web.json_response({"error": "forbidden", "message": "a create token is required"}, status=403)
+    refused = node.create_limits.check(request)  # the create token, then the per-address rate (limits.py)
+    if refused is not None:
+        return refused
     try:
         spec = CreateCampaign.model_validate_json(await request.read())
     except ValidationError as exc:
@@ -305,25 +294,52 @@ def _client_routes(app: web.Application, settings: Settings) -> None:
             return web.FileResponse(index)
         return web.Response(text=_NO_CLIENT, content_type="text/html")
 
+    async def favicon(request: web.Request) -> web.StreamResponse:
+        icons = sorted((dist / "assets").glob("favicon-*.svg"))
+        if not icons:
+            raise web.HTTPNotFound()
+        return web.FileResponse(icons[0], headers={"Content-Type": "image/svg+xml"})
+
     app.router.add_get("/", home)
+    app.router.add_get("/favicon.ico", favicon)
     if (dist / "assets").is_dir():
         app.router.add_static("/assets", dist / "assets")
+    if (dist / "rules").is_dir():  # the rulebook, rendered at build time (client_web/scripts/rulebook.mjs)
+        app.router.add_static("/rules", dist / "rules")
+    app.on_response_prepare.append(_cache_headers)
+
+
+HASHED_MAX_AGE_S = 365 * 24 * 3600
+
+
+async def _cache_headers(request: web.Request, response: web.StreamResponse) -> None:
+    """Assets carry a hash of their contents in their name: cached for a year and never asked again. The page that
+    names them is asked again every time (so a new build is seen at once); the rulebook for an hour."""
+    path = request.path
+    if path.startswith("/assets/") and response.status == 200:
+        response.headers["Cache-Control"] = f"public, max-age={HASHED_MAX_AGE_S}, immutable"
+    elif path == "/":
+        response.headers["Cache-Control"] = "no-cache"
+    elif path.startswith("/rules/") or path == "/favicon.ico":
+        response.headers["Cache-Control"] = "public, max-age=3600"
 
 
 _NO_CLIENT = """<!doctype html><meta charset="utf-8"><title>Kriegsspiel</title>
 <p>The Kriegsspiel server is running. The web client is not built on this machine
-(<code>cd client_web && npm ci && npx vite build</code>). Websocket: <code>/ws</code>; protocol: docs/protocol.md.</p>
+(<code>cd client_web && npm install && npx vite build</code>).
+Websocket: <code>/ws</code>; protocol: docs/protocol.md.</p>
 """
 
 
 def create_app(settings: Settings) -> web.Application:
-    app = web.Application(client_max_size=256 * 1024)
+    app = web.Application(client_max_size=settings.max_body_bytes, middlewares=[body_limit(settings.max_body_bytes)])
     app[SETTINGS] = settings
     app.cleanup_ctx.append(_backend_ctx)
     app.on_shutdown.append(_close_sessions)
     app.router.add_get("/ws", websocket)
     app.router.add_get("/healthz", healthz)
-    app.router.add_get("/metrics", metrics)
+    if settings.metrics_port is None:  # else on its own port only (server/__main__.py)
+        app.router.add_get("/metrics", metrics)
     app.router.add_post("/api/campaigns", create_campaign)
     app.router.add_post("/api/campaigns/{campaign}/tokens", reissue_token)
     app.router.add_get("/api/lobby", lobby)

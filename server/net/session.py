@@ -324,7 +324,7 @@ class Session:
         self.member, self.player, self.name = member, member.player, msg.name
         self.node.sign_in(self)
         away = await self.node.hub.lockout_of(member)
-        rooms = [names.campaign_room(member.campaign)]
+        rooms = [names.campaign_room(member.campaign), *await self.node.hub.battles.running(member.campaign)]
         if member.role == "moderator" or away is not None:
             rooms.append(names.secret_room(member.campaign))
         self.send({

@@ -157,6 +157,16 @@ class BattleRooms:
                 })
         return out
 
+    async def running(self, campaign: str) -> list[str]:
+        """The battle rooms of `campaign` still being fought, by battle number: every member of the campaign may
+        join them, so a `welcome` lists them and a client that comes back finds its battles without looking."""
+        room = await self._campaign_copy(names.campaign_room(campaign))
+        if room is None or room.engine is None or not getattr(room.engine, "battle_rooms", False):
+            return []
+        battles = room.engine.view(room.core.state, "moderator").get("battles", [])
+        ids = sorted((str(b["id"]) for b in battles if b.get("status") == "running"), key=lambda b: (len(b), b))
+        return [battle_room_id(campaign, b) for b in ids]
+
     async def _campaign_copy(self, room_id: str) -> Room | None:
         room = self.hub.rooms.get(room_id)
         if room is not None and not room.closed:
