@@ -15,7 +15,6 @@ from aiohttp import WSMsgType, web
 from pydantic import ValidationError
 
 from server.bus import open_backend
-from server.bus.names import campaign_room
 from server.net.metrics import Metrics
 from server.net.outbox import Outbox
 from server.net.session import CLOSE_NO_HELLO, CLOSE_REPLACED, CLOSE_REVOKED, Session
@@ -23,6 +22,7 @@ from server.net.sockets import bound_send_buffer
 from server.rooms.engines import engine_names
 from server.rooms.errors import RoomError
 from server.rooms.hub import Hub
+from server.rooms.ids import RoomId
 from server.settings import Settings
 from shared.protocol.http import CampaignCreated, CreateCampaign, Lobby, LobbyRoom, ReissueToken, TokenReissued
 
@@ -258,7 +258,7 @@ async def lobby(request: web.Request) -> web.Response:
               if m.get("public", True)]
     rooms: list[LobbyRoom] = []
     for meta in public:
-        room = campaign_room(meta["id"])
+        room = RoomId.campaign_room(meta["id"])
         counts = online(room)
         rooms.append(LobbyRoom(
             id=meta["id"], room=room, name=meta["name"], scenario=meta["scenario"], level=meta["level"],

@@ -22,12 +22,12 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from server.bus import names
 from server.core.errors import RuleError
 from server.net.frames import frame
 from server.net.sockets import kernel_unsent, reset, socket_of
 from server.rooms import channels
 from server.rooms.errors import RoomError
+from server.rooms.ids import RoomId
 from server.rooms.members import Member
 from shared.protocol import client as c
 from shared.protocol.codec import ProtocolError, decode_client, encode, encode_json
@@ -282,7 +282,7 @@ class Session:
         elif isinstance(msg, c.ModSecretModule | c.ModRelease):
             if member.role != "moderator":
                 raise RoomError("forbidden", "only the moderator sends players to the secret module")
-            room = names.campaign_room(member.campaign)
+            room = RoomId.campaign_room(member.campaign)
             if isinstance(msg, c.ModSecretModule):
                 body: dict[str, Any] = {"player": msg.player, "minutes": msg.minutes, "reason": msg.reason}
                 await self._command(msg.cid, room, "lock", body, member)
@@ -296,8 +296,8 @@ class Session:
             elif isinstance(msg, c.EndTurn):
                 await self._command(msg.cid, msg.room, "end_turn", {"lag_ms": self.rtt_ms}, member)
             elif isinstance(msg, c.Chat):
-                if msg.room.startswith("s-") and member.role == "player" and not await self.node.hub.lockout_of(
-                        member):
+                secret = RoomId(msg.room).kind == "secret_module"
+                if secret and member.role == "player" and not await self.node.hub.lockout_of(member):
                     raise RoomError("forbidden", "you are back from the secret module", rule="D-N-14")
                 await self._command(msg.cid, msg.room, "chat", {"channel": msg.channel, "text": msg.text,
                                                                   "name": self.name}, member)
@@ -324,9 +324,9 @@ class Session:
         self.member, self.player, self.name = member, member.player, msg.name
         self.node.sign_in(self)
         away = await self.node.hub.lockout_of(member)
-        rooms = [names.campaign_room(member.campaign)]
+        rooms = [RoomId.campaign_room(member.campaign)]
         if member.role == "moderator" or away is not None:
-            rooms.append(names.secret_room(member.campaign))
+            rooms.append(RoomId.secret_room(member.campaign))
         self.send({
             "t": "welcome", "cid": msg.cid, "session": f"{self.node.hub.node}/{self.id}", "player": member.player,
             "role": member.role, "team": member.team, "seat": member.seat, "campaign": member.campaign,
@@ -334,9 +334,10 @@ class Session:
         })
 
     async def _join(self, member: Member, msg: c.Join) -> None:
-        if names.campaign_of(msg.room) != member.campaign:
+        room_id = RoomId.parse(msg.room)
+        if room_id is None or room_id.campaign != member.campaign:
             raise RoomError("no_such_room", f"no room {msg.room} in your campaign")
-        if msg.room.startswith("s-") and member.role != "moderator" and (
+        if room_id.kind == "secret_module" and member.role != "moderator" and (
                 member.role == "spectator" or await self.node.hub.lockout_of(member) is None):
                 raise RoomError("forbidden", "only the moderator and players sent there enter the secret module",
                                 rule="D-N-14")

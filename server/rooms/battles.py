@@ -2,7 +2,7 @@
 the campaign room as one ruling (D-L-1), and the secret-module lockout of a killed or captured general
 (N-VICTORY-3, D-N-14).
 
-A battle room is `b-<campaign>-<battle>` (server.bus.names.battle_room): its engine is the one the campaign names
+A battle room is `b-<campaign>-<battle>` (server.rooms.ids): its engine is the one the campaign names
 ("battle" for a field battle, "siege" for a storm), its teams are the two sides, its players are the campaign's
 players of those teams (only they command their side's units), spectators and the moderator of the campaign join
 it like any room, and it has a chess clock per side (the campaign's `battle_clock` setting, else the campaign's
@@ -24,7 +24,6 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from server.bus import names
 from server.bus.base import LoggedEvent
 from server.campaign.grid import label
 from server.core.errors import RuleError
@@ -32,6 +31,7 @@ from server.napoleon.battles import battle_setup, cell_terrain
 from server.napoleon.field import room_engine_config
 from server.napoleon.state import RUNNING, cell_of
 from server.rooms.engines import find_engine
+from server.rooms.ids import RoomId
 from server.rooms.members import Member
 from server.rooms.room import Room
 
@@ -48,7 +48,7 @@ DEFAULT_BATTLE_CLOCK = {"mode": "per_turn", "turn_ms": 5 * 60_000}
 
 
 def battle_room_id(campaign: str, battle: str) -> str:
-    return names.battle_room(f"{campaign}-{battle}")
+    return RoomId.child_room(campaign, battle)
 
 
 class BattleRooms:
@@ -134,7 +134,7 @@ class BattleRooms:
         for meta in campaigns:
             if not _has_battle_rooms(str(meta.get("scenario"))):
                 continue
-            room = await self._campaign_copy(names.campaign_room(str(meta["id"])))
+            room = await self._campaign_copy(RoomId.campaign_room(str(meta["id"])))
             battles = getattr(room.core.state, "battles", None) if room is not None else None
             if not isinstance(battles, Mapping):
                 continue

@@ -9,11 +9,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from server.bus import names
 from server.clock import ClockSettings
 from server.core.turns import in_turn_order
 from server.rooms.engines import engine_config, engine_names, find_engine
 from server.rooms.errors import RoomError
+from server.rooms.ids import RoomId
 from server.rooms.members import Member
 from server.rooms.room import LOCKOUT_MS
 
@@ -76,16 +76,16 @@ def plan_campaign(spec: Mapping[str, Any], now_ms: int) -> CampaignPlan:
     engine.setup(config, seed)
     lockout_ms = int(float(spec.get("lockout_minutes", LOCKOUT_MS / 60_000)) * 60_000)
     rooms: dict[str, dict[str, Any]] = {
-        names.campaign_room(campaign_id): {
+        RoomId.campaign_room(campaign_id): {
             "engine": engine_name, "campaign": campaign_id, "teams": teams, "players": players, "clock": clock,
             "seed": seed, "lockout_ms": lockout_ms, "config": config,
             "clocks_paused": bool(spec.get("clocks_paused", False)),
         },
-        names.secret_room(campaign_id): {
+        RoomId.secret_room(campaign_id): {
             "engine": None, "campaign": campaign_id, "teams": teams, "players": players, "clock": None,
         },
     }
-    answer = {"campaign": campaign_id, "room": names.campaign_room(campaign_id), "meta": meta, "seats": seats,
+    answer = {"campaign": campaign_id, "room": RoomId.campaign_room(campaign_id), "meta": meta, "seats": seats,
               "moderator_token": moderator_token, "spectator_token": spectator_token}
     return CampaignPlan(meta, grants, rooms, answer)
 

@@ -23,6 +23,7 @@ from typing import Any, Protocol
 
 from server.bus.base import LoggedEvent
 from server.core.engine import MODERATOR, PUBLIC, SPECTATOR
+from server.rooms.ids import RoomId
 from shared.protocol.codec import encode, encode_json, encode_with
 
 
@@ -236,7 +237,7 @@ class Feed:
         sent = ev.data.get("action") == "sent"
         for sub in subs:
             if sub.pending is None and sub.outlet.player == player and ev.seq > sub.last:
-                if sent and self.room.startswith("c-"):
+                if sent and RoomId(self.room).kind == "campaign":
                     sub.viewer = PUBLIC
                 sub.outlet.lockout_changed(self.room, sent)
 

@@ -13,13 +13,13 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from server.bus import names
 from server.bus.base import EventBus, LoggedEvent, Store
 from server.core.engine import SPECTATOR
 from server.core.errors import RuleError
 from server.rooms.campaigns import new_token, plan_campaign, reissued_grant, token_hash
 from server.rooms.errors import RoomError
 from server.rooms.feed import Feed, Outlet, Subscription
+from server.rooms.ids import RoomId
 from server.rooms.members import Member
 from server.rooms.replay import Replays
 from server.rooms.room import Away, Room
@@ -370,7 +370,7 @@ class Hub:
     async def lockout_of(self, member: Member) -> Away | None:
         if member.role != "player":
             return None
-        room_id = names.campaign_room(member.campaign)
+        room_id = RoomId.campaign_room(member.campaign)
         room = await self.owned(room_id)
         if room is None:
             room = await self.follower(room_id)

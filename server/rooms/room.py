@@ -25,6 +25,7 @@ from server.core.errors import IllegalOrder, NotYourTurn, RuleError
 from server.rooms import channels
 from server.rooms.engines import find_engine
 from server.rooms.errors import RoomError, forbidden, game_over
+from server.rooms.ids import RoomId
 from server.rooms.members import Member
 
 log = logging.getLogger(__name__)
@@ -72,15 +73,11 @@ def visible(audience: frozenset[str] | None, viewer: str) -> bool:
     return audience is None or viewer == MODERATOR or viewer in audience
 
 
-def room_kind(room_id: str) -> str:
-    return {"c": "campaign", "b": "battle", "s": "secret_module"}.get(room_id[:1], "campaign")
-
-
 class Room:
     def __init__(self, room_id: str, setup: Mapping[str, Any], store: Store, bus: EventBus,
                  now: Callable[[], int], *, snapshot_every: int = 200, history: int = 5000):
         self.id = room_id
-        self.kind = room_kind(room_id)
+        self.kind = RoomId(room_id).kind
         self.setup = dict(setup)
         self.engine: Engine[Any] | None = find_engine(setup["engine"]) if setup.get("engine") else None
         self.teams: list[str] = list(setup.get("teams") or [])
