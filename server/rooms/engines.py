@@ -59,7 +59,7 @@ def engine_names() -> list[str]:
 
 
 def _register_builtin() -> None:
-    from server.rooms.drill import DrillEngine
+    from server.drill import DrillEngine
 
     register("drill", DrillEngine)
     try:
