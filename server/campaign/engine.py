@@ -45,7 +45,7 @@ from server.campaign.orders import (
 from server.campaign.scenario import load_scenario
 from server.campaign.state import OPERATIONS, OVER, PLANNING, CampaignState
 from server.core.dice import Dice
-from server.core.engine import Actor, Event
+from server.core.engine import Actor, BaseEngine, Event
 from server.core.errors import BadOrder, IllegalOrder, NotYourTurn, RuleError
 from server.core.turns import TurnOrder, in_turn_order
 
@@ -73,7 +73,7 @@ RESOLUTION_ORDER: tuple[type, ...] = (Turn, Frontage, Formation, Split, Merge, C
                                       Move, Strike, Attack)
 
 
-class CampaignEngine:
+class CampaignEngine(BaseEngine[CampaignState]):
     kind = "campaign"
     #: Orders a team may give out of its turn (the room skips its turn check for them; the engine checks who may):
     #: answers to and offers of peace, capitulation (C-10.2, C-10.3), standing postures and regulations (C-6),
