@@ -313,6 +313,6 @@ def _room_of(arg: Any) -> str:
 
 def _has_battle_rooms(scenario: str) -> bool:
     try:
-        return bool(getattr(find_engine(scenario), "battle_rooms", False))
+        return find_engine(scenario).has_child_rooms
     except KeyError:
         return False
