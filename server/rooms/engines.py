@@ -9,14 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from server.core.engine import Engine
 
 EngineFactory = Callable[[], Engine[Any]]
-
-SCENARIOS = Path(__file__).resolve().parents[2] / "shared" / "scenarios"
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,9 +63,11 @@ def _register_builtin() -> None:
         from server.campaign.engine import CampaignEngine
     except ImportError:
         return
+    from server import scenarios
+
     register("campaign", CampaignEngine)
-    for folder in sorted(SCENARIOS.glob("*/scenario.json")):
-        register(folder.parent.name, CampaignEngine, {"scenario": folder.parent.name})
+    for name in scenarios.provide_all():
+        register(name, CampaignEngine, {"scenario": name})
     from server.rooms.napoleonic_engines import register_all
 
     register_all()
