@@ -1,76 +1,10 @@
-"""Engine registry: a campaign creation request names a kind or scenario; this finds the engine that plays it and
-the configuration it starts from (python-chess's `find_variant` in spirit).
-
-Registered: "drill" (the room's own test engine), "campaign" (the Continental War engine, default scenario), and
-every scenario under shared/scenarios/ by its folder name (the campaign engine with `scenario` set).
-"""
+"""The engine registry as the rooms use it until they are handed it (server/engines.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from server.engines import ENGINES
 
-from server.core.engine import Engine
-
-EngineFactory = Callable[[], Engine[Any]]
-
-
-@dataclass(frozen=True, slots=True)
-class Entry:
-    factory: EngineFactory
-    defaults: Mapping[str, Any] = field(default_factory=dict)
-    campaign: bool = True
-    """False for engines that only battle rooms play (not offered for a new campaign)."""
-
-
-_ENGINES: dict[str, Entry] = {}
-
-
-def register(name: str, factory: EngineFactory, defaults: Mapping[str, Any] | None = None, *,
-             campaign: bool = True) -> None:
-    _ENGINES[name] = Entry(factory, dict(defaults or {}), campaign)
-
-
-def _entry(name: str) -> Entry:
-    try:
-        return _ENGINES[name]
-    except KeyError:
-        raise KeyError(f"no engine or scenario {name!r}; known: {', '.join(sorted(_ENGINES))}") from None
-
-
-def find_engine(name: str) -> Engine[Any]:
-    """The engine for a kind/scenario name; KeyError naming the known ones otherwise."""
-    return _entry(name).factory()
-
-
-def engine_config(name: str, config: Mapping[str, Any]) -> dict[str, Any]:
-    """The setup config for `name`: its defaults (e.g. the scenario) under the request's own settings."""
-    return {**_entry(name).defaults, **config}
-
-
-def engine_names() -> list[str]:
-    """The engines and scenarios a campaign can be created with, in registration order (the drill, the default,
-    first); battle-room engines are left out."""
-    return [n for n, e in _ENGINES.items() if e.campaign]
-
-
-def _register_builtin() -> None:
-    from server.drill import DrillEngine
-
-    register("drill", DrillEngine)
-    try:
-        from server.campaign.engine import CampaignEngine
-    except ImportError:
-        return
-    from server import scenarios
-
-    register("campaign", CampaignEngine)
-    for name in scenarios.provide_all():
-        register(name, CampaignEngine, {"scenario": name})
-    from server.rooms.napoleonic_engines import register_all
-
-    register_all()
-
-
-_register_builtin()
+register = ENGINES.register
+find_engine = ENGINES.find
+engine_config = ENGINES.config
+engine_names = ENGINES.names
