@@ -28,7 +28,7 @@ async def ensure_demo(node: Node) -> dict[str, Any]:
     made: dict[str, Any] | None = None
     if path.exists():
         made = json.loads(path.read_text())
-        if await node.hub.store.get_campaign(made["campaign"]) is None:
+        if await node.hub.store.grants.get_campaign(made["campaign"]) is None:
             made = None
     if made is None:
         scenario = node.settings.demo_scenario

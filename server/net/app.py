@@ -14,7 +14,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 from pydantic import ValidationError
 
-from server.bus import open_backend
+from server.backends import open_backend
 from server.net.metrics import Metrics
 from server.net.outbox import Outbox
 from server.net.session import CLOSE_NO_HELLO, CLOSE_REPLACED, CLOSE_REVOKED, Session
@@ -77,7 +77,8 @@ class Node:
         member = session.member
         if member is not None and self.seats.get((member.campaign, member.player)) is session:
             del self.seats[(member.campaign, member.player)]
-            self._background(self.hub.store.release_seat(member.campaign, member.player, self.session_key(session)))
+            presence = self.hub.store.presence
+            self._background(presence.release_seat(member.campaign, member.player, self.session_key(session)))
 
     def base_url(self) -> str:
         s = self.settings
@@ -254,8 +255,8 @@ async def lobby(request: web.Request) -> web.Response:
     def online(room: str) -> dict[str, int]:
         return presence.get(room, {})
 
-    public = [m for m in sorted(await node.hub.store.list_campaigns(), key=lambda m: -int(m.get("created_ms", 0)))
-              if m.get("public", True)]
+    campaigns = await node.hub.store.grants.list_campaigns()
+    public = [m for m in sorted(campaigns, key=lambda m: -int(m.get("created_ms", 0))) if m.get("public", True)]
     rooms: list[LobbyRoom] = []
     for meta in public:
         room = RoomId.campaign_room(meta["id"])

@@ -352,7 +352,7 @@ class Session:
                    "channels": channels.readable(viewer, teams)})
 
     async def _teams(self, member: Member) -> list[dict[str, Any]]:
-        meta = await self.node.hub.store.get_campaign(member.campaign)
+        meta = await self.node.hub.store.grants.get_campaign(member.campaign)
         return list(meta["teams"]) if meta else []
 
     async def finish(self) -> None:

@@ -24,7 +24,6 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from server.bus.base import LoggedEvent
 from server.campaign.grid import label
 from server.core.errors import RuleError
 from server.napoleon.battles import battle_setup, cell_terrain
@@ -34,6 +33,7 @@ from server.rooms.engines import find_engine
 from server.rooms.ids import RoomId
 from server.rooms.members import Member
 from server.rooms.room import Room
+from server.store.records import LoggedEvent
 
 if TYPE_CHECKING:
     from server.rooms.hub import Hub
@@ -201,7 +201,7 @@ class BattleRooms:
         }
         async with hub.opening(room_id):
             for _ in range(LEASE_TRIES):  # another node may hold the lease a moment while it finds no room there
-                if await hub.store.acquire_lease(room_id, hub.node, hub.lease_ms):
+                if await hub.store.leases.acquire(room_id, hub.node, hub.lease_ms):
                     break
                 await asyncio.sleep(0.05)
             else:

@@ -21,9 +21,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from server.bus.base import LoggedEvent
 from server.core.engine import MODERATOR, PUBLIC, SPECTATOR
 from server.rooms.ids import RoomId
+from server.store.records import LoggedEvent
 from shared.protocol.codec import encode, encode_json, encode_with
 
 

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from server.bus.base import EventBus, LoggedEvent, Store
+from server.bus import EventBus
 from server.core.engine import SPECTATOR
 from server.core.errors import RuleError
 from server.rooms.campaigns import new_token, plan_campaign, reissued_grant, token_hash
@@ -23,6 +23,8 @@ from server.rooms.ids import RoomId
 from server.rooms.members import Member
 from server.rooms.replay import Replays
 from server.rooms.room import Away, Room
+from server.store import Store
+from server.store.records import LoggedEvent
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +75,7 @@ class Hub:
     async def start(self) -> None:
         """Record an outage if the service was down, then open only the rooms with a timer due (or orphaned by a
         node that died): every other room is opened on its first join or command."""
-        await self.store.record_outage(self.now(), OUTAGE_GAP_MS)
+        await self.store.leases.record_outage(self.now(), OUTAGE_GAP_MS)
         await self.bus.serve(self.node, self._forwarded)
         await self._open_due()
         self._tasks.append(asyncio.create_task(self._keep_alive()))
@@ -82,8 +84,8 @@ class Hub:
         """Open the rooms whose clocks flag or lockouts end within `DUE_AHEAD_MS` (their own timers take it from
         there) and those whose owner died without releasing them; another node may have been quicker."""
         now = self.now()
-        due = await self.store.due_rooms(now + DUE_AHEAD_MS)
-        orphans = await self.store.orphans(now - ORPHAN_AFTER_MS)
+        due = await self.store.log.due_rooms(now + DUE_AHEAD_MS)
+        orphans = await self.store.leases.orphans(now - ORPHAN_AFTER_MS)
         for room_id in sorted({*due, *orphans}):
             if room_id in self.rooms:
                 continue
@@ -102,18 +104,19 @@ class Hub:
             if tick % max(1, self.lease_ms // 1500) == 0:
                 for room_id in list(self.rooms):
                     try:
-                        if not await self.store.acquire_lease(room_id, self.node, self.lease_ms):
+                        if not await self.store.leases.acquire(room_id, self.node, self.lease_ms):
                             log.warning("lost the lease of %s", room_id)
                             await self._drop(room_id)
                     except Exception:
                         log.exception("renewing the lease of %s failed", room_id)
             try:
-                await self.store.mark_alive(list(self.rooms), now)
+                await self.store.leases.mark_alive(list(self.rooms), now)
+                await self.store.log.sync()
             except Exception:
                 log.exception("marking rooms alive failed")
             if tick % 4 == 0:
                 with contextlib.suppress(Exception):
-                    await self.store.report_presence(self.node, self.presence(), self.lease_ms)
+                    await self.store.presence.report(self.node, self.presence(), self.lease_ms)
             if tick % IDLE_EVERY == 0:
                 with contextlib.suppress(Exception):
                     await self._drop_idle_feeds()
@@ -133,6 +136,11 @@ class Hub:
         self._used.pop(room_id, None)
         if room is not None:
             await room.close()
+
+    async def _release(self, room_id: str) -> None:
+        """Give up the room's lease and what the store holds open for it."""
+        await self.store.leases.release(room_id, self.node)
+        await self.store.log.forget(room_id)
 
     def idle(self, room: Room) -> bool:
         """Nobody follows the room on this node or is joining it, no join or command (nor timer) for
@@ -171,7 +179,7 @@ class Hub:
             if not self.idle(room):  # joined or commanded meanwhile
                 return False
             await self._drop(room_id)
-            await self.store.release_lease(room_id, self.node)
+            await self._release(room_id)
             self.unloaded += 1
             log.info("room %s unloaded (idle)", room_id)
             return True
@@ -189,7 +197,7 @@ class Hub:
             await room.close()
             with contextlib.suppress(Exception):
                 await room.save_snapshot()
-                await self.store.release_lease(room_id, self.node)
+                await self._release(room_id)
         for room_id, feed in list(self.feeds.items()):
             await self.bus.unsubscribe(room_id, feed.on_events)
         self.feeds.clear()
@@ -210,11 +218,11 @@ class Hub:
             if room is not None:  # a failed write closed it: its log is the truth, rebuild from there
                 del self.rooms[room_id]
                 await room.close()
-            if not await self.store.acquire_lease(room_id, self.node, self.lease_ms):
+            if not await self.store.leases.acquire(room_id, self.node, self.lease_ms):
                 return None
             room = await Room.open(room_id, self.store, self.bus, self.now, snapshot_every=self.snapshot_every)
             if room is None:
-                await self.store.release_lease(room_id, self.node)
+                await self._release(room_id)
                 return None
             self.rooms[room_id] = room
             self._used[room_id] = self.now()
@@ -264,7 +272,7 @@ class Hub:
                 if room_id not in self.rooms:
                     self.mirrors[room_id] = copy
             else:
-                copy.advance(await self.store.read_log(room_id, copy.index))
+                copy.advance(await self.store.log.read(room_id, copy.index))
             return copy
 
     async def join(self, outlet: Outlet, member: Member, room_id: str, since: int | None,
@@ -325,7 +333,7 @@ class Hub:
         room = await self.owned(room_id)
         if room is not None:
             return await room.submit(kind, body, member)
-        holder = await self.store.lease_holder(room_id)
+        holder = await self.store.leases.holder(room_id)
         if holder is None or holder == self.node:
             raise RoomError("no_such_room", f"no room {room_id}")
         try:
@@ -342,7 +350,7 @@ class Hub:
     async def claim_seat(self, member: Member, session: str) -> None:
         """`session` (`<node>/<id>`) now plays the member's seat: a session playing it on another node is told to
         close (4009); on this node the caller closes it. A node that is gone has nothing to close."""
-        previous = await self.store.claim_seat(member.campaign, member.player, session)
+        previous = await self.store.presence.claim_seat(member.campaign, member.player, session)
         if previous is None or previous == session:
             return
         node = previous.split("/", 1)[0]
@@ -383,7 +391,7 @@ class Hub:
     async def room_counts(self) -> dict[str, dict[str, int]]:
         """Sessions per room and role over all nodes: this node's live counts plus what the other nodes last
         reported (every 2 s), so a session that just joined here is counted at once (the lobby)."""
-        total = await self.store.presence(exclude=self.node)
+        total = await self.store.presence.counts(exclude=self.node)
         for room_id, counts in self.presence().items():
             into = total.setdefault(room_id, {})
             for role, n in counts.items():
@@ -396,7 +404,7 @@ class Hub:
         """Create a campaign from a validated request (shared/protocol/http.py CreateCampaign): store it with its
         token hashes, open its rooms here. Returns the plan's answer with the tokens in clear, exactly once."""
         plan = plan_campaign(spec, self.now())
-        await self.store.put_campaign(plan.meta, plan.grants)
+        await self.store.grants.put_campaign(plan.meta, plan.grants)
         for room_id, setup in plan.rooms.items():
             await self.create_room(room_id, setup)
         return plan.answer
@@ -405,7 +413,7 @@ class Hub:
         """Open a new room owned by this node: its first record is `setup` (engine name, config, seed, teams,
         players, clock settings). Battle rooms (`b-<id>`) are created the same way."""
         async with self.opening(room_id):
-            if not await self.store.acquire_lease(room_id, self.node, self.lease_ms):
+            if not await self.store.leases.acquire(room_id, self.node, self.lease_ms):
                 raise RoomError("internal", f"room {room_id} is already owned")
             room = self.rooms[room_id] = await Room.create(room_id, setup, self.store, self.bus, self.now,
                                                            snapshot_every=self.snapshot_every)
@@ -472,16 +480,16 @@ class Hub:
         moderator = await self.authenticate(moderator_token)
         if moderator is None or moderator.role != "moderator" or moderator.campaign != campaign_id:
             raise RoomError("forbidden", "only this campaign's moderator re-issues its tokens")
-        meta = await self.store.get_campaign(campaign_id)
+        meta = await self.store.grants.get_campaign(campaign_id)
         if meta is None:
             raise RoomError("no_such_room", f"no campaign {campaign_id}")
         member = reissued_grant(meta, player)
         token = new_token()
-        await self.store.replace_grant(campaign_id, player, token_hash(token), member.dump())
+        await self.store.grants.replace(campaign_id, player, token_hash(token), member.dump())
         return member, token
 
     async def authenticate(self, token: str) -> Member | None:
-        grant = await self.store.find_grant(token_hash(token))
+        grant = await self.store.grants.find(token_hash(token))
         return Member.load(grant) if grant else None
 
 

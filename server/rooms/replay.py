@@ -12,10 +12,11 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
-from server.bus.base import EventBus, Store
+from server.bus import EventBus
 from server.core.engine import MODERATOR, SPECTATOR
 from server.rooms.errors import RoomError
 from server.rooms.room import Room
+from server.store import Store
 
 CACHED = 32  # finished rooms never change: their replays are kept (per room and viewer class)
 
@@ -55,7 +56,7 @@ class Replays:
         return answer
 
     async def _build(self, room_id: str, viewer: str, wanted: str) -> dict[str, Any]:
-        records = await self.store.read_log(room_id, 0)
+        records = await self.store.log.read(room_id, 0)
         room = Room(room_id, records[0].body, self.store, self.bus, self.now, history=1)
         engine = room.engine
         assert engine is not None

@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from server.bus.base import EventBus, LoggedEvent, Record, RoomSnapshot, Store
+from server.bus import EventBus
 from server.clock import Clocks, ClockSettings
 from server.core import errors
 from server.core.engine import MODERATOR, PUBLIC, Engine, Event
@@ -27,6 +27,8 @@ from server.rooms.engines import find_engine
 from server.rooms.errors import RoomError, forbidden, game_over
 from server.rooms.ids import RoomId
 from server.rooms.members import Member
+from server.store import Store
+from server.store.records import LoggedEvent, Record, RoomSnapshot
 
 log = logging.getLogger(__name__)
 
@@ -104,7 +106,7 @@ class Room:
         room = cls(room_id, setup, store, bus, now, **kw)
         async with room.lock:
             await room._run("setup", dict(setup), None)
-        await store.mark_alive([room_id], now())  # owned from now on: if its node dies, it is an orphan
+        await store.leases.mark_alive([room_id], now())  # owned from now on: if its node dies, it is an orphan
         room._arm()
         return room
 
@@ -114,17 +116,17 @@ class Room:
         """Rebuild a room from its snapshot and log. As owner, the downtime since the last sign of life is
         charged to nobody (a logged `downtime` record) and timers are armed; otherwise it is a read-only copy —
         with `until_ms`, the room as it was at that time (from the whole log: a delayed spectator's view)."""
-        snap = await store.load_snapshot(room_id) if until_ms is None else None
+        snap = await store.log.load_snapshot(room_id) if until_ms is None else None
         if snap is not None:
             room = cls(room_id, snap.data["setup"], store, bus, now, **kw)
             room._restore(snap)
-            records = await store.read_log(room_id, max(0, snap.index - HISTORY_RECORDS))
+            records = await store.log.read(room_id, max(0, snap.index - HISTORY_RECORDS))
             for record in records:  # already in the snapshot: only their events, for resumes
                 if record.index <= snap.index:
                     room.history.extend(record.events)
             records = [r for r in records if r.index > snap.index]
         else:
-            records = await store.read_log(room_id, 0)
+            records = await store.log.read(room_id, 0)
             if not records or records[0].kind != "setup":
                 return None
             room = cls(room_id, records[0].body, store, bus, now, **kw)
@@ -134,17 +136,17 @@ class Room:
             room._replay(record)
         if owner:
             await room._skip_downtime()
-            await store.mark_alive([room_id], now())
+            await store.leases.mark_alive([room_id], now())
             room._arm()
-            await store.set_due(room_id, room._next_due(room.core))
+            await store.log.set_due(room_id, room._next_due(room.core))
         return room
 
     async def _skip_downtime(self) -> None:
         """Log a `downtime` record for each stretch since the last record when nobody served the room: the
         service's outages, and the time since its last owner's last mark if that owner died holding it."""
         up_at = self.now()
-        spans = [(max(a, self.last_at), min(b, up_at)) for a, b in await self.store.outages(self.last_at)]
-        alive = await self.store.last_alive(self.id)
+        spans = [(max(a, self.last_at), min(b, up_at)) for a, b in await self.store.leases.outages(self.last_at)]
+        alive = await self.store.leases.last_alive(self.id)
         if alive is not None:
             spans.append((max(self.last_at, alive), up_at))
         merged: list[tuple[int, int]] = []
@@ -208,7 +210,7 @@ class Room:
             "chat": {c: [dict(line) for line in lines] for c, lines in core.chat.items()},
             "spectator_delay_ms": self.spectator_delay_ms,
         }
-        await self.store.save_snapshot(self.id, RoomSnapshot(self.index, self.seq, data))
+        await self.store.log.save_snapshot(self.id, RoomSnapshot(self.index, self.seq, data))
 
     # --- commands --------------------------------------------------------------------------------------------------
 
@@ -249,7 +251,7 @@ class Room:
         logged = tuple(LoggedEvent(first + i, at, e.kind, e.data, e.audience) for i, e in enumerate(events))
         record = Record(self.index + 1, at, kind, body, member.dump() if member else None, logged)
         try:
-            await self.store.append(self.id, record, self._next_due(core))
+            await self.store.log.append(self.id, record, self._next_due(core))
         except Exception:
             self.closed = True
             raise

@@ -9,8 +9,9 @@ from typing import Any
 
 import msgpack
 
-from server.bus.base import LoggedEvent, PackedData, Record, pack_events, unpack_events
+from server.bus import pack_events, unpack_events
 from server.rooms.room import event_message
+from server.store.records import LoggedEvent, PackedData, Record
 from shared.protocol.codec import encode, encode_json, encode_with
 
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from server.bus.embedded import FileStore, LocalBus
+from server.bus.local import LocalBus
 from server.rooms.hub import Hub
+from server.store.embedded import open_embedded
 
 
 class ManualClock:
@@ -29,4 +30,4 @@ def spec(**kw: Any) -> dict[str, Any]:
 
 
 async def open_hub(path: Path, clock: ManualClock, **kw: Any) -> Hub:
-    return Hub(FileStore(path, fsync=False), LocalBus(), now=clock, **kw)
+    return Hub(open_embedded(path, fsync=False), LocalBus(), now=clock, **kw)

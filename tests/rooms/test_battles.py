@@ -249,7 +249,7 @@ async def test_the_lobby_lists_live_battles_of_public_campaigns_with_counts(tmp_
     hidden = await hub.create_campaign({**napoleonic(), "public": False})
     await meet(hub, made)
     await meet(hub, hidden)
-    metas = [m for m in await hub.store.list_campaigns() if m.get("public", True)]
+    metas = [m for m in await hub.store.grants.list_campaigns() if m.get("public", True)]
     room = battle_room_id(made["campaign"], "1")
     counts = {room: {"player": 3, "spectator": 2}}
     listed = await hub.battles.lobby(metas, lambda r: counts.get(r, {}), lambda m: "link")
@@ -292,7 +292,7 @@ async def test_the_lobbys_copies_of_campaigns_owned_elsewhere_are_not_kept_for_g
     await first.close()
     await first.store.close()
     node = await open_hub(tmp_path, clock)  # owns neither campaign: the lobby reads copies from the log
-    metas = {m["id"]: m for m in await node.store.list_campaigns()}
+    metas = {m["id"]: m for m in await node.store.grants.list_campaigns()}
     assert len(await node.battles.lobby([metas[made["campaign"]]], lambda r: {}, lambda m: None)) == 1
     assert set(node.battles._copies) == {made["room"]}
     clock.advance(60_000)

@@ -39,9 +39,9 @@ async def test_lockout_and_early_release_reach_battle_rooms_on_another_node_D_N_
     await until(lambda: first in a.rooms and battle_room_id(made["campaign"], "2") in a.rooms)
     # the first battle's room moves to node b (as after a lease lost and taken over)
     await a._drop(first)
-    await a.store.release_lease(first, a.node)
+    await a.store.leases.release(first, a.node)
     elsewhere = await b.owned(first)
-    assert elsewhere is not None and await a.store.lease_holder(first) == "node-b"
+    assert elsewhere is not None and await a.store.leases.holder(first) == "node-b"
 
     # battle 2 settled by the moderator's quick resolution: Vandamme (blue-1) is captured (D-N-14)
     await b.submit(room, "ruling", {"ruling": {"type": "impose_quick", "battle": "2"}}, m["moderator"])

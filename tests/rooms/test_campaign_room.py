@@ -9,10 +9,11 @@ from typing import Any
 
 import pytest
 
-from server.bus.embedded import FileStore, LocalBus
+from server.bus.local import LocalBus
 from server.core.errors import BadOrder, IllegalOrder, NotYourTurn
 from server.rooms.members import Member
 from server.rooms.room import Room
+from server.store.embedded import open_embedded
 from tests.campaign.helpers import RED, order, place, start
 from tests.rooms.helpers import ManualClock, open_hub, spec
 
@@ -59,7 +60,7 @@ async def test_an_order_the_rules_refuse_costs_50_points_and_is_logged_C_9_3_D_C
     await hub.close()
     await hub.store.close()
 
-    reopened = await Room.open(made["room"], FileStore(tmp_path, fsync=False), LocalBus(), clock, owner=False)
+    reopened = await Room.open(made["room"], open_embedded(tmp_path, fsync=False), LocalBus(), clock, owner=False)
     assert reopened is not None and reopened.engine is not None
     assert reopened.engine.dump(reopened.core.state) == dumped  # replay applies the penalty again
     await reopened.store.close()

@@ -9,9 +9,9 @@ import secrets
 
 import pytest
 
-from server.bus.embedded import FileStore
 from server.rooms.hub import Hub
 from server.rooms.members import Member
+from server.store.embedded import FileLog
 from tests.rooms.conftest import HubMaker
 from tests.rooms.helpers import ManualClock, spec
 
@@ -30,8 +30,8 @@ async def test_a_lockout_ends_in_a_room_nobody_joined_after_a_restart_D_N_14(mak
     await again.start()
     try:
         assert again.rooms == {}  # nothing is due: no room is opened, no journal read
-        if isinstance(again.store, FileStore):
-            assert again.store._journals == {}
+        if isinstance(again.store.log, FileLog):
+            assert again.store.log.held() == []
         clock.advance(59_000)
         await again._open_due()
         assert set(again.rooms) == {locked["room"]}  # its lockout ends within the look-ahead
@@ -52,12 +52,12 @@ async def test_a_clock_deadline_does_not_move_in_the_schedule_across_an_outage(m
     await hub.start()
     made = await hub.create_campaign(spec())  # red's 60 s are running
     clock.advance(20_000)
-    await hub.store.mark_alive([], clock())
+    await hub.store.leases.mark_alive([], clock())
     for task in hub._tasks:  # the process dies: no shutdown
         task.cancel()
-    if hasattr(hub.store, "r"):
-        await hub.store.release_lease(made["room"], hub.node)  # as if its lease ran out
-        await hub.store.release_lease(f"s-{made['campaign']}", hub.node)
+    if hasattr(hub.store.log, "r"):
+        await hub.store.leases.release(made["room"], hub.node)  # as if its lease ran out
+        await hub.store.leases.release(f"s-{made['campaign']}", hub.node)
     else:
         await hub.store.close()
     clock.advance(3_600_000)
@@ -75,7 +75,7 @@ async def test_a_clock_deadline_does_not_move_in_the_schedule_across_an_outage(m
 
 @pytest.mark.redis
 async def test_a_node_adopts_the_rooms_of_a_node_that_died(redis_url: str) -> None:
-    from server.bus.redis import open_redis
+    from server.backends import open_redis
 
     prefix = f"kstest{secrets.token_hex(4)}"
     clock = ManualClock()
@@ -93,8 +93,8 @@ async def test_a_node_adopts_the_rooms_of_a_node_that_died(redis_url: str) -> No
         skipped = [e for e in room.history if e.kind == "clock_downtime_skipped"]
         assert skipped and skipped[-1].data["skipped_ms"] == 5_000
     finally:
-        async for key in second.store.r.scan_iter(match=f"{prefix}:*"):  # type: ignore[attr-defined]
-            await second.store.r.delete(key)  # type: ignore[attr-defined]
+        async for key in second.store.log.r.scan_iter(match=f"{prefix}:*"):  # type: ignore[attr-defined]
+            await second.store.log.r.delete(key)  # type: ignore[attr-defined]
         for hub in hubs:
             await hub.close()
             await hub.bus.close()

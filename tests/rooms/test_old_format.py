@@ -16,9 +16,10 @@ from typing import Any
 import msgpack
 import pytest
 
-from server.bus.embedded import FileStore, LocalBus
+from server.bus.local import LocalBus
 from server.rooms.members import Member
 from server.rooms.room import Room
+from server.store.embedded import open_embedded
 from tests.rooms.helpers import ManualClock
 
 FIXTURE = Path(__file__).with_name("old_format")
@@ -80,11 +81,11 @@ async def old_store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIter
     """The fixture's store, copied (never written in place): (backend, store, bus)."""
     if request.param == "embedded":
         shutil.copytree(FIXTURE / "embedded", tmp_path / "data")
-        store: Any = FileStore(tmp_path / "data", fsync=False)
+        store: Any = open_embedded(tmp_path / "data", fsync=False)
         yield "embedded", store, LocalBus()
         await store.close()
         return
-    from server.bus.redis import open_redis
+    from server.backends import open_redis
 
     url = request.getfixturevalue("redis_url")
     prefix = f"kstest{secrets.token_hex(4)}"

@@ -7,12 +7,13 @@ from typing import Any
 
 import pytest
 
-from server.bus.base import PackedData
-from server.bus.embedded import FileStore, LocalBus
+from server.bus.local import LocalBus
 from server.core.errors import NotYourTurn, NotYourUnit
 from server.rooms.errors import RoomError
 from server.rooms.members import Member
 from server.rooms.room import Room
+from server.store.embedded import open_embedded
+from server.store.records import PackedData
 from tests.rooms.helpers import ManualClock, open_hub, spec
 
 
@@ -44,7 +45,7 @@ async def test_commands_are_logged_with_contiguous_seq_and_replay_rebuilds_the_r
     await hub.close()
     await hub.store.close()
 
-    reopened = await Room.open(made["room"], FileStore(tmp_path, fsync=False), LocalBus(), clock, owner=False)
+    reopened = await Room.open(made["room"], open_embedded(tmp_path, fsync=False), LocalBus(), clock, owner=False)
     assert reopened is not None
     assert reopened.seq == room.seq and reopened.index == room.index
     assert list(reopened.history) == list(room.history)
@@ -160,7 +161,7 @@ async def test_downtime_record_charges_nobody_on_reopen(tmp_path: Path) -> None:
     made = await hub.create_campaign(spec())
     room = hub.rooms[made["room"]]
     clock.advance(20_000)
-    await hub.store.mark_alive([made["room"]], clock())
+    await hub.store.leases.mark_alive([made["room"]], clock())
     await hub.store.close()  # the process dies here: no shutdown snapshot
     clock.advance(3_600_000)  # an hour down
     again = await open_hub(tmp_path, clock)
@@ -201,7 +202,7 @@ async def test_after_a_restart_resumes_reach_back_before_the_snapshot(tmp_path: 
     expected = room.catch_up("team:blue", since)
     await hub.close()  # saves a snapshot at the end
     await hub.store.close()
-    store = FileStore(tmp_path, fsync=False)
+    store = open_embedded(tmp_path, fsync=False)
     back = await Room.open(made["room"], store, LocalBus(), clock, owner=False)
     assert back is not None
     assert back.catch_up("team:blue", since) == expected

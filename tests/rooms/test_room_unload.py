@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from server.bus.embedded import FileStore
 from server.rooms import hub as hub_module
 from server.rooms.battles import battle_room_id
 from server.rooms.hub import Hub
 from server.rooms.members import Member
+from server.store.embedded import FileLog
 from tests.rooms.conftest import HubMaker
 from tests.rooms.helpers import ManualClock, spec
 from tests.rooms.test_battles import fight, meet, napoleonic, until
@@ -55,16 +55,16 @@ async def test_an_idle_room_is_unloaded_and_its_lease_released(make_hub: HubMake
     hub = await make_hub(clock)
     made = await hub.create_campaign(spec(clocks_paused=True))
     secret = f"s-{made['campaign']}"
-    assert await hub.store.lease_holder(made["room"]) in (hub.node, None)  # embedded: no leases to hold
+    assert await hub.store.leases.holder(made["room"]) in (hub.node, None)  # embedded: no leases to hold
     clock.advance(IDLE_MS - 1)
     assert await _unload(hub) == []
     clock.advance(1)
     assert sorted(await _unload(hub)) == sorted([made["room"], secret])
     assert hub.rooms == {} and hub.unloaded == 2
-    assert await hub.store.lease_holder(made["room"]) is None
-    assert await hub.store.orphans(clock() + 10_000) == []  # released cleanly: no downtime is charged later
-    if isinstance(hub.store, FileStore):
-        assert hub.store._journals == {}  # nor does the embedded store keep its journal open
+    assert await hub.store.leases.holder(made["room"]) is None
+    assert await hub.store.leases.orphans(clock() + 10_000) == []  # released cleanly: no downtime is charged later
+    if isinstance(hub.store.log, FileLog):
+        assert hub.store.log.held() == []  # nor does the embedded store keep its journal open
 
 
 async def test_the_keep_alive_loop_unloads_idle_rooms(make_hub: HubMaker, monkeypatch: pytest.MonkeyPatch) -> None:
