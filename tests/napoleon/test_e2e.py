@@ -4,7 +4,7 @@ result while a spectator watches from a second server node, and the campaign sho
 prisoners, the general's fate and the secret-module lockout (N-START-1, D-L-1, N-MORALE-7, N-VICTORY-3/4,
 D-N-14). Then the same with the quick resolution (D-L-2) and with a siege (N-SIEGE-2, N-SIEGE-5, N-SIEGE-8).
 A subscriber-only process (redis-py, as redis-cli would) follows it all on the documented channels
-(`<prefix>:room:<room>:events`, server/bus/names.py)."""
+(`<prefix>:room:<room>:events`, server/store/keys.py)."""
 
 from __future__ import annotations
 
@@ -21,9 +21,9 @@ import redis.asyncio as aioredis
 
 from server.battle.ai import BattleAI
 from server.battle.engine import BattleEngine
-from server.bus import names
 from server.napoleon.field import room_engine_config
 from server.rooms.ids import RoomId
+from server.store import keys as names
 from tests.net.client import Client, join_when_spawned, signed_in
 
 pytestmark = pytest.mark.redis
