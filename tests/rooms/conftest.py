@@ -1,4 +1,5 @@
-"""Hubs over one store for the room tests: the embedded store, and Redis when REDIS_URL is set."""
+"""Hubs over one store for the room tests: the embedded store, and Redis when REDIS_URL is set; with a manual clock,
+their timers run when the test moves time on (helpers.ManualScheduler)."""
 
 from __future__ import annotations
 
@@ -11,9 +12,10 @@ from typing import Any
 import pytest
 
 from server.bus.local import LocalBus
+from server.engines import ENGINES
 from server.rooms.hub import Hub
 from server.store.embedded import open_embedded
-from tests.rooms.helpers import ManualClock
+from tests.rooms.helpers import ManualClock, ManualScheduler
 
 HubMaker = Callable[..., Any]
 
@@ -33,7 +35,8 @@ async def _hubs(backend: str, request: pytest.FixtureRequest, tmp_path: Path) ->
             from server.backends import open_redis
 
             store, bus = await open_redis(request.getfixturevalue("redis_url"), prefix)
-        hub = Hub(store, bus, **kw) if clock is None else Hub(store, bus, now=clock, **kw)
+        scheduler = ManualScheduler(clock) if clock is not None else None
+        hub = Hub(store, bus, ENGINES, scheduler=scheduler, **kw)
         opened.append(hub)
         return hub
 

@@ -9,11 +9,12 @@ import secrets
 
 import pytest
 
+from server.engines import ENGINES
 from server.rooms.hub import Hub
 from server.rooms.members import Member
 from server.store.embedded import FileLog
 from tests.rooms.conftest import HubMaker
-from tests.rooms.helpers import ManualClock, spec
+from tests.rooms.helpers import ManualClock, ManualScheduler, spec
 
 
 async def test_a_lockout_ends_in_a_room_nobody_joined_after_a_restart_D_N_14(make_hub: HubMaker) -> None:
@@ -32,12 +33,10 @@ async def test_a_lockout_ends_in_a_room_nobody_joined_after_a_restart_D_N_14(mak
         assert again.rooms == {}  # nothing is due: no room is opened, no journal read
         if isinstance(again.store.log, FileLog):
             assert again.store.log.held() == []
-        clock.advance(59_000)
-        await again._open_due()
+        await again.scheduler.advance(59_000)  # the keep-alive's look for due rooms
         assert set(again.rooms) == {locked["room"]}  # its lockout ends within the look-ahead
         room = again.rooms[locked["room"]]
-        clock.advance(1_000)
-        await room._fire()
+        await again.scheduler.advance(1_000)  # its own timer brings the player back
         back = [e for e in room.history if e.kind == "secret_module"][-1]
         assert back.data["action"] == "returned" and back.data["player"] == "red-1"
         assert await again.owned(quiet["room"]) is not None  # a join opens the other
@@ -53,8 +52,7 @@ async def test_a_clock_deadline_does_not_move_in_the_schedule_across_an_outage(m
     made = await hub.create_campaign(spec())  # red's 60 s are running
     clock.advance(20_000)
     await hub.store.leases.mark_alive([], clock())
-    for task in hub._tasks:  # the process dies: no shutdown
-        task.cancel()
+    # the process dies: no shutdown (its timers never run again)
     if hasattr(hub.store.log, "r"):
         await hub.store.leases.release(made["room"], hub.node)  # as if its lease ran out
         await hub.store.leases.release(f"s-{made['campaign']}", hub.node)
@@ -65,10 +63,9 @@ async def test_a_clock_deadline_does_not_move_in_the_schedule_across_an_outage(m
     await again.start()
     try:
         assert made["room"] not in again.rooms
-        clock.advance(39_000)
-        await again._open_due()
+        await again.scheduler.advance(39_000)  # the keep-alive's look for due rooms
         room = again.rooms[made["room"]]  # 40 s of red's time were left: due now, not an hour ago
-        assert room.core.clocks is not None and room.core.clocks.remaining_ms("red", clock()) == 1_000
+        assert room.state.clocks is not None and room.state.clocks.remaining_ms("red", clock()) == 1_000
     finally:
         await again.close()
 
@@ -82,13 +79,13 @@ async def test_a_node_adopts_the_rooms_of_a_node_that_died(redis_url: str) -> No
     hubs = []
     for node in ("a", "b"):
         store, bus = await open_redis(redis_url, prefix)
-        hubs.append(Hub(store, bus, node=node, lease_ms=300, now=clock))
+        hubs.append(Hub(store, bus, ENGINES, node=node, lease_ms=300, scheduler=ManualScheduler(clock)))
     first, second = hubs
     try:
         made = await first.create_campaign(spec())
+        await second.start()
         await asyncio.sleep(0.4)  # a's lease runs out: it died without releasing the room
-        clock.advance(5_000)
-        await second._open_due()
+        await second.scheduler.advance(5_000)  # b's keep-alive finds the orphan
         room = second.rooms[made["room"]]
         skipped = [e for e in room.history if e.kind == "clock_downtime_skipped"]
         assert skipped and skipped[-1].data["skipped_ms"] == 5_000

@@ -17,10 +17,11 @@ import msgpack
 import pytest
 
 from server.bus.local import LocalBus
+from server.engines import ENGINES
 from server.rooms.members import Member
 from server.rooms.room import Room
 from server.store.embedded import open_embedded
-from tests.rooms.helpers import ManualClock
+from tests.rooms.helpers import ManualClock, ManualScheduler, services
 
 FIXTURE = Path(__file__).with_name("old_format")
 EXPECTED = json.loads((FIXTURE / "expected.json").read_text(encoding="utf-8"))
@@ -37,12 +38,12 @@ def _plain(value: Any) -> Any:
 
 
 async def describe(room: Room) -> dict[str, Any]:
-    core = room.core
+    core = room.state
     history = [[e.seq, e.at_ms, e.kind, e.plain_data(), sorted(e.audience) if e.audience else None]
                for e in room.history]
     return _plain({
         "seq": room.seq, "index": room.index, "last_at": room.last_at,
-        "state": digest(room.engine.dump(core.state) if room.engine is not None else None),
+        "state": digest(room.engine.dump(core.game) if room.engine is not None else None),
         "clocks": core.clocks.dump() if core.clocks is not None else None,
         "away": {p: a.dump() for p, a in core.away.items()},
         "chat": {ch: [dict(line) for line in lines] for ch, lines in core.chat.items()},
@@ -105,7 +106,7 @@ async def test_rooms_written_by_the_old_code_rebuild_exactly_D_N_14_C_1_9(old_st
     clock = ManualClock(expected["now_ms"])
     for room_id in expected["rooms"]:
         for how, kw in (("snapshot", {}), ("log", {"until_ms": clock() + 10**9})):
-            room = await Room.open(room_id, store, bus, clock, owner=False, **kw)
+            room = await Room.open(room_id, services(store, bus, clock), owner=False, **kw)
             assert room is not None, room_id
             assert await describe(room) == expected["rooms_described"][f"{room_id} {how}"], (room_id, how)
 
@@ -116,7 +117,7 @@ async def test_a_room_written_by_the_old_code_takes_commands_again(old_store: tu
     backend, store, bus = old_store
     expected = EXPECTED[backend]
     clock = ManualClock(expected["now_ms"])
-    hub = Hub(store, bus, now=clock)
+    hub = Hub(store, bus, ENGINES, scheduler=ManualScheduler(clock))
     campaign = expected["drill"]
     room = await hub.owned(f"c-{campaign}")
     assert room is not None
