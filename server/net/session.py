@@ -11,7 +11,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from aiohttp import web
 from pydantic import BaseModel
@@ -19,15 +19,16 @@ from pydantic import BaseModel
 from server.core.errors import RuleError
 from server.net.flow import CLOSE_POLICY, SocketWriter
 from server.net.frames import frame
+from server.net.metrics import Metrics
+from server.net.outbox import Outbox
 from server.net.ratelimit import TokenBucket
 from server.rooms.errors import RoomError
+from server.rooms.hub import Hub
 from server.rooms.members import Member
+from server.settings import Settings
 from shared.protocol import client as c
 from shared.protocol.codec import ProtocolError, decode_client, encode, encode_json
 from shared.protocol.server import ERROR_CODES, Ack, Error, Joined, Ping, Welcome
-
-if TYPE_CHECKING:
-    from server.net.node import Node
 
 log = logging.getLogger(__name__)
 
@@ -74,12 +75,13 @@ ROUTES: dict[type[BaseModel], Callable[[Session, Any], Command]] = {
 
 
 class Session:
-    def __init__(self, ws: web.WebSocketResponse, node: Node, transport: asyncio.Transport | None = None):
+    def __init__(self, ws: web.WebSocketResponse, hub: Hub, settings: Settings, outbox: Outbox, metrics: Metrics,
+                 transport: asyncio.Transport | None = None):
         self.id = secrets.token_hex(4)
-        self.node = node
-        self.hub = node.hub
-        self.settings = node.settings
-        self.out = SocketWriter(ws, transport, node.settings, node.outbox, node.metrics)
+        self.hub = hub
+        self.settings = settings
+        self.metrics = metrics
+        self.out = SocketWriter(ws, transport, settings, outbox, metrics)
         self.write = self.out.write
         """Queue one complete frame (the rooms' feeds write the frames they built once for many sockets)."""
         self.member: Member | None = None
@@ -120,7 +122,7 @@ class Session:
     def send(self, message: BaseModel | dict[str, Any]) -> None:
         """A message to this socket alone (answers, snapshots, pings)."""
         wire = frame(encode_json(message) if self.json else encode(message))
-        metrics = self.node.metrics
+        metrics = self.metrics
         metrics.messages_out += 1
         metrics.bytes_out += len(wire)
         self.write(wire)
@@ -128,7 +130,7 @@ class Session:
     def error(self, cid: int | None, code: str, message: str, rule: str | None = None,
               details: dict[str, Any] | None = None) -> None:
         known = code if code in ERROR_CODES else "illegal_order"
-        self.node.metrics.errors[known] += 1
+        self.metrics.errors[known] += 1
         self.send(Error(cid=cid, code=known, message=message, rule=rule, details=details or {}))
 
     def spawn(self, coro: Any) -> None:
@@ -182,7 +184,7 @@ class Session:
         except ProtocolError as exc:
             self.error(exc.cid, exc.code, exc.message)
             return
-        self.node.metrics.messages_in[msg.t] += 1
+        self.metrics.messages_in[msg.t] += 1
         started = time.perf_counter()
         try:
             await self._dispatch(msg, isinstance(data, str))
@@ -192,7 +194,7 @@ class Session:
             log.exception("internal error on %s", msg.t)
             self.error(msg.cid, "internal", "internal error")
         if isinstance(msg, _COMMANDS):
-            self.node.metrics.observe_command((time.perf_counter() - started) * 1000)
+            self.metrics.observe_command((time.perf_counter() - started) * 1000)
 
     async def _dispatch(self, msg: c.ClientMessage, json_frame: bool) -> None:
         if isinstance(msg, c.Hello):

@@ -25,7 +25,7 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
     ws = web.WebSocketResponse(heartbeat=s.heartbeat_s, max_msg_size=s.max_frame_bytes, compress=False)
     await ws.prepare(request)
     bound_send_buffer(request.transport, s.socket_send_buffer_bytes)
-    session = Session(ws, node, request.transport)
+    session = Session(ws, node.hub, s, node.outbox, node.metrics, request.transport)
     node.sessions.add(session)
     node.metrics.connections += 1
     node.metrics.connections_total += 1
