@@ -41,6 +41,7 @@ class ServerProcess:
         self.env.update(env or {})
         self.proc: subprocess.Popen[bytes] | None = None
         self.log = data_dir.parent / f"server-{self.port}.log"
+        self.cwd = ROOT
 
     @property
     def url(self) -> str:
@@ -54,7 +55,7 @@ class ServerProcess:
         cmd = [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", str(self.port),
                "--data-dir", str(self.data_dir), "--ping-interval", "0.2", *self.args]
         with open(self.log, "ab") as out:
-            self.proc = subprocess.Popen(cmd, cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT)
+            self.proc = subprocess.Popen(cmd, cwd=self.cwd, env=self.env, stdout=out, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:

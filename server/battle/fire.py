@@ -1,5 +1,6 @@
-"""Fire: musket and artillery zones, line of sight, musket fire, canister, round shot, crossing a zone
-(N-FIRE-1 … N-FIRE-5, N-ART-6 … N-ART-8, N-HIT-1 … N-HIT-3, N-BARRAGE-1, N-CHARGE-2, N-TERRAIN-4; D-N-7, D-N-8).
+"""Fire: musket and artillery zones, line of sight, musket fire, canister, round shot, fire into a unit on the move
+(N-FIRE-1 … N-FIRE-5, N-ART-6 … N-ART-8, N-HIT-1 … N-HIT-3, N-BARRAGE-1, N-CHARGE-2, N-TERRAIN-4; D-N-7, D-N-8,
+D-N-17).
 
 Zones (D-N-7): a musket zone is the band straight ahead of the front rank, as wide as the frontage, up to the range;
 an artillery zone starts as wide as the company's front and widens one cell each side per three cells of distance.
@@ -24,7 +25,7 @@ from .log import Log
 from .losses import apply_losses
 from .state import BattleState, Unit
 from .terrain import TERRAIN
-from .units import ARTILLERY, CANISTER_RANGE, CLOSE_RANGE, HILL_RANGE_BONUS, HIT_TABLES, INFANTRY
+from .units import ARTILLERY, CANISTER_RANGE, CAVALRY, CLOSE_RANGE, HILL_RANGE_BONUS, HIT_TABLES, INFANTRY
 
 ZoneEntry = tuple[int, int, int, int, int]  # dx, dy, distance, front dx, front dy
 
@@ -323,30 +324,80 @@ def _artillery(state: BattleState, log: Log, unit: Unit, hits: list[tuple[Unit, 
         accuracy = max(1, unit.accuracy - penalty)
         need = HIT_TABLES[unit.type.hit_table].chance(accuracy, dist)
         ok, _ = log.roll("round_shot", need, unit.id, target=tid, distance=dist, accuracy=accuracy, rule="N-HIT-1")
-        damage = (1 if aimed <= 2 else 2) * (2 if unit.barrage_turns > 0 else 1) * unit.type.round_shot_multiplier
+        damage = round_shot_damage(unit)
         log.emit("fire", weapon="round_shot", unit=unit.id, target=tid, distance=dist, guns=aimed, hit=ok,
                  losses=damage if ok else 0, rule="N-ART-7")
         if ok:
             hits.append((target, damage, "round_shot", unit, "N-ART-7"))
 
 
-def crossing_losses(state: BattleState, log: Log, mover: Unit, passed: set[Cell]) -> None:
-    """N-CHARGE-2, N-ART-6, D-N-1: a unit that passes through an enemy musket or canister zone in one move, and does
-    not stay in it, takes close-range losses at once — once per shooter and turn."""
-    final = set(mover.cells)
-    for shooter in list(state.field_units()):
-        if shooter.side == mover.side or shooter.id in mover.crossed or not able_to_fire(state, shooter):
+WATCH_MARGIN = 12
+"""Chebyshev cells beyond a shooter's reach in which a mover's anchor can still have a cell in its zone (the widest
+footprint and zone widening); shooters farther from every cell of the path are not looked at."""
+
+
+@dataclass(frozen=True, slots=True)
+class Entered:
+    """D-N-17: a mover entered `shooter`'s zone at step `step` of its move (anchor `at`, `distance` cells away)."""
+
+    step: int
+    at: Cell
+    shooter: Unit
+    distance: int
+
+
+def watch_distance(state: BattleState, shooter: Unit, mover: Unit) -> int | None:
+    """Where the mover stands now: the distance of its nearest visible cell in `shooter`'s canister zone (a
+    battery) or musket zone (a regiment), or None when it is outside (D-N-7, D-N-17)."""
+    limit = CANISTER_RANGE if shooter.arm == ARTILLERY else reach(state, shooter)
+    return distance_in_zone(state, shooter, mover, limit)
+
+
+def zone_watchers(state: BattleState, mover: Unit, path: tuple[Cell, ...]) -> list[Unit]:
+    """D-N-17: the enemies whose fire may catch `mover` on this move — batteries able to fire (canister, whatever
+    the mover), and for cavalry the infantry able to fire (musket; it counts only if the move attacks that
+    regiment) — leaving out those whose zone the mover stands in as it sets off: moving out of, or along the edge
+    of, a zone one started in costs nothing."""
+    xs = [mover.x, *(c[0] for c in path)]
+    ys = [mover.y, *(c[1] for c in path)]
+    out = []
+    for shooter in state.field_units():
+        if shooter.side == mover.side or not able_to_fire(state, shooter):
             continue
-        limit = reach(state, shooter) if shooter.arm == INFANTRY else CANISTER_RANGE
-        if not zone_touches(state, shooter, passed, limit) or zone_touches(state, shooter, final, limit):
+        if shooter.arm == INFANTRY and mover.arm != CAVALRY:
             continue
-        mover.crossed = mover.crossed | {shooter.id}
-        if shooter.arm == INFANTRY:
-            amount, rule = math.floor(musket_amount(firepower(shooter), CLOSE_RANGE)), "N-CHARGE-2"
-        else:
-            amount, rule = shooter.guns, "N-ART-6"
-        log.emit("fire", weapon="crossing", unit=shooter.id, target=mover.id, losses=amount, rule=rule)
-        apply_losses(state, log, mover, amount, "crossing", shooter, rule)
+        margin = (CANISTER_RANGE if shooter.arm == ARTILLERY else reach(state, shooter)) + WATCH_MARGIN
+        if shooter.x < min(xs) - margin or shooter.x > max(xs) + margin or shooter.y < min(ys) - margin \
+                or shooter.y > max(ys) + margin:
+            continue
+        if watch_distance(state, shooter, mover) is None:
+            out.append(shooter)
+    return out
+
+
+def round_shot_damage(gun: Unit) -> int:
+    """N-ART-7 with D-N-7 (revised): a hit does the damage of the company's guns in action — 1 for 1–2 guns, 2 for
+    3–4 — whichever of them were aimed at that target; doubled by barrage fire (N-BARRAGE-1) and for howitzers
+    (N-SIEGE-9)."""
+    return (1 if gun.guns <= 2 else 2) * (2 if gun.barrage_turns > 0 else 1) * gun.type.round_shot_multiplier
+
+
+def crossing_amount(shooter: Unit) -> tuple[int, str]:
+    """The losses of D-N-17: canister by the guns in action (N-ART-6), a regiment's close-range volley — half its
+    firepower (N-FIRE-2, N-CHARGE-2)."""
+    if shooter.arm == ARTILLERY:
+        return shooter.guns, "N-ART-6"
+    return math.floor(musket_amount(firepower(shooter), CLOSE_RANGE)), "N-CHARGE-2"
+
+
+def fire_on_the_move(state: BattleState, log: Log, mover: Unit, entries: list[Entered]) -> None:
+    """D-N-17: each zone entered fires once, in the order the mover came into them, before any contact at the end
+    of the move; the mover's losses land at once (morale factors with them)."""
+    for entry in entries:
+        amount, rule = crossing_amount(entry.shooter)
+        log.emit("fire", weapon="crossing", unit=entry.shooter.id, target=mover.id, at=list(entry.at),
+                 step=entry.step, distance=entry.distance, losses=amount, rule=rule)
+        apply_losses(state, log, mover, amount, "crossing", entry.shooter, rule)
         if not mover.on_field:
             return
 

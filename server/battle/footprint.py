@@ -94,8 +94,9 @@ def centre_of(cells: tuple[Cell, ...]) -> tuple[float, float]:
 
 
 def sector(target_centre: tuple[float, float], target_facing: int, attacker_centre: tuple[float, float]) -> str:
-    """D-N-5: seen from the target's centre, an attacker within 45° of its facing is in front, 45°–135° on a
-    flank, beyond 135° in the rear ("front" | "flank" | "rear")."""
+    """The bearing of a point seen from a unit's centre: within 45° of its facing in front, 45°–135° on a flank,
+    beyond 135° behind ("front" | "flank" | "rear"). For aiming (the AI turning to face a point); the sector of an
+    attack is `contact_sector` (D-N-5 reads it from the cells touched, not from centres)."""
     dx = attacker_centre[0] - target_centre[0]
     dy = attacker_centre[1] - target_centre[1]
     if dx == 0 and dy == 0:
@@ -107,6 +108,28 @@ def sector(target_centre: tuple[float, float], target_facing: int, attacker_cent
     if cos > math.cos(math.radians(135)) + 1e-9:
         return "flank"
     return "rear"
+
+
+def contact_sector(anchor: Cell, width: int, depth: int, facing: int, attacker: tuple[Cell, ...]) -> str:
+    """D-N-5 (revised): the sector of an attack, read from the target's footprint cells the attacker touches. In the
+    target's own frame (`a`: ranks ahead of its front rank, 0 on the front rank, −(depth − 1) on the rear rank), an
+    attacker cell touching the target ahead of its front rank — the diagonals of the front rank's end cells
+    included — makes a front attack; otherwise one beside a side file a flank attack; otherwise (it touches only
+    the rear rank, from behind) a rear attack. A column striking the end of a line's front is a front attack."""
+    fx, fy = DIRECTIONS[facing]
+    norm = fx * fx + fy * fy
+    target = set(footprint(anchor, width, depth, facing))
+    touched = set()
+    for x, y in attacker:
+        if not any((x + dx, y + dy) in target for dx, dy in NEIGHBOURS):
+            continue
+        a = ((x - anchor[0]) * fx + (y - anchor[1]) * fy) / norm
+        if a > 1e-9:
+            return "front"
+        touched.add("rear" if a < -(depth - 1) - 1e-9 else "flank")
+    if not touched:
+        raise ValueError("the attacker does not touch the target")
+    return "flank" if "flank" in touched else "rear"
 
 
 @lru_cache(maxsize=65536)

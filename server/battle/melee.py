@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from .footprint import NEIGHBOURS, Cell, centre_of, sector
+from .footprint import NEIGHBOURS, Cell, contact_sector
 from .formation import melee_value
 from .log import Log
 from .losses import apply_losses, fall
@@ -50,7 +50,8 @@ def would_touch_enemy(state: BattleState, unit: Unit, cells: Iterable[Cell]) -> 
 
 def make_contact(state: BattleState, log: Log, mover: Unit, charge: int = 0) -> list[Unit]:
     """`mover` has come into touch: overrun guns (N-ART-1), open a melee with every other enemy it touches, and
-    apply the flank/rear/cavalry morale factors of the moment of attack (N-MORALE-2/3, D-N-5)."""
+    apply the flank/rear/cavalry morale factors of the moment of attack (N-MORALE-2/3), the sector read from the
+    enemy's cells the mover touches (D-N-5)."""
     engaged: list[Unit] = []
     for enemy in touching_enemies(state, mover):
         if enemy.arm == ARTILLERY or mover.arm == ARTILLERY:
@@ -65,8 +66,10 @@ def make_contact(state: BattleState, log: Log, mover: Unit, charge: int = 0) -> 
         key = melee_key(mover.id, enemy.id)
         if key in state.melees:
             continue
-        where = sector(centre_of(enemy.cells), enemy.facing, centre_of(mover.cells))
-        state.melees[key] = Melee(key[0], key[1], state.turn, charge={mover.id: charge} if charge else {})
+        form = enemy.form
+        where = contact_sector(enemy.anchor, form.width, form.depth, enemy.facing, mover.cells)
+        state.melees[key] = Melee(key[0], key[1], state.turn, charge={mover.id: charge} if charge else {},
+                                  struck=enemy.id, sector=where)
         log.emit("contact", unit=mover.id, enemy=enemy.id, sector=where, charge=charge, rule="D-N-6")
         attacked(log, enemy, mover, where)
         engaged.append(enemy)

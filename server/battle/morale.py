@@ -28,14 +28,23 @@ def change_morale(log: Log, unit: Unit, delta: int, reason: str, rule: str) -> N
 
 
 def attacked(log: Log, target: Unit, attacker: Unit, where: str) -> None:
-    """N-MORALE-2/3 at the moment of contact: flank or rear −1 (march column 2 worse, N-INF-5/N-CAV-5, D-N-9),
-    the attacker +1; infantry attacked by cavalry −1. A square has no flanks and ignores all three (D-N-9)."""
+    """N-MORALE-2/3 at the moment of contact: flank or rear −1, the attacker +1; infantry attacked by cavalry −1.
+    A march column (N-INF-5, N-CAV-5, D-N-9) pays 2 more — once a turn — only when attacked from the rear, or when
+    this contact makes two or more sectors it is in contact from this turn (D-N-5); a single flank attack costs the
+    ordinary −1. A square has no flanks and ignores all of it (D-N-9)."""
     tform = target.form
     if tform.all_round:
         return
     if where in ("flank", "rear"):
-        change_morale(log, target, -1 - tform.flank_penalty_extra, f"attacked in the {where}", "N-MORALE-2")
+        change_morale(log, target, -1, f"attacked in the {where}", "N-MORALE-2")
         change_morale(log, attacker, 1, f"attacks the enemy's {where}", "N-MORALE-3")
+    target.attacked_from = target.attacked_from | {where}
+    if tform.flank_penalty_extra and not target.march_extra_paid and (
+            where == "rear" or len(target.attacked_from) >= 2):
+        target.march_extra_paid = True
+        why = "from the rear" if where == "rear" else f"from {len(target.attacked_from)} sides"
+        change_morale(log, target, -tform.flank_penalty_extra, f"march column attacked {why}",
+                      "N-CAV-5" if target.arm == CAVALRY else "N-INF-5")
     if target.arm == INFANTRY and attacker.arm == CAVALRY:
         change_morale(log, target, -1, "infantry attacked by cavalry", "N-MORALE-2")
 

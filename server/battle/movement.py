@@ -20,7 +20,7 @@ from typing import Any
 
 from server.core.errors import BadOrder, IllegalOrder
 
-from .fire import crossing_losses, in_melee
+from .fire import Entered, crossing_amount, fire_on_the_move, in_melee, watch_distance, zone_watchers
 from .footprint import DIRECTIONS, Cell, anchor_for_pivot, pivot_cell, step_cost
 from .formation import speed
 from .log import Log
@@ -28,7 +28,7 @@ from .melee import make_contact, touching_enemies
 from .morale import change_morale
 from .state import BattleState, Unit
 from .terrain import TERRAIN, TerrainKind
-from .units import CAVALRY, CHARGE_RUN, change_cost, formation_of
+from .units import ARTILLERY, CAVALRY, CHARGE_RUN, change_cost, formation_of
 
 EPS = 1e-9
 HILL_STEP = 1
@@ -89,7 +89,8 @@ def _on_road(state: BattleState, unit: Unit, x: int, y: int) -> bool:
 
 def move(state: BattleState, log: Log, unit: Unit, path: tuple[Cell, ...], *, charge: bool = False,
          leaving: tuple[Unit, ...] = ()) -> None:
-    """Move the formation (facing unchanged) along `path`, paying speed points; stop at the first contact."""
+    """Move the formation (facing unchanged) along `path`, paying speed points; stop at the first contact. Enemy
+    zones the move enters fire on it at once (D-N-17: `fire.zone_watchers`), before the contact it ends in."""
     form = unit.form
     if not form.moves or not unit.type.can_move:
         rule = "N-ART-4" if unit.arm == "artillery" else "N-INF-4"
@@ -111,14 +112,16 @@ def move(state: BattleState, log: Log, unit: Unit, path: tuple[Cell, ...], *, ch
     available = unit.points + (ROAD_BONUS if road else 0)
     factors = terrain_factors(state, unit)
     cover, w = state.map.cover, state.map.width
+    watchers = zone_watchers(state, unit, path)
+    entries: list[Entered] = []
     spent = 0.0
     climbed = descended = False
     top = _front_top(state, unit, unit.x, unit.y)
     facing_step = DIRECTIONS[unit.facing]
     run = 0
-    passed: set[Cell] = set()
     x, y = unit.x, unit.y
     taken = 0
+    spent_by_step: list[float] = []
     contact = False
     halt: TerrainKind | None = None
     for cx, cy in path:
@@ -140,13 +143,17 @@ def move(state: BattleState, log: Log, unit: Unit, path: tuple[Cell, ...], *, ch
         if spent > available + EPS:
             raise IllegalOrder("not enough speed points for this path", rule="D-GEN-2",
                                details={"unit": unit.id, "needed": spent, "available": available})
-        if taken:
-            passed.update(unit.cells)
         state.lift(unit)
         unit.x, unit.y = x, y = cx, cy
         state.put(unit)
         taken += 1
+        spent_by_step.append(spent)
         run = run + 1 if (dx, dy) == facing_step else 0
+        for shooter in list(watchers):
+            dist = watch_distance(state, shooter, unit)
+            if dist is not None:
+                watchers.remove(shooter)
+                entries.append(Entered(taken, (cx, cy), shooter, dist))
         halt = entered_halting_ground(state, before, cells)
         if touching_enemies(state, unit):
             contact = True
@@ -159,18 +166,23 @@ def move(state: BattleState, log: Log, unit: Unit, path: tuple[Cell, ...], *, ch
         if left:
             raise IllegalOrder("leaving a melee means moving at least one cell away", rule="D-N-6",
                                details={"unit": unit.id, "enemy": left[0].id})
+    attacked = {e.id for e in touching_enemies(state, unit)} if contact else set()
+    entries = [e for e in entries if e.shooter.arm == ARTILLERY or e.shooter.id in attacked]  # N-CHARGE-2
+    entries, fatal = _until_destroyed(unit, entries)
+    if fatal is not None and fatal.step < taken:  # D-N-17: destroyed where it entered the zone, short of the rest
+        state.lift(unit)
+        unit.x, unit.y = fatal.at
+        state.put(unit)
+        taken, spent, contact, halt = fatal.step, spent_by_step[fatal.step - 1], False, None
     unit.points = max(0.0, min(unit.points, available - spent))
     if road:
         unit.road_used = True
+    stopped = "fire" if fatal is not None else "contact" if contact and taken < len(path) else None
     log.emit("moved", unit=unit.id, to=[unit.x, unit.y], steps=taken, spent=spent, points=unit.points, road=road,
-             stopped="contact" if contact and taken < len(path) else None)
-    if halt is not None:
+             stopped=stopped)
+    if halt is not None and fatal is None:
         end_move(log, unit, halt.rule, terrain=halt.name)
-    if passed:
-        state.lift(unit)
-        crossing_losses(state, log, unit, passed - set(unit.cells))
-        if unit.on_field:
-            state.put(unit)
+    fire_on_the_move(state, log, unit, entries)
     if not unit.on_field:
         return
     if leaving:
@@ -182,6 +194,19 @@ def move(state: BattleState, log: Log, unit: Unit, path: tuple[Cell, ...], *, ch
                                details={"unit": unit.id})
         bonus = charge_bonus(state, log, unit, run)
     make_contact(state, log, unit, bonus)
+
+
+def _until_destroyed(unit: Unit, entries: list[Entered]) -> tuple[list[Entered], Entered | None]:
+    """The zone entries that fire, in path order, up to the one whose losses destroy the mover (returned second):
+    the zones beyond it are never reached."""
+    left = unit.guns if unit.arm == ARTILLERY else unit.loss_tolerance
+    out = []
+    for entry in sorted(entries, key=lambda e: (e.step, e.shooter.num)):
+        out.append(entry)
+        left -= crossing_amount(entry.shooter)[0]
+        if left <= 0:
+            return out, entry
+    return out, None
 
 
 def charge_bonus(state: BattleState, log: Log, unit: Unit, run: int) -> int:

@@ -68,7 +68,8 @@ class Unit:
     barrage_turns: int = 0
     barrage_used: bool = False
     fractions: dict[str, float] = field(default_factory=dict)
-    crossed: frozenset[str] = frozenset()
+    attacked_from: frozenset[str] = frozenset()  # D-N-5, D-N-9: the sectors it has been in contact from this turn
+    march_extra_paid: bool = False  # D-N-9: a march column's extra −2 is paid once a turn
     road_used: bool = False
     halted: str = ""  # the rule that ended its move this turn (N-SIEGE-12, N-SIEGE-13); no more moves until next turn
     losses: int = 0
@@ -117,7 +118,7 @@ class Unit:
         out["formations_this_turn"] = list(self.formations_this_turn)
         out["targets"] = [list(t) for t in self.targets]
         out["fire_shares"] = [list(t) for t in self.fire_shares]
-        out["crossed"] = sorted(self.crossed)
+        out["attacked_from"] = sorted(self.attacked_from)
         out["fractions"] = dict(sorted(self.fractions.items()))
         return out
 
@@ -130,7 +131,7 @@ class Unit:
         u.formations_this_turn = tuple(data.get("formations_this_turn", ()))
         u.targets = tuple((str(t), int(g)) for t, g in data.get("targets", ()))
         u.fire_shares = tuple((str(t), int(w)) for t, w in data.get("fire_shares", ()))
-        u.crossed = frozenset(data.get("crossed", ()))
+        u.attacked_from = frozenset(data.get("attacked_from", ()))
         u.fractions = {str(k): float(v) for k, v in dict(data.get("fractions", {})).items()}
         u.points = float(u.points)
         u.busy = dict(data["busy"]) if data.get("busy") else None
@@ -204,26 +205,32 @@ class Side:
 
 @dataclass(slots=True)
 class Melee:
-    """One touching pair (D-N-6). `charge` holds a charger's bonus for the first round (N-CHARGE-1)."""
+    """One touching pair (D-N-6). `charge` holds a charger's bonus for the first round (N-CHARGE-1); `struck` is the
+    unit that was attacked (the other moved into touch) and `sector` where it was struck (D-N-5) — a melee still
+    going on is a contact in that sector in every turn it lasts (D-N-9's "two or more sectors")."""
 
     a: str
     b: str
     since: int
     rounds: int = 0
     charge: dict[str, int] = field(default_factory=dict)
+    struck: str = ""
+    sector: str = ""
 
     def copy(self) -> Melee:
-        return Melee(self.a, self.b, self.since, self.rounds, dict(self.charge))
+        return Melee(self.a, self.b, self.since, self.rounds, dict(self.charge), self.struck, self.sector)
 
     def other(self, uid: str) -> str:
         return self.b if uid == self.a else self.a
 
     def dump(self) -> dict[str, Any]:
-        return {"a": self.a, "b": self.b, "since": self.since, "rounds": self.rounds, "charge": dict(self.charge)}
+        return {"a": self.a, "b": self.b, "since": self.since, "rounds": self.rounds, "charge": dict(self.charge),
+                "struck": self.struck, "sector": self.sector}
 
     @classmethod
     def load(cls, d: Mapping[str, Any]) -> Melee:
-        return cls(str(d["a"]), str(d["b"]), int(d["since"]), int(d["rounds"]), dict(d.get("charge", {})))
+        return cls(str(d["a"]), str(d["b"]), int(d["since"]), int(d["rounds"]), dict(d.get("charge", {})),
+                   str(d.get("struck", "")), str(d.get("sector", "")))
 
 
 def melee_key(a: str, b: str) -> tuple[str, str]:

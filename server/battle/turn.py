@@ -32,6 +32,10 @@ ENTRY_ROWS = 12
 def begin_turn(state: BattleState, log: Log) -> None:
     for u in state.field_units():
         _refresh(state, u)
+    for m in state.melees.values():  # D-N-9: a melee going on is a contact in its sector this turn too
+        if m.struck in state.units and m.sector:
+            struck = state.units[m.struck]
+            struck.attacked_from = struck.attacked_from | {m.sector}
     for u in list(state.field_units()):
         if u.busy is not None:
             complete_carried(state, log, u)
@@ -54,7 +58,8 @@ def begin_turn(state: BattleState, log: Log) -> None:
 def _refresh(state: BattleState, u: Unit) -> None:
     u.formations_this_turn = (u.formation,)
     u.points = float(speed(state, u))
-    u.crossed = frozenset()
+    u.attacked_from = frozenset()
+    u.march_extra_paid = False
     u.road_used = False
     u.halted = ""
     u.lost_this_turn = False

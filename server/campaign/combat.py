@@ -1,9 +1,10 @@
 """Combat (C-9.5, C-9.8, C-CRT, D-C-3, D-C-4): a strike on the troops in one square, resolved by the main combat
-table in its eight steps, with echelons, support fire, withdrawal, retreat and the attacker's advance.
+table in its eight steps, with echelons, support fire, withdrawal and pursuit, retreat and the attacker's advance.
 
 The pure core (`crt`, `distribute`) takes effective ratings and gives losses; `attack` builds the sides from the
 map and the counters: the defender's terrain (forest 1.1, hills 1.2, swamp 1.5, mountains 2, river 1.7 when
-forced, city 1.5, fortress 2 — the strongest one counts), the sector attacked (T9/T10 through D-C-4), anti-tank
+forced, city 1.5, fortress 2 — the strongest one counts), from level 2 the direction of the main blow (T9/T10
+through D-C-4), anti-tank
 divisions ×3 against tanks and SP guns, half rating on the march (C-4.8), support ratings of neighbours (C-9.8c
 [L2]).
 """
@@ -245,12 +246,11 @@ def attack(ctx: Ctx, team: str, cmd: Attack) -> None:
                 enter_cell(ctx, d, d.cell)
             ctx.emit(for_teams(sorted({team, *(d.team for d in first)}), "withdrawal",
                                target=list(target), units=[d.id for d in first], rule="C-9.8a"))
-            _advance(ctx, team, echelons[0], target, cmd.advance, step_cost, enter_cell, fraction=True)
-            for u in echelons[0]:
-                u.used = 1.0
-            enforce_stacking(ctx, [target, *(d.cell for d in first)])
+            enforce_stacking(ctx, [d.cell for d in first])
+            pursue(ctx, team, echelons[0], target, cmd)
             return
-    report: dict[str, Any] = {"target": list(target), "form": form, "rounds": []}
+    report: dict[str, Any] = {"target": list(target), "form": form, "rounds": [],
+                              "main_blow": main_blow(state, first[0], echelons[0]) if state.level >= 2 else None}
     att_line = echelons.pop(0)
     def_line = first
     support_att = sum(support_rating(state.scen, u) for u in supporters)
@@ -293,15 +293,18 @@ def attack(ctx: Ctx, team: str, cmd: Attack) -> None:
         support_att = support_def = 0.0
         att_line = [u for u in att_line if u.alive]
         def_line = [d for d in def_line if d.alive]
-        if not att_line and echelons:
-            att_line = echelons.pop(0)  # C-9.8c: the next echelon enters on the same turn
+        # C-9.8c, C-CRT.DEF: only when a side's losses are absolute (it capitulated: the battle lasted less than a
+        # turn) does its next echelon enter on the same turn; a line destroyed by the table's P1 = 1.0 rows fought
+        # the whole turn
+        if out.attacker_capitulates and echelons:
+            att_line = echelons.pop(0)
             continue
-        if not def_line and behind:
+        if out.defender_capitulates and behind:
             def_line = behind.pop(0)
             continue
         break
     attackers_all = [u for r in report["rounds"] for u in r["attackers"]]
-    absolute = report["rounds"][-1]["defender_capitulates"] or (not def_line and state.units_at(target) == [])
+    absolute = bool(report["rounds"][-1]["defender_capitulates"])
     for uid in attackers_all:
         u = state.units[uid]
         if u.alive and not absolute:
@@ -323,8 +326,9 @@ def attack(ctx: Ctx, team: str, cmd: Attack) -> None:
 
 def _advance(ctx: Ctx, team: str, line: list[Unit], target: Cell, wanted: bool, step_cost: Any, enter_cell: Any,
              *, fraction: bool) -> None:
-    """C-9.8a: after a withdrawal the attacker may advance by no more than 2/3 of its move; after absolute
-    losses of the defender it goes on moving in the same turn (C-CRT.EX3)."""
+    """After a battle that emptied the square the first attacker that can moves in: after absolute losses of the
+    defender it goes on moving in the same turn (C-CRT.EX3), otherwise it follows the beaten enemy into the
+    square if that takes no more than 2/3 of its move (our reading of C-9.8a for a battle that lasted the turn)."""
     if not wanted:
         return
     state = ctx.state
@@ -340,6 +344,27 @@ def _advance(ctx: Ctx, team: str, line: list[Unit], target: Cell, wanted: bool, 
             u.used += cost
         enter_cell(ctx, u, target)
         return
+
+
+def pursue(ctx: Ctx, team: str, line: list[Unit], target: Cell, cmd: Attack) -> None:
+    """C-9.8a: the enemy withdrew — each attacker of the first echelon has used its turn striking, but may advance
+    on the same turn by up to 2/3 of its arm's move in that terrain (`pursuit`: that part of a turn, spent like
+    `used` by steps that are no withdrawal, C-4.4). The order's `pursue` paths are walked at once, each as far as
+    it goes; then, with `advance`, the first that can moves into the vacated square; what is left of the
+    allowance serves later `move` orders this turn (levels 1–2)."""
+    from server.campaign.movement import pursuit_move
+
+    allowance = float(ctx.state.tables["movement"]["advance_after_withdrawal"])
+    for u in line:
+        u.used, u.pursuit = 1.0, allowance
+    paths = dict(cmd.pursue)
+    for u in line:
+        if u.id in paths:
+            pursuit_move(ctx, team, u, paths[u.id])
+    if cmd.advance and not ctx.state.units_at(target):
+        for u in line:
+            if u.alive and u.id not in paths and pursuit_move(ctx, team, u, (target,)):
+                break
 
 
 def _attacker_problem(state: CampaignState, u: Unit, target: Cell, n: int,
@@ -362,13 +387,27 @@ def _attacker_problem(state: CampaignState, u: Unit, target: Cell, n: int,
     return None
 
 
+def main_blow(state: CampaignState, defender: Unit, attackers: list[Unit]) -> str:
+    """D-C-4 (revised): the direction of the main blow — the sector (seen from the defender's facing) from which
+    the largest share of the attacking rating comes; on a tie the more frontal one."""
+    shares: dict[str, float] = {}
+    for a in attackers:
+        where = sector(state, defender, a.cell)
+        shares[where] = shares.get(where, 0.0) + (a.rating if a.combat_capable else 0.0)
+    return max(shares, key=lambda where: (round(shares[where], 6), -SECTORS.index(where)))
+
+
+def direction_factor(state: CampaignState, defender: Unit, attackers: list[Unit]) -> float:
+    """C-9.8b, Tables 9–10 through D-C-4 (revised): a level-2 rule (C-0.2) — none at level 1; from level 2 the
+    defender's rating is taken for the direction of the main blow. A fortress has no flank."""
+    if state.level < 2 or defender.arm == "FORT" or not attackers:
+        return 1.0
+    return sector_factor(state.scen, state.level, defender, main_blow(state, defender, attackers))
+
+
 def _defender_multiplier(state: CampaignState, d: Unit, attackers: list[Unit]) -> float:
     terrain, _ = terrain_multiplier(state, d.cell, attackers)
-    if d.arm in ("FORT",):
-        worst = 1.0
-    else:
-        worst = min(sector_factor(state.scen, state.level, d, sector(state, d, a.cell)) for a in attackers)
-    mult = terrain * worst
+    mult = terrain * direction_factor(state, d, attackers)
     if d.arm == "ATD" and any(a.arm in state.tables["antitank_targets"] for a in attackers):
         mult *= float(state.tables["antitank_factor"])
     if d.status == MARCH:
@@ -426,4 +465,5 @@ def _battle_form(state: CampaignState, defenders: list[Unit], attackers: list[Un
     return form
 
 
-__all__ = ["Fighter", "Outcome", "attack", "check_destroyed", "crt", "distribute", "encircled"]
+__all__ = ["Fighter", "Outcome", "attack", "check_destroyed", "crt", "direction_factor", "distribute", "encircled",
+           "main_blow"]

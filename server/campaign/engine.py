@@ -16,6 +16,7 @@ from server.campaign.context import Ctx, Dropped
 from server.campaign.events import for_team, public, umpire
 from server.campaign.forces import is_division, new_division
 from server.campaign.orders import (
+    AmendOrder,
     AnswerPeace,
     Army,
     ArmyGroup,
@@ -40,6 +41,7 @@ from server.campaign.orders import (
     Strike,
     Transfer,
     Turn,
+    WithdrawOrder,
     parse,
 )
 from server.campaign.scenario import load_scenario
@@ -111,13 +113,17 @@ class CampaignEngine(BaseEngine[CampaignState]):
         if config.get("forces", "preset") != "preset":
             raise BadOrder("only preset forces are played: Table 6 (forces by cost) is blank and the level-3 "
                            "establishments depend on Module 4", rule="C-T6, C-3.U1", details={"field": "forces"})
+        fine = config.get("penalise_refused_orders", False)
+        if not isinstance(fine, bool):
+            raise BadOrder("penalise_refused_orders is true or false (a house rule, off by default)", rule="D-C-6",
+                           details={"field": "penalise_refused_orders"})
         ordered = list(in_turn_order(list(teams)))
         neutrals = [s for s, d in scen.raw["states"].items() if s not in ordered and d.get("neutral")]
         state = CampaignState(
             scenario=scen.name, level=int(level), teams=[{"colour": c, "seats": teams[c]} for c in ordered],
             house_rules=list(house_rules), recon_deception=bool(config.get("recon_deception")),
             phase=PLANNING, order=TurnOrder.start(ordered, simultaneous=True), dice=Dice.from_seed(seed),
-            units={}, neutrals=neutrals, penalise_refused=bool(config.get("penalise_refused_orders", True)),
+            units={}, neutrals=neutrals, penalise_refused=fine,
             mediator=str(mediator),
         )
         for colour in [*ordered, *neutrals]:
@@ -134,7 +140,8 @@ class CampaignEngine(BaseEngine[CampaignState]):
         events: list[Event] = [public(
             "campaign_created", scenario=scen.name, title=scen.title, level=state.level, teams=state.teams,
             neutrals=neutrals, house_rules=state.house_rules, recon_deception=state.recon_deception,
-            module=1, mediator=state.mediator, rules="C-0.1, C-0.2, C-0.3, C-1.2, C-1.3",
+            module=1, mediator=state.mediator, refused_order_fine=state.penalise_refused,
+            rules="C-0.1, C-0.2, C-0.3, C-1.2, C-1.3, D-C-6",
         )]
         events.append(public("phase", phase=PLANNING, rule="C-1.5"))
         return state, events
@@ -175,6 +182,8 @@ class CampaignEngine(BaseEngine[CampaignState]):
             if team not in state.order.active:
                 raise NotYourTurn("your team has finished planning", rule="C-5.2")
             handler(ctx, team, cmd)
+        elif isinstance(cmd, (AmendOrder, WithdrawOrder)):
+            self._amend(ctx, team, cmd)
         else:
             handler = TURN_ORDERS.get(kind)
             if handler is None:
@@ -193,10 +202,37 @@ class CampaignEngine(BaseEngine[CampaignState]):
         client's other fields); who owns the unit is checked at once."""
         for uid in _units_named(cmd):
             ctx.own_unit(team, uid)
-        recorded = cmd.wire_form()
+        numbers = ctx.state.order_numbers
+        numbers[team] = numbers.get(team, 0) + 1
+        recorded = {**cmd.wire_form(), "number": numbers[team]}
         ctx.state.pending.setdefault(team, []).append(recorded)
-        ctx.emit(for_team(team, "order_recorded", spectators=False, order=dict(recorded),
-                          number=len(ctx.state.pending[team])))
+        ctx.emit(for_team(team, "order_recorded", spectators=False, order=dict(recorded), number=numbers[team]))
+
+    def _amend(self, ctx: Ctx, team: str, cmd: AmendOrder | WithdrawOrder) -> None:
+        """C-1.7 [L3]: until the mediator carries the turn's orders out, a team may amend or withdraw an order it
+        recorded (named by the number `order_recorded` gave it); the amended order keeps its number and place."""
+        s = ctx.state
+        if s.level < 3:
+            raise IllegalOrder("at levels 1-2 an order is carried out at once: none waits to be amended",
+                               rule="C-1.7")
+        if team not in s.order.active:
+            raise NotYourTurn("your orders for this turn are in: the mediator is carrying them out", rule="C-1.7")
+        waiting = s.pending.get(team, [])
+        at = next((i for i, o in enumerate(waiting) if o.get("number") == cmd.number), None)
+        if at is None:
+            raise IllegalOrder(f"no order number {cmd.number} waits this turn", rule="C-1.7",
+                               details={"number": cmd.number})
+        if isinstance(cmd, WithdrawOrder):
+            del waiting[at]
+            ctx.emit(for_team(team, "order_withdrawn", spectators=False, number=cmd.number, rule="C-1.7"))
+            return
+        if type(cmd.order) not in TURN_ORDERS:
+            raise IllegalOrder("only an order of combat operations can replace a recorded one", rule="C-1.7")
+        for uid in _units_named(cmd.order):
+            ctx.own_unit(team, uid)
+        waiting[at] = {**cmd.order.wire_form(), "number": cmd.number}
+        ctx.emit(for_team(team, "order_amended", spectators=False, order=dict(waiting[at]), number=cmd.number,
+                          rule="C-1.7"))
 
     def end_turn(self, state: CampaignState, team: str, *, flagged: bool) -> tuple[CampaignState, Sequence[Event]]:
         if state.phase == OVER:
@@ -265,9 +301,10 @@ class CampaignEngine(BaseEngine[CampaignState]):
                     stopped.add(i)
 
     def refused(self, state: CampaignState, team: str, error: RuleError) -> tuple[CampaignState, Sequence[Event]]:
-        """D-C-6, C-9.3: after the room refused `team`'s order with `error` (levels 1–2), record the 50-point
-        penalty for an incorrect order — unless the campaign was created with "penalise_refused_orders": false.
-        Malformed orders (BadOrder, UnknownOrder) and out-of-turn ones are not the rules' incorrect orders."""
+        """D-C-6 (revised), C-9.3: the server is the mediator, so a refused order (levels 1–2) costs nothing —
+        unless the campaign's house rules switch the 50-point fine on (C-0.3: "penalise_refused_orders": true at
+        setup, off by default); then the room calls this after refusing `team`'s order with `error`. Malformed
+        orders (BadOrder, UnknownOrder) and out-of-turn ones are not the rules' incorrect orders."""
         if (not state.penalise_refused or state.level >= 3 or team not in state.player_teams
                 or type(error) is not IllegalOrder or state.phase != OPERATIONS):
             return state, []
@@ -335,6 +372,7 @@ def _units_named(cmd: Command) -> list[str]:
             names.append(value)
     for attr in ("units", "support"):
         names.extend(getattr(cmd, attr, ()) or ())
+    names.extend(uid for uid, _ in getattr(cmd, "pursue", ()) or ())
     for echelon in getattr(cmd, "echelons", ()) or ():
         names.extend(echelon)
     return names

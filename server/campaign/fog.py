@@ -117,7 +117,7 @@ def unit_view(u: Unit, detail: str = FULL) -> dict[str, Any]:
         return {"id": u.id, "team": u.team, "cell": list(u.cell), "cover": True}
     d = u.dump()
     if detail != "own":
-        for secret in ("route", "used", "debt", "carry", "army", "corps", "status_until", "parent"):
+        for secret in ("route", "used", "debt", "pursuit", "carry", "army", "corps", "status_until", "parent"):
             d.pop(secret, None)
     return d
 
@@ -158,7 +158,7 @@ def view(state: CampaignState, viewer: str) -> dict[str, Any]:
         "scenario": state.scenario, "title": state.scen.title, "level": state.level, "phase": state.phase,
         "turn": state.turn, "active": sorted(state.order.active) if state.phase != "over" else [],
         "teams": state.teams, "neutrals": state.neutrals, "house_rules": state.house_rules,
-        "mediator": state.mediator,
+        "mediator": state.mediator, "refused_order_fine": state.penalise_refused,
         "recon_deception": state.recon_deception, "war": state.war, "aggressor": state.aggressor,
         "violators": state.violators, "control": dict(sorted(state.control.items())),
         "closures": {k: v for k, v in sorted(state.closures.items()) if max(v.values()) >= state.turn},

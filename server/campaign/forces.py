@@ -49,6 +49,7 @@ class Unit:
     carry: float = 0.0
     used: float = 0.0
     debt: float = 0.0
+    pursuit: float = 0.0  # C-9.8a: the part of a turn left to advance after the enemy withdrew, this turn only
     struck: bool = False
     fought: bool = False
     route: list[list[int]] = field(default_factory=list)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from server.campaign.context import Ctx
+from server.campaign.context import Ctx, Dropped
 from server.campaign.events import for_team, for_teams, public
 from server.campaign.forces import MARCH, READY, REGROUPING, RESTORING, TRANSFER, Unit, is_division
 from server.campaign.grid import (
@@ -28,7 +28,7 @@ from server.campaign.grid import (
 )
 from server.campaign.orders import Corps, Frontage, March, Merge, Move, Reassign, Split, Transfer, Turn
 from server.campaign.state import CampaignState
-from server.core.errors import IllegalOrder
+from server.core.errors import IllegalOrder, RuleError
 
 EPS = 1e-9
 DEFILE_TERRAIN = {"forest", "mountains", "swamp"}
@@ -121,7 +121,7 @@ def enter_cell(ctx: Ctx, unit: Unit, cell: Cell) -> None:
     trigger_interdiction(ctx, unit, cell)
 
 
-def _check_common(ctx: Ctx, unit: Unit) -> None:
+def _check_common(ctx: Ctx, unit: Unit, *, pursuing: bool = False) -> None:
     if ctx.state.phase != "operations":
         ctx.fail(IllegalOrder("troops move only in combat operations; deploy them while planning", rule="C-1.5"))
     if unit.arm == "FORT":
@@ -130,7 +130,7 @@ def _check_common(ctx: Ctx, unit: Unit) -> None:
         ctx.fail(IllegalOrder(f"{unit.name} is regrouping this turn", rule="C-4.12"))
     if unit.status in (TRANSFER, MARCH):
         ctx.fail(IllegalOrder(f"{unit.name} is on a {unit.status} and cannot take other orders", rule="C-4.5"))
-    if unit.used >= 1 - EPS:
+    if unit.used >= 1 - EPS and not pursuing:
         ctx.fail(IllegalOrder(f"{unit.name} has no time left this turn", rule="C-4.3"))
 
 
@@ -144,16 +144,23 @@ def _acting_unit(ctx: Ctx, team: str, unit_id: str, *, level: int = 1, what: str
 
 
 def move(ctx: Ctx, team: str, cmd: Move) -> None:
-    """C-4.3, C-4.4, C-4.7, C-4.12: move along a path of neighbouring cells."""
+    """C-4.3, C-4.4, C-4.7, C-4.12: move along a path of neighbouring cells. A unit whose enemy withdrew before its
+    strike this turn moves on its pursuit allowance (C-9.8a), forward only."""
     state = ctx.state
-    unit = _acting_unit(ctx, team, cmd.unit)
+    unit = ctx.own_unit(team, cmd.unit)
+    pursuing = unit.pursuit > EPS
+    _check_common(ctx, unit, pursuing=pursuing)
     pos = unit.cell
     taken: list[Cell] = []
-    used = unit.used
+    used = 1 - unit.pursuit if pursuing else unit.used
     reason: IllegalOrder | None = None
     for nxt in cmd.path:
         if not is_adjacent(pos, nxt):
             reason = IllegalOrder(f"{label(nxt)} is not next to {label(pos)}", rule="C-4.3")
+            break
+        if pursuing and turn_angle(unit.facing, direction(pos, nxt)) > 90:
+            reason = IllegalOrder(f"{unit.name} pursues the enemy: it advances, it does not withdraw",
+                                  rule="C-9.8a", details={"max_reached": label(pos)})
             break
         cost, way = step_cost(state, unit, pos, nxt)
         if cost is None:
@@ -174,7 +181,7 @@ def move(ctx: Ctx, team: str, cmd: Move) -> None:
         taken.append(nxt)
         pos = nxt
     if reason is None and taken:
-        others = blocking(state, unit, taken[-1])
+        others = [o for o in blocking(state, unit, taken[-1]) if o is not corps_tail(state, unit, taken[-1])]
         if others and not stack_allowed(state, [*others, unit]) and not ctx.silent:
             reason = IllegalOrder(f"{label(taken[-1])} is occupied: counters may not overlap", rule="C-4.12")
             taken = []
@@ -183,6 +190,20 @@ def move(ctx: Ctx, team: str, cmd: Move) -> None:
             ctx.fail(reason)
         ctx.adjusted(reason, unit=unit.id, ordered=[list(c) for c in cmd.path], done=[list(c) for c in taken])
     _walk(ctx, unit, taken, used)
+    if pursuing and taken:
+        unit.pursuit, unit.used = max(0.0, 1 - unit.used), 1.0
+
+
+def pursuit_move(ctx: Ctx, team: str, unit: Unit, path: tuple[Cell, ...]) -> bool:
+    """C-9.8a: a pursuit move carried out as far as it goes (the strike's order is not refused for it: a defender's
+    withdrawal is no fault of the attacker's). True when the unit moved."""
+    for end in range(len(path), 0, -1):
+        try:
+            move(ctx, team, Move(unit.id, path[:end]))
+        except (RuleError, Dropped):
+            continue
+        return True
+    return False
 
 
 def _second_after(state: CampaignState, unit: Unit, pos: Cell, nxt: Cell) -> Cell | bool | None:
@@ -212,12 +233,31 @@ def _walk(ctx: Ctx, unit: Unit, path: list[Cell], used: float) -> None:
         unit.debt += used - 1
         used = 1.0
     unit.used = used
-    if state.level >= 2 and not unit.wide and len(path) >= 1 and _is_defile(state, path[-1]):
+    leader = corps_tail(state, unit, path[-1])
+    if leader is not None:  # C-4.7: the corps' column closes up on its card, the tail passes to the newcomer
+        leader.second = None
+        ctx.emit(for_team(unit.team, "corps_column", unit=unit.id, behind=leader.id, corps=unit.corps, rule="C-4.7"))
+    if state.level >= 2 and not unit.wide and (leader is not None or _is_defile(state, path[-1])):
         back = path[-2] if len(path) >= 2 else start
         if not blocking(state, unit, back):
             unit.second = back  # C-4.7: stretched along its line of movement
     ctx.emit(for_team(unit.team, "moved", unit=unit.id, path=[list(c) for c in path], used=round(unit.used, 3)))
     enforce_stacking(ctx, unit.cells())
+
+
+def corps_tail(state: CampaignState, unit: Unit, cell: Cell) -> Unit | None:
+    """C-4.7 [L2]: a corps in a defile stretches into one 1×2, 1×3 or 1×4 card for its 1, 2 or 3 divisions, not a
+    1×2 card per division. So a division of a corps whose card is laid (C-4.9) may march into the stretched tail
+    of a division of its corps standing in a defile: the one ahead closes up on its head square and the newcomer
+    takes the tail behind it (`_walk`), and so on down the column. This returns that division ahead, if `cell` is
+    its tail."""
+    if state.level < 2 or not unit.corps or f"{unit.team}:{unit.corps}" not in state.corps_cards:
+        return None
+    for other in state.units_at(cell):
+        if (other is not unit and other.team == unit.team and other.corps == unit.corps and other.second == cell
+                and not other.wide and other.status != MARCH):  # stretched along its line in the defile's column
+            return other
+    return None
 
 
 def _is_defile(state: CampaignState, cell: Cell) -> bool:
@@ -589,6 +629,7 @@ def begin_turn(ctx: Ctx, team: str) -> None:
     state = ctx.state
     for unit in sorted(state.alive_units(team), key=lambda u: u.id):
         unit.fought = unit.struck = False
+        unit.pursuit = 0.0
         if unit.status in (REGROUPING, RESTORING) and state.turn > unit.status_until:
             if unit.status == REGROUPING and not _sort_out(ctx, unit):
                 unit.status_until = state.turn

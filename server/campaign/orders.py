@@ -174,10 +174,15 @@ class Formation(_Order):
 
 @dataclass(frozen=True)
 class Attack(_Order):
+    """C-9.8: `advance` — if the square is emptied (or the defender withdraws) the first attacker that can moves in;
+    `pursue` — C-9.8a: after a withdrawal these first-echelon units advance along their paths (up to 2/3 of a
+    turn's move, as far as they can)."""
+
     target: Cell
     echelons: tuple[tuple[str, ...], ...]
     support: tuple[str, ...]
     advance: bool
+    pursue: tuple[tuple[str, tuple[Cell, ...]], ...] = ()
 
     @classmethod
     def wire(cls, order: Mapping[str, Any]) -> Attack:
@@ -185,8 +190,18 @@ class Attack(_Order):
         if not isinstance(raw, list) or not raw or len(raw) > 5:
             raise BadOrder("'echelons' must be a list of lists of unit ids", details={"field": "echelons"})
         echelons = tuple(tuple(_ids({"e": e}, "e")) for e in raw)
+        pursue_raw = order.get("pursue", {})
+        if not isinstance(pursue_raw, Mapping) or len(pursue_raw) > 50:
+            raise BadOrder("'pursue' is {unit id: path}", details={"field": "pursue"})
+        pursue = tuple((_str({"unit": uid}, "unit"), tuple(_cells({"path": path}, "path", max_len=20)))
+                       for uid, path in sorted(pursue_raw.items()))
         return cls(_cell(_get(order, "target"), "target"), echelons,
-                   tuple(_ids(order, "support", required=False)), bool(order.get("advance", True)))
+                   tuple(_ids(order, "support", required=False)), bool(order.get("advance", True)), pursue)
+
+    def wire_form(self) -> dict[str, Any]:
+        out = super().wire_form()
+        out["pursue"] = {uid: _plain(path) for uid, path in self.pursue}
+        return out
 
 
 @dataclass(frozen=True)
@@ -347,9 +362,45 @@ class Capitulate(_Order):
         return cls()
 
 
+def _number(order: Mapping[str, Any]) -> int:
+    value = _get(order, "number")
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 < value < 10**9:
+        raise BadOrder("'number' is the number of an order waiting (order_recorded's)", details={"field": "number"})
+    return value
+
+
+@dataclass(frozen=True)
+class WithdrawOrder(_Order):
+    """C-1.7 [L3]: take back an order recorded this turn, before the mediator carries the orders out."""
+
+    number: int
+
+    @classmethod
+    def wire(cls, order: Mapping[str, Any]) -> WithdrawOrder:
+        return cls(_number(order))
+
+
+@dataclass(frozen=True)
+class AmendOrder(_Order):
+    """C-1.7 [L3]: replace an order recorded this turn (it keeps its number) before the mediator carries them out."""
+
+    number: int
+    order: Any
+
+    @classmethod
+    def wire(cls, order: Mapping[str, Any]) -> AmendOrder:
+        inner = _get(order, "order")
+        if not isinstance(inner, Mapping) or inner.get("type") in ("amend_order", "withdraw_order"):
+            raise BadOrder("'order' is the new order in place of the one recorded", details={"field": "order"})
+        return cls(_number(order), parse(inner))
+
+    def wire_form(self) -> dict[str, Any]:
+        return {"type": "amend_order", "number": self.number, "order": self.order.wire_form()}
+
+
 Command = (Move | Turn | Frontage | March | Transfer | Split | Merge | Corps | Reassign | Formation | Attack | Strike
            | Posture | Deploy | Army | ArmyGroup | Cover | MobilizationPoints | Regulation | Question | ProposePeace
-           | AnswerPeace | Capitulate)
+           | AnswerPeace | Capitulate | WithdrawOrder | AmendOrder)
 
 KINDS: dict[str, type[_Order]] = {
     "move": Move, "turn": Turn, "frontage": Frontage, "march": March, "transfer": Transfer, "split": Split,
@@ -357,6 +408,7 @@ KINDS: dict[str, type[_Order]] = {
     "strike": Strike, "posture": Posture, "deploy": Deploy, "army": Army, "army_group": ArmyGroup, "cover": Cover,
     "mobilization_points": MobilizationPoints, "regulation": Regulation, "question": Question,
     "propose_peace": ProposePeace, "answer_peace": AnswerPeace, "capitulate": Capitulate,
+    "withdraw_order": WithdrawOrder, "amend_order": AmendOrder,
 }
 KIND_NAMES: dict[type[_Order], str] = {command: kind for kind, command in KINDS.items()}
 

@@ -100,6 +100,7 @@ class CampaignState(ScenarioGame):
     recon: dict[str, dict[str, float]] = field(default_factory=dict)
     answers: list[dict[str, Any]] = field(default_factory=list)
     pending: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    order_numbers: dict[str, int] = field(default_factory=dict)  # C-1.7 [L3]: the last number given per team
     proposals: list[dict[str, Any]] = field(default_factory=list)
     refusals: dict[str, dict[str, Any]] = field(default_factory=dict)
     penalties: list[dict[str, Any]] = field(default_factory=list)
@@ -114,7 +115,7 @@ class CampaignState(ScenarioGame):
     interventions_limited: bool = False
     reports: dict[str, dict[str, Any]] = field(default_factory=dict)
     defeated: dict[str, dict[str, Any]] = field(default_factory=dict)
-    penalise_refused: bool = True
+    penalise_refused: bool = False  # D-C-6: C-9.3's fine for a refused order, a house rule (C-0.3), off by default
     mediator: str = "server"  # C-1.3: "server" (the computer mediator) or "none" (levels 1-2, C-1.4)
     result: dict[str, Any] | None = None
     seq: int = 0

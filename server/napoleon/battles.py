@@ -13,8 +13,9 @@ from server.battle.units import ARTILLERY, UNIT_TYPES
 from server.campaign.grid import Cell, direction, label
 from server.core.errors import BadOrder, IllegalOrder, NotYourUnit
 
+from . import retreats
 from .events import Ctx
-from .movement import can_step_out, cells_apart, parse_path, path_cost, retreat_cell, withdrawal_path
+from .movement import can_step_out, cells_apart, parse_path, path_cost, withdrawal_path
 from .state import (
     CAPTURED,
     CONTACT,
@@ -279,9 +280,9 @@ def apply_result(ctx: Ctx, battle: dict[str, Any], result: Mapping[str, Any], *,
     """D-L-1: a battle's result applies at once, as one campaign event (`battle_ended`). Units come back with their
     losses, morale and status; the winner's routed and surrendered units return to the ranks with morale 1 and the
     loser's routed units are destroyed (N-MORALE-7); the loser's surrendered units and those in melee at the end
-    are the winner's prisoners (D-N-14); the loser retreats up to seven cells whatever its points (N-VICTORY-4);
-    the loser's general may be killed (N-VICTORY-3) or captured (D-N-14) and its player then goes to the secret
-    module."""
+    are the winner's prisoners (D-N-14); the loser must retreat — up to seven cells whatever its points, where its
+    team chooses (N-VICTORY-4, `retreats`); the loser's general may be killed (N-VICTORY-3) or captured (D-N-14)
+    and its player then goes to the secret module."""
     s = ctx.state
     winner, loser = str(result.get("winner")), str(result.get("loser"))
     if {winner, loser} != {battle["attacker"], battle["defender"]}:
@@ -326,15 +327,9 @@ def apply_result(ctx: Ctx, battle: dict[str, Any], result: Mapping[str, Any], *,
         if not army["units"]:
             army["status"] = CAPTURED if any(aid == p.get("army") for p in s.prisoners.get(winner, [])) else DESTROYED
         elif army["team"] == loser and must_retreat and army["status"] == READY:
-            to = retreat_cell(s, army, cell_of(army["cell"]), int(s.tables["retreat_cells"]))
-            if to is None:
-                army["status"] = CAPTURED
-                for unit in army["units"]:
-                    s.prisoners.setdefault(winner, []).append({**unit, "team": loser, "army": aid})
-                    taken[winner].append(unit["id"])
-                army["units"] = []
-            else:
-                army["cell"] = list(to)
+            units = [u["id"] for u in army["units"]]
+            if not retreats.begin(ctx, army, winner, battle=battle["id"]):
+                taken[winner] += units  # no way out: captured (D-NAP-3)
         armies_after.append({"army": aid, "team": army["team"], "status": army["status"], "from": before,
                              "cell": army["cell"], "units": len(army["units"])})
     general = general_fate(ctx, battle, loser, result, how)

@@ -16,6 +16,7 @@ Orders (a team's players):
   {"type": "intercept", "army", "target"}                   in the team's turn, against an army seen ending a
                                                             move within 5 cells of it while it was set to intercept
   {"type": "answer", "battle", "choice": "accept" | "withdraw" | "retreat_with_battle", "paths"?: {army: path}}
+  {"type": "retreat", "army", "path": [[x, y], ...]}         a beaten army's retreat, 1 to 7 cells (N-VICTORY-4)
   {"type": "reinforce", "battle", "army"}
   {"type": "offer_quick", "battle"} / {"type": "answer_quick", "battle", "accept": bool}
   {"type": "siege", "fortress", "action": "storm" | "lift" | "sortie" | "surrender" | "hold"}
@@ -41,10 +42,11 @@ from server.core.engine import MODERATOR, SPECTATOR, Actor, BaseEngine, ChildRoo
 from server.core.errors import BadOrder, IllegalOrder, NotYourTurn, NotYourUnit, UnknownOrder
 from server.core.turns import TurnOrder, in_turn_order
 
-from . import battle_rooms, battles, fortify, quick, sieges
+from . import battle_rooms, battles, decisions, fortify, quick, retreats, sieges
 from .events import Ctx
-from .movement import cells_apart, parse_path, path_cost
-from .state import CONTACT, FROZEN, GONE, READY, RUNNING, NapoleonicState, cell_of
+from .interception import watch
+from .movement import parse_path, path_cost
+from .state import FROZEN, GONE, READY, RUNNING, NapoleonicState, cell_of
 from .view import view_of
 
 SCENARIO = "napoleonic"
@@ -59,7 +61,7 @@ class NapoleonicEngine(BaseEngine[NapoleonicState]):
     #: Orders a team gives whenever the game asks it (the room lets them through out of turn; the engine checks
     #: that the team is the one asked): answers to contact and offers, reinforcements, siege decisions and terms.
     any_time_orders = frozenset({"answer", "reinforce", "offer_quick", "answer_quick", "siege", "terms",
-                                 "accept_terms"})
+                                 "accept_terms", "retreat"})
 
     # -- setup -------------------------------------------------------------------------------------------------
     def setup(self, config: Mapping[str, Any], seed: int) -> tuple[NapoleonicState, Sequence[Event]]:
@@ -103,10 +105,11 @@ class NapoleonicEngine(BaseEngine[NapoleonicState]):
 
     def active_teams(self, state: NapoleonicState) -> frozenset[str]:
         """The team whose turn it is unless it fights a battle (D-L-1, D-NAP-5: the clocks of teams in a running
-        battle stop — their battle room has its own), and a defender choosing whether to fight (N-START-3): its
-        clock runs while it decides, and if it flags the battle is accepted (D-NAP-4). Other answers (quick
-        resolution, sieges) are `any_time_orders` and run nobody's clock."""
-        return (state.order.active - busy_teams(state)) | frozenset(_deciding(state))
+        battle stop — their battle room has its own), and a team with a decision due (`decisions.deciding`: a
+        defender choosing whether to fight, N-START-3; a beaten army's team choosing its retreat, N-VICTORY-4):
+        its clock runs while it decides, and if it flags the default holds (D-NAP-4, D-NAP-3). Other answers
+        (quick resolution, sieges) are `any_time_orders` and run nobody's clock."""
+        return (state.order.active - busy_teams(state)) | frozenset(decisions.deciding(state))
 
     def is_over(self, state: NapoleonicState) -> bool:
         return len({a["team"] for a in state.alive_armies()}) < 2
@@ -162,6 +165,8 @@ class NapoleonicEngine(BaseEngine[NapoleonicState]):
             self._intercept(ctx, team, self._army(s, team, order.get("army")), order.get("target"))
         elif kind == "answer":
             battles.answer(ctx, team, order.get("battle"), order.get("choice"), order.get("paths"))
+        elif kind == "retreat":
+            retreats.order(ctx, self._army(s, team, order.get("army")), parse_path(order.get("path")))
         elif kind == "reinforce":
             battles.reinforce(ctx, team, order.get("battle"), order.get("army"))
         elif kind == "offer_quick":
@@ -230,22 +235,7 @@ class NapoleonicEngine(BaseEngine[NapoleonicState]):
             else:
                 battles.meet(ctx, army, end, came_from, target=attack)
             return
-        self._watch(ctx, army)
-
-    def _watch(self, ctx: Ctx, army: Mapping[str, Any]) -> None:
-        """N-START-2, D-N-13: an army that ends a move within 5 cells of an enemy army set to intercept may be
-        attacked there in that enemy's next turn."""
-        s = ctx.state
-        reach = int(s.tables["intercept_range"])
-        for other in s.alive_armies():
-            if other["team"] == army["team"] or not other.get("intercept") or other["status"] != READY:
-                continue
-            dist = cells_apart(cell_of(other["cell"]), cell_of(army["cell"]))
-            if dist <= reach:
-                s.interceptions.append({"by": other["id"], "target": army["id"], "cell": list(army["cell"]),
-                                        "turn": s.turn})
-                ctx.team(other["team"], "interception_possible", army=other["id"], target=army["id"],
-                         cell=army["cell"], distance=dist, rule="N-START-2, D-N-13")
+        watch(ctx, army)
 
     def _intercept(self, ctx: Ctx, team: str, army: dict[str, Any], target_id: Any) -> None:
         s = ctx.state
@@ -268,12 +258,9 @@ class NapoleonicEngine(BaseEngine[NapoleonicState]):
     def end_turn(self, state: NapoleonicState, team: str, *, flagged: bool) -> tuple[NapoleonicState,
                                                                                      Sequence[Event]]:
         if team not in state.order.active or team in busy_teams(state):
-            if flagged and team in _deciding(state):
+            if flagged and team in decisions.deciding(state):  # its decisions' clock ran out (D-NAP-4)
                 ctx = Ctx(state.copy())
-                for b in sorted(ctx.state.battles.values(), key=lambda b: int(b["id"])):
-                    if b["status"] == CONTACT and b["defender"] == team:
-                        ctx.public("battle_accepted", battle=b["id"], by=team, flagged=True, rule="N-START-3, D-NAP-4")
-                        battles.start(ctx, b)
+                decisions.by_default(ctx, team, flagged=True)
                 _pass_busy(ctx)
                 return ctx.state, ctx.events
             raise NotYourTurn(f"{team} is not to act now", rule="C-1.7")
@@ -332,9 +319,12 @@ def busy_teams(state: NapoleonicState) -> frozenset[str]:
 
 
 def _finish_turn(ctx: Ctx, team: str, *, flagged: bool, passed: bool = False) -> None:
-    """The team's part of the campaign turn ends (C-1.7); the next team's armies get their points back (D-NAP-1);
-    sieges that have lasted their turn are stormed (N-SIEGE-5)."""
+    """The team's part of the campaign turn ends (C-1.7): what it left undecided takes its default (issue 12,
+    `decisions`; not for a turn passed while it fights, D-NAP-5); the next team's armies get their points back
+    (D-NAP-1); sieges that have lasted their turn are stormed (N-SIEGE-5)."""
     s = ctx.state
+    if not passed:
+        decisions.by_default(ctx, team, flagged=flagged)
     ctx.public("turn_ended", team=team, turn=s.turn, flagged=flagged, **({"passed": True} if passed else {}))
     s.interceptions = [i for i in s.interceptions if s.armies[i["by"]]["team"] != team]
     s.order, complete = s.order.finish(team)
@@ -363,10 +353,6 @@ def _pass_busy(ctx: Ctx) -> None:
                           and s.battles[str(a["battle"])]["status"] == RUNNING}, key=int)
         ctx.public("turn_passed", team=team, turn=s.turn, battles=running, rule="D-L-1, D-NAP-5")
         _finish_turn(ctx, team, flagged=False, passed=True)
-
-
-def _deciding(state: NapoleonicState) -> set[str]:
-    return {b["defender"] for b in state.battles.values() if b["status"] == CONTACT}
 
 
 def _new_army(spec: Mapping[str, Any], team: str) -> dict[str, Any]:

@@ -3,7 +3,8 @@ the post-battle retreat (N-VICTORY-4) and distances for interception (N-START-2)
 
 Our decisions (docs/napoleonic.md, D-NAP-1): entering a cell costs its terrain's points, a road step costs the
 road's, a river cell without a bridge costs extra, a diagonal step costs 1.5 times; unused points are kept until
-the team's next turn begins (they are what a side has left to decline battle, N-START-3).
+the team's next turn begins (they are what a side has left to decline battle, N-START-3). A retreat after a
+battle counts cells, not points (N-VICTORY-4).
 """
 
 from __future__ import annotations
@@ -62,28 +63,51 @@ def path_cost(state: NapoleonicState, start: Cell, path: Sequence[Cell], rule: s
     return total
 
 
-def retreat_cell(state: NapoleonicState, army: Mapping[str, Any], start: Cell, cells: int) -> Cell | None:
-    """N-VICTORY-4 (D-NAP-3): the cell the beaten army retreats to — up to `cells` steps over passable land, never
-    into a cell held by an enemy army, ending nearest its base (ties: farther from the battle). None when there is
-    no way out (the army is then captured)."""
+def retreat_path(state: NapoleonicState, army: Mapping[str, Any], start: Cell, cells: int) -> list[Cell] | None:
+    """N-VICTORY-4, D-NAP-3: the engine's choice of retreat for a beaten army — up to `cells` steps over passable
+    land, never through or into a cell held by an enemy army, to the reachable cell nearest its base (ties: farther
+    from the battle). None when there is no way out."""
     team = str(army["team"])
     base = state.map.places.get(str(army.get("base", "")))
     goal = base.cell if base is not None else start
-    seen = {start: 0}
+    came: dict[Cell, Cell | None] = {start: None}
+    steps = {start: 0}
     queue = deque([start])
     while queue:
         here = queue.popleft()
-        if seen[here] >= cells:
+        if steps[here] >= cells:
             continue
         for nxt in sorted(neighbours(here)):
-            if nxt in seen or step_cost(state, here, nxt) is None or state.enemies_at(nxt, team):
+            if nxt in came or step_cost(state, here, nxt) is None or state.enemies_at(nxt, team):
                 continue
-            seen[nxt] = seen[here] + 1
+            came[nxt], steps[nxt] = here, steps[here] + 1
             queue.append(nxt)
-    options = [c for c in seen if c != start]
+    options = [c for c in came if c != start]
     if not options:
         return None
-    return min(options, key=lambda c: (distance_km(c, goal), -distance_km(c, start), c))
+    end = min(options, key=lambda c: (distance_km(c, goal), -distance_km(c, start), c))
+    path = [end]
+    while (back := came[path[-1]]) is not None and back != start:
+        path.append(back)
+    return path[::-1]
+
+
+def check_retreat(state: NapoleonicState, army: Mapping[str, Any], path: Sequence[Cell], cells: int) -> None:
+    """N-VICTORY-4: a retreat the beaten army's team chooses — 1 to `cells` steps to neighbouring passable cells
+    (whatever its movement points), never through or into a cell an enemy army holds; it leaves the field."""
+    team, here = str(army["team"]), cell_of(army["cell"])
+    if not 0 < len(path) <= cells:
+        raise IllegalOrder(f"a beaten army retreats 1 to {cells} cells", rule="N-VICTORY-4",
+                           details={"army": army["id"], "cells": len(path)})
+    for cell in path:
+        if not is_adjacent(here, cell):
+            raise IllegalOrder(f"{cell} is not next to {here}", rule="D-GEN-2", details={"cell": list(cell)})
+        if step_cost(state, here, cell) is None:
+            raise IllegalOrder(f"{cell} cannot be entered", rule="N-VICTORY-4", details={"cell": list(cell)})
+        if state.enemies_at(cell, team):
+            raise IllegalOrder("a retreat does not pass through the enemy", rule="N-VICTORY-4",
+                               details={"cell": list(cell), "decision": "D-NAP-3"})
+        here = cell
 
 
 def withdrawal_path(state: NapoleonicState, army: Mapping[str, Any]) -> list[Cell] | None:

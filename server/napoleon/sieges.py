@@ -16,9 +16,10 @@ from server.siege import sequence
 from server.siege.fortress import NAMED_FORTRESSES, Fortress
 from server.siege.sequence import BATTLE, ENDED, INVESTED, TERMS, Siege, SiegeArmy
 
+from . import retreats
 from .battles import battle_setup, start_siege_battle
 from .events import Ctx
-from .movement import retreat_cell
+from .movement import retreat_path
 from .state import BESIEGED, BESIEGING, CAPTURED, IN_BATTLE, READY, NapoleonicState, cell_of
 
 
@@ -77,6 +78,14 @@ def terms(ctx: Ctx, team: str | None, city: Any, proposal: Any, *, accept: bool 
         new, events = sequence.accept_terms(siege, team)
     else:
         new, events = sequence.propose_terms(siege, team, proposal)
+    ctx.events += events
+    _advance(ctx, rec, new)
+
+
+def terms_default(ctx: Ctx, city: str, team: str) -> None:
+    """D-NAP-9: the terms of `city` waited for `team`, whose turn ended (or clock ran out) without its word."""
+    rec, siege = get(ctx.state, city)
+    new, events = sequence.terms_lapse(siege, team)
     ctx.events += events
     _advance(ctx, rec, new)
 
@@ -159,17 +168,15 @@ def _advance(ctx: Ctx, rec: dict[str, Any], siege: Siege) -> None:
             for u in a["units"]:
                 s.prisoners.setdefault(siege.besieger.side, []).append({**u, "team": a["team"], "army": a["id"]})
             a["units"], a["status"] = [], CAPTURED
-        elif result["garrison"] == "marches_out":
-            to = retreat_cell(s, a, cell_of(a["cell"]), int(s.tables["retreat_cells"]))
-            if to is not None:
-                a["cell"] = list(to)
+        elif result["garrison"] == "marches_out":  # N-SIEGE-4, N-SIEGE-8: it retreats where its team chooses
+            retreats.begin(ctx, a, siege.besieger.side, siege=siege.fortress.city)
     for a in armies["besieger"]:
         if a["status"] in (BESIEGING, IN_BATTLE):
             a["status"] = READY
         if siege.outcome == "lifted" and a["status"] == READY:
-            to = retreat_cell(s, a, cell_of(a["cell"]), 1)
-            if to is not None:
-                a["cell"] = list(to)
+            off = retreat_path(s, a, cell_of(a["cell"]), 1)
+            if off is not None:
+                a["cell"] = list(off[-1])
     if result.get("general") == "captured":
         a = armies["garrison"][0]
         name = a.get("general")
@@ -187,4 +194,5 @@ def _advance(ctx: Ctx, rec: dict[str, Any], siege: Siege) -> None:
     del s.sieges[siege.fortress.city]
 
 
-__all__ = ["after_battle", "battle_over", "battle_setup", "end_of_turn", "fortress_at", "lay", "order", "terms"]
+__all__ = ["after_battle", "battle_over", "battle_setup", "end_of_turn", "fortress_at", "lay", "order", "terms",
+           "terms_default"]

@@ -4,8 +4,10 @@ copies, changes and returns. The map, turn order, dice and scenario loading are 
 divisions.
 
 An army: {id, name, team, general, seat, cell: [x, y], points, max_points, base, status, intercept, support,
-battle, units: [{id, type, morale, loss_tolerance, guns, accuracy}]}. Campaign morale is kept per unit (it is the
-unit's morale when its next battle begins).
+battle, units: [{id, type, morale, loss_tolerance, guns, accuracy}], retreat}. Campaign morale is kept per unit (it
+is the unit's morale when its next battle begins). `retreat` is set while a beaten army's team chooses where it
+retreats (N-VICTORY-4): {"from": [x, y], "cells": 7, "battle": id | None, "siege": city | None, "winner": team,
+"suggested": path}.
 """
 
 from __future__ import annotations
@@ -25,10 +27,11 @@ READY = "ready"
 IN_BATTLE = "battle"  # D-L-1: frozen on the campaign map until the battle ends
 BESIEGING = "besieging"
 BESIEGED = "besieged"
+RETREATING = "retreating"  # N-VICTORY-4: beaten, its team choosing where it retreats (army["retreat"])
 DESTROYED = "destroyed"
 CAPTURED = "captured"
 GONE = (DESTROYED, CAPTURED)
-FROZEN = (IN_BATTLE, BESIEGING, BESIEGED)
+FROZEN = (IN_BATTLE, BESIEGING, BESIEGED, RETREATING)
 
 CONTACT = "contact"  # armies met; the defender decides (N-START-3)
 RUNNING = "running"  # the battle room is being fought (N-START-1)

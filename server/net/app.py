@@ -13,6 +13,7 @@ from server.demo import ensure_demo
 from server.engines import ENGINES
 from server.net.flow import CLOSE_GOING_AWAY
 from server.net.http import add_routes
+from server.net.limits import body_limit
 from server.net.node import NODE, SETTINGS, Node
 from server.net.ws import websocket
 from server.rooms.hub import Hub
@@ -54,7 +55,7 @@ async def _close_sessions(app: web.Application) -> None:
 
 
 def create_app(settings: Settings) -> web.Application:
-    app = web.Application(client_max_size=256 * 1024)
+    app = web.Application(client_max_size=settings.max_body_bytes, middlewares=[body_limit(settings.max_body_bytes)])
     app[SETTINGS] = settings
     app.cleanup_ctx.append(_backend_ctx)
     app.on_shutdown.append(_close_sessions)

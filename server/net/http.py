@@ -3,7 +3,6 @@ built from them on the way out; what each request means is the rooms layer's."""
 
 from __future__ import annotations
 
-import hmac
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -12,6 +11,7 @@ from aiohttp import web
 from pydantic import ValidationError
 
 from server.net.flow import CLOSE_REVOKED
+from server.net.metrics import metrics_response
 from server.net.node import NODE, Node
 from server.rooms.errors import RoomError
 from server.rooms.ids import RoomId
@@ -38,25 +38,14 @@ async def healthz(request: web.Request) -> web.Response:
 
 
 async def metrics(request: web.Request) -> web.Response:
-    node = request.app[NODE]
-    roles: dict[str, int] = {}
-    for feed in node.hub.feeds.values():
-        for role, n in feed.counts().items():
-            roles[role] = roles.get(role, 0) + n
-    text = node.metrics.render(rooms_owned=len(node.hub.rooms), rooms_followed=len(node.hub.feeds),
-                               rooms_unloaded=node.hub.unloaded,
-                               sessions_by_role=roles,
-                               fanout_frames=sum(feed.frames_out for feed in node.hub.feeds.values()),
-                               view_frames=sum(feed.views_out for feed in node.hub.feeds.values()),
-                               socket_writes=node.outbox.writes)
-    return web.Response(body=text.encode(), headers={"Content-Type": "text/plain; version=0.0.4; charset=utf-8"})
+    return metrics_response(request.app[NODE].registry)
 
 
 async def create_campaign(request: web.Request) -> web.Response:
     node = request.app[NODE]
-    required = node.settings.create_token
-    if required and not hmac.compare_digest(_bearer(request).encode(), required.encode()):
-        return web.json_response({"error": "forbidden", "message": "a create token is required"}, status=403)
+    refused = node.create_limits.check(request)  # the create token, then the per-address rate (limits.py)
+    if refused is not None:
+        return refused
     try:
         spec = CreateCampaign.model_validate_json(await request.read())
     except ValidationError as exc:
@@ -143,7 +132,8 @@ _NO_CLIENT = """<!doctype html><meta charset="utf-8"><title>Kriegsspiel</title>
 
 def add_routes(app: web.Application, settings: Settings) -> None:
     app.router.add_get("/healthz", healthz)
-    app.router.add_get("/metrics", metrics)
+    if settings.metrics_port is None:  # else on its own port only (server/__main__.py)
+        app.router.add_get("/metrics", metrics)
     app.router.add_post("/api/campaigns", create_campaign)
     app.router.add_post("/api/campaigns/{campaign}/tokens", reissue_token)
     app.router.add_get("/api/lobby", lobby)

@@ -1,11 +1,23 @@
-"""Counters for /metrics, written in the Prometheus text exposition format (version 0.0.4) by hand: a handful of
-counters, gauges and one histogram do not justify a dependency."""
+"""/metrics in the Prometheus text format, written by prometheus-client.
+
+The hot paths count into plain ints and Counters (a `+= 1` per frame, no lock); a collector turns them into
+metric families when Prometheus scrapes, and the client library writes the exposition (escaping, `_total` and
+histogram conventions), together with its process collector (memory, CPU, open files)."""
 
 from __future__ import annotations
 
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from typing import Protocol
+
+from aiohttp import web
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, ProcessCollector, generate_latest
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily, Metric
+from prometheus_client.registry import Collector
+
+from server.net.outbox import Outbox
+from server.rooms.hub import Hub
 
 LATENCY_BUCKETS_MS = (0.5, 1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500)
 
@@ -28,45 +40,83 @@ class Metrics:
         self._latency_sum += ms
         self._latency_count += 1
 
-    def render(self, *, rooms_owned: int, rooms_followed: int, sessions_by_role: Mapping[str, int],
-               rooms_unloaded: int = 0, fanout_frames: int = 0, view_frames: int = 0, socket_writes: int = 0) -> str:
-        out: list[str] = []
+    def families(self, *, rooms_owned: int, rooms_followed: int, sessions_by_role: Mapping[str, int],
+                 rooms_unloaded: int = 0, fanout_frames: int = 0, view_frames: int = 0,
+                 socket_writes: int = 0) -> Iterator[Metric]:
+        def gauge(name: str, help_: str, value: float) -> GaugeMetricFamily:
+            return GaugeMetricFamily(name, help_, value=value)
 
-        def metric(name: str, kind: str, help_: str, samples: list[tuple[str, float]]) -> None:
-            out.append(f"# HELP {name} {help_}")
-            out.append(f"# TYPE {name} {kind}")
-            out.extend(f"{name}{labels} {value:g}" for labels, value in samples)
+        def counter(name: str, help_: str, value: float) -> CounterMetricFamily:
+            return CounterMetricFamily(name, help_, value=value)
 
-        metric("ks_connections", "gauge", "Open websocket connections.", [("", self.connections)])
-        metric("ks_connections_total", "counter", "Websocket connections accepted.", [("", self.connections_total)])
-        metric("ks_sessions", "gauge", "Authenticated room subscriptions by role.",
-               [(f'{{role="{r}"}}', n) for r, n in sorted(sessions_by_role.items())] or [('{role="player"}', 0)])
-        metric("ks_rooms_owned", "gauge", "Rooms this node owns (holds the lease of).", [("", rooms_owned)])
-        metric("ks_rooms_followed", "gauge", "Rooms with a local feed on this node.", [("", rooms_followed)])
-        metric("ks_rooms_unloaded_total", "counter", "Owned rooms unloaded after being idle (--room-idle-s).",
-               [("", rooms_unloaded)])
-        metric("ks_messages_in_total", "counter", "Client messages received, by type.",
-               [(f'{{type="{t}"}}', n) for t, n in sorted(self.messages_in.items())] or [('{type="hello"}', 0)])
-        metric("ks_messages_out_total", "counter", "Frames written to clients: answers and room events.",
-               [('{path="direct"}', self.messages_out), ('{path="fanout"}', fanout_frames)])
-        metric("ks_views_out_total", "counter", "`view` frames written to clients (part of the fan-out).",
-               [("", view_frames)])
-        metric("ks_socket_writes_total", "counter",
-               "Writes to client sockets; each carries every frame of one turn of the event loop for its socket.",
-               [("", socket_writes)])
-        metric("ks_bytes_out_total", "counter", "Bytes of answers, snapshots and pings written to clients.",
-               [("", self.bytes_out)])
-        metric("ks_errors_total", "counter", "Typed errors answered, by code.",
-               [(f'{{code="{c}"}}', n) for c, n in sorted(self.errors.items())] or [('{code="internal"}', 0)])
-        metric("ks_closes_total", "counter", "Connections closed by the server, by close code.",
-               [(f'{{code="{c}"}}', n) for c, n in sorted(self.closes.items())] or [('{code="1000"}', 0)])
-        out.append("# HELP ks_command_latency_ms Time from a command's arrival to its ack (durable), milliseconds.")
-        out.append("# TYPE ks_command_latency_ms histogram")
-        cumulative = 0
+        def labelled(family: GaugeMetricFamily | CounterMetricFamily, samples: Mapping[str, float],
+                     empty: str) -> GaugeMetricFamily | CounterMetricFamily:
+            for label, n in sorted(samples.items()) or [(empty, 0)]:  # one zero sample: the series exists at once
+                family.add_metric([label], n)
+            return family
+
+        yield gauge("ks_connections", "Open websocket connections.", self.connections)
+        yield counter("ks_connections_total", "Websocket connections accepted.", self.connections_total)
+        yield labelled(GaugeMetricFamily("ks_sessions", "Authenticated room subscriptions by role.",
+                                         labels=["role"]), sessions_by_role, "player")
+        yield gauge("ks_rooms_owned", "Rooms this node owns (holds the lease of).", rooms_owned)
+        yield gauge("ks_rooms_followed", "Rooms with a local feed on this node.", rooms_followed)
+        yield counter("ks_rooms_unloaded_total", "Owned rooms unloaded after being idle (--room-idle-s).",
+                      rooms_unloaded)
+        yield labelled(CounterMetricFamily("ks_messages_in_total", "Client messages received, by type.",
+                                           labels=["type"]), self.messages_in, "hello")
+        yield labelled(CounterMetricFamily("ks_messages_out_total", "Frames written to clients: answers and room "
+                                           "events.", labels=["path"]),
+                       {"direct": self.messages_out, "fanout": fanout_frames}, "direct")
+        yield counter("ks_views_out_total", "`view` frames written to clients (part of the fan-out).", view_frames)
+        yield counter("ks_socket_writes_total", "Writes to client sockets; each carries every frame of one turn of "
+                      "the event loop for its socket.", socket_writes)
+        yield counter("ks_bytes_out_total", "Bytes of answers, snapshots and pings written to clients.",
+                      self.bytes_out)
+        yield labelled(CounterMetricFamily("ks_errors_total", "Typed errors answered, by code.", labels=["code"]),
+                       self.errors, "internal")
+        yield labelled(CounterMetricFamily("ks_closes_total", "Connections closed by the server, by close code.",
+                                           labels=["code"]), {str(c): n for c, n in self.closes.items()}, "1000")
+        cumulative, buckets = 0, []
         for bound, n in zip((*LATENCY_BUCKETS_MS, float("inf")), self._buckets, strict=True):
             cumulative += n
-            le = "+Inf" if bound == float("inf") else f"{bound:g}"
-            out.append(f'ks_command_latency_ms_bucket{{le="{le}"}} {cumulative}')
-        out.append(f"ks_command_latency_ms_sum {self._latency_sum:g}")
-        out.append(f"ks_command_latency_ms_count {self._latency_count}")
-        return "\n".join(out) + "\n"
+            buckets.append(("+Inf" if bound == float("inf") else f"{bound:g}", cumulative))
+        yield HistogramMetricFamily("ks_command_latency_ms", "Time from a command's arrival to its ack (durable), "
+                                    "milliseconds.", buckets=buckets, sum_value=self._latency_sum)
+
+
+class Node(Protocol):
+    """What the collector reads of a node (server/net/node.py)."""
+
+    hub: Hub
+    metrics: Metrics
+    outbox: Outbox
+
+
+class _NodeCollector(Collector):
+    def __init__(self, node: Node):
+        self.node = node
+
+    def collect(self) -> Iterator[Metric]:
+        node = self.node
+        hub = node.hub
+        roles: Counter[str] = Counter()
+        for feed in hub.feeds.values():
+            roles.update(feed.counts())
+        return node.metrics.families(
+            rooms_owned=len(hub.rooms), rooms_followed=len(hub.feeds), rooms_unloaded=hub.unloaded,
+            sessions_by_role=roles, fanout_frames=sum(feed.frames_out for feed in hub.feeds.values()),
+            view_frames=sum(feed.views_out for feed in hub.feeds.values()), socket_writes=node.outbox.writes)
+
+
+def registry_of(node: Node) -> CollectorRegistry:
+    """This node's registry: its own counters and the process's (one registry per node, not the global one, so
+    that several apps in one process — the tests — do not share counters)."""
+    registry = CollectorRegistry(auto_describe=False)
+    registry.register(_NodeCollector(node))
+    ProcessCollector(registry=registry)
+    return registry
+
+
+def metrics_response(registry: CollectorRegistry) -> web.Response:
+    return web.Response(body=generate_latest(registry), headers={"Content-Type": CONTENT_TYPE_LATEST})

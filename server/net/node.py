@@ -6,7 +6,8 @@ from __future__ import annotations
 from aiohttp import web
 
 from server.net.flow import CLOSE_REPLACED
-from server.net.metrics import Metrics
+from server.net.limits import CreateLimits
+from server.net.metrics import Metrics, registry_of
 from server.net.outbox import Outbox
 from server.net.session import Session
 from server.rooms.hub import Hub
@@ -22,6 +23,8 @@ class Node:
         self.outbox = Outbox()
         hub.kick = self.kick
         self.ready = False
+        self.registry = registry_of(self)
+        self.create_limits = CreateLimits(settings)
 
     def kick(self, key: str) -> None:
         """The seat of this node's session `key` was signed in again (here or on another node): close it (4009)."""

@@ -9,7 +9,7 @@ artillery: round shot at a unit in it −1 accuracy, D-N-15).
 Unit types: `howitzer` and `horse_howitzer` (N-SIEGE-9: range 25, the foot-artillery hit table, double round-shot
 damage, firing over heads and obstacles; accuracy and speed those of the company converted), `fortress_artillery`
 (N-SIEGE-11: foot artillery of accuracy 2, range 35, over heads and obstacles, immobile, 4 guns — D-N-15). A fortress
-gun whose wall section holds no friendly infantry is put in the `silent` formation (cannot fire) for the turn.
+gun whose wall section holds no friendly unit is put in the `silent` formation (cannot fire) for the turn.
 """
 
 from __future__ import annotations
@@ -77,4 +77,4 @@ FORTRESS_ARTILLERY = _unit_type(UnitType(
 _deployed = FORMATIONS[(ARTILLERY, "deployed")]
 SILENT = FORMATIONS.setdefault((ARTILLERY, "silent"), Formation(
     "silent", ARTILLERY, _deployed.width, _deployed.depth, fires=False, moves=False, wheel=None, about_face=False))
-"""N-SIEGE-11: a fortress gun with no friendly infantry on its wall section may not fire."""
+"""N-SIEGE-11: a fortress gun with no friendly unit on its wall section may not fire."""

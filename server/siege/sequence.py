@@ -275,6 +275,31 @@ def impose_terms(siege: Siege, terms: Mapping[str, Any] | Terms) -> tuple[Siege,
     return _settle(siege, _talk(siege).impose(t), by="moderator")
 
 
+DEFAULT_TERMS = Terms("prisoners", "captured")
+"""N-SIEGE-8, D-NAP-9: the terms that hold when the victorious besieger lets its turn end without settling them —
+the garrison of a fortress taken by storm surrenders at discretion: nothing is conceded that was not agreed."""
+
+
+def terms_due(siege: Siege) -> str | None:
+    """N-SIEGE-8, D-NAP-9: whose word the terms wait for — the garrison's while the besieger's proposal stands, the
+    besieger's otherwise (nothing proposed yet, or the garrison's counter-proposal); None when not negotiating."""
+    if siege.phase != TERMS or siege.talk is None or siege.talk.agreed is not None:
+        return None
+    return siege.garrison.side if siege.talk.proposer == siege.besieger.side else siege.besieger.side
+
+
+def terms_lapse(siege: Siege, side: str) -> tuple[Siege, list[Event]]:
+    """D-NAP-9 (issue 12: no decision stalls the campaign): the side the terms wait for let its turn end or its
+    clock run out — the garrison accepts the besieger's standing proposal; the besieger's silence concedes nothing,
+    so the default terms hold (`DEFAULT_TERMS`)."""
+    if terms_due(siege) != side:
+        raise IllegalOrder("the terms do not wait for this side", rule="N-SIEGE-8", details={"side": side})
+    talk = _talk(siege)
+    if side == siege.garrison.side:
+        return _settle(siege, talk.accept(side), by=side, default=True)
+    return _settle(siege, talk.lapse(DEFAULT_TERMS), by=side, default=True)
+
+
 def _talk(siege: Siege) -> TermsTalk:
     if siege.phase != TERMS or siege.talk is None:
         raise IllegalOrder("capitulation terms are settled only after the fortress has fallen", rule="N-SIEGE-8",
@@ -282,13 +307,13 @@ def _talk(siege: Siege) -> TermsTalk:
     return siege.talk
 
 
-def _settle(siege: Siege, talk: TermsTalk, by: str) -> tuple[Siege, list[Event]]:
+def _settle(siege: Siege, talk: TermsTalk, by: str, *, default: bool = False) -> tuple[Siege, list[Event]]:
     terms = talk.agreed
     if terms is None:
         raise BadOrder("no terms agreed", rule="N-SIEGE-8")
     s = replace(siege, phase=ENDED, outcome="captured", talk=talk)
     events = [_event("terms_agreed", s, by=by, imposed=talk.imposed, terms=terms.dump(), result=s.result(),
-                     rule="N-SIEGE-8")]
+                     default=default, rule="N-SIEGE-8, D-NAP-9" if default else "N-SIEGE-8")]
     general = siege.garrison.general
     if terms.general == "captured":
         events.append(_event("general_captured", s, general=general, side=siege.garrison.side,

@@ -67,6 +67,11 @@ class TermsTalk:
         self._open()
         return replace(self, agreed=terms, imposed=True)
 
+    def lapse(self, terms: Terms) -> TermsTalk:
+        """The commander whose word the terms waited for let his turn pass: `terms` hold."""
+        self._open()
+        return replace(self, agreed=terms)
+
     def _open(self) -> None:
         if self.agreed is not None:
             raise IllegalOrder("the terms are settled", rule="N-SIEGE-8")

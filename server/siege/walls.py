@@ -12,8 +12,8 @@
   turn.
 - The ditch (N-SIEGE-12) is the `ditch` terrain, whose `ends_move` the battle engine obeys: entering the ditch ends
   the unit's move for the turn; a unit already in it moves along it or out of it freely.
-- Fortress guns (N-SIEGE-11) fire only while friendly infantry stands on their wall section; otherwise they are
-  `silent` for the resolution.
+- Fortress guns (N-SIEGE-11) fire only while a friendly unit (any arm, the gun positions apart) stands on their wall
+  section; otherwise they are `silent` for the resolution.
 """
 
 from __future__ import annotations
@@ -148,10 +148,11 @@ def climb(state: BattleState, field: SiegeField, log: Log, unit: Unit, *, besieg
 
 
 def man_the_guns(state: BattleState, field: SiegeField, guns: Mapping[str, str], log: Log) -> None:
-    """N-SIEGE-11: a fortress gun may fire only while friendly infantry stands on its wall section."""
+    """N-SIEGE-11: a fortress gun may fire only while a friendly unit — of any arm; the gun positions themselves do
+    not count — stands on its wall section."""
     held: dict[str, set[str]] = {}
     for u in state.field_units():
-        if u.arm != INFANTRY:
+        if u.id in guns:
             continue
         for c in u.cells:
             section = field.section_at(c)

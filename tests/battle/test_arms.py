@@ -124,16 +124,16 @@ def test_morale_factors_add_up_and_stay_to_the_end_of_the_battle_N_MORALE_4_D_N_
     """Every factor of N-MORALE-2/3 adds to the unit's morale and stays: the flank attack and the attack by cavalry
     are still counted long after the melee is over, and the result carries the sum. The attack column's +2 is a
     formation bonus (D-N-9), not one of these: it goes when the column does."""
-    s = battle([unit("c1", "light_cavalry", 20, 46, facing="E"), unit("r9", "infantry", 5, 65)],
+    s = battle([unit("c1", "light_cavalry", 20, 43, facing="E"), unit("r9", "infantry", 5, 65)],
                [unit("b1", "infantry", 31, 45, facing="S", formation="attack_column"),
                 unit("b9", "infantry", 60, 5, facing="S")])
-    s, ev = order(s, {"type": "move", "unit": "c1", "path": [[21 + i, 46] for i in range(7)]})
+    s, ev = order(s, {"type": "move", "unit": "c1", "path": [[21 + i, 43] for i in range(7)]})  # at its side file
     assert kinds(ev, "contact")[0]["sector"] == "flank"
     deltas = {"b1": 0, "c1": 0}
     events = list(ev)
     s, ev = run_turn(s)
     events += ev
-    s, ev = order(s, {"type": "leave_melee", "unit": "c1", "path": [[s.units["c1"].x - i, 46] for i in (1, 2, 3)]})
+    s, ev = order(s, {"type": "leave_melee", "unit": "c1", "path": [[s.units["c1"].x - i, 43] for i in (1, 2, 3)]})
     events += ev
     for _ in range(3):
         s, ev = run_turn(s)

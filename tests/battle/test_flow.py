@@ -158,9 +158,9 @@ def test_snapshots_of_a_single_field_limit_still_load_N_START_1() -> None:
 
 
 def test_side_with_nothing_left_loses_and_result_is_ready_for_the_campaign_N_VICTORY_1_D_N_2() -> None:
-    s = battle([unit("c1", "light_cavalry", 31, 52), unit("r1", "infantry", 10, 60)],
+    s = battle([unit("c1", "light_cavalry", 33, 36, facing="S"), unit("r1", "infantry", 10, 60)],
                [unit("a1", "foot_artillery", 34, 44, facing="S")])
-    s, _ = order(s, {"type": "move", "unit": "c1", "path": [[31, 51 - i] for i in range(7)]})
+    s, _ = order(s, {"type": "move", "unit": "c1", "path": [[33, 37 + i] for i in range(6)]})  # from behind
     s, ev = run_turn(s)
     assert s.over and ENGINE.active_teams(s) == frozenset()
     r = s.result

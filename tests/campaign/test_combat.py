@@ -7,9 +7,10 @@ import pytest
 from server.campaign.combat import Fighter, crt, distribute
 from server.campaign.forces import CAPTURED
 from server.campaign.scenario import load_scenario
+from server.campaign.state import CampaignState
 from server.core.engine import team_viewer
 from server.core.errors import IllegalOrder
-from tests.campaign.helpers import BLUE, RED, kinds, order, place, start
+from tests.campaign.helpers import BLUE, RED, end, kinds, next_turn, order, place, start
 
 TABLES = load_scenario("continental").tables
 
@@ -95,14 +96,46 @@ def test_level_1_losses_reduce_the_rating_directly_D_C_3() -> None:
     assert s.war and s.aggressor == "red"
 
 
-def test_flank_attack_uses_table_9_D_C_4_C_T9_1() -> None:
+def test_direction_factors_are_a_level_2_rule_none_at_level_1_C_9_8b_C_0_2_D_C_4() -> None:
+    """Revised D-C-4: Tables 9–10 are level-2 rules (C-0.2). At level 1 a rifle division struck in the flank keeps
+    its whole rating (the strike is still reported as a flank strike, C-9.5)."""
     s = start(1)
     rd1 = place(s, "red", "RD", (44, 19), facing="S")
     place(s, "blue", "RD", (44, 18), facing="W")  # attacked from the north: its right flank (90°)
     s, events = order(s, RED, type="attack", target=[44, 18], echelons=[[rd1]])
-    rnd = next(e for e in events if e.kind == "battle").data["rounds"][0]
-    assert rnd["k2"] == pytest.approx(0.5)  # RD flank 90 = 0.5 of its front rating
-    assert "flank" in next(e for e in events if e.kind == "battle").data["form"]
+    battle = next(e for e in events if e.kind == "battle").data
+    assert battle["rounds"][0]["k2"] == pytest.approx(1.0) and battle["main_blow"] is None
+    assert "flank" in battle["form"]
+
+
+def test_flank_attack_uses_table_9_at_level_2_C_9_8b_C_T9_1_D_C_4() -> None:
+    s = start(2)
+    rd1 = place(s, "red", "RD", (44, 19), facing="S")
+    place(s, "blue", "RD", (44, 18), facing="W")  # plain at level 2 too
+    s, events = order(s, RED, type="attack", target=[44, 18], echelons=[[rd1]])
+    battle = next(e for e in events if e.kind == "battle").data
+    assert battle["rounds"][0]["k2"] == pytest.approx(0.5)  # RD flank 90 = 0.5 of its front rating
+    assert battle["main_blow"] == "flank90" and "flank" in battle["form"]
+
+
+@pytest.mark.parametrize(("front", "flank", "blow", "k2"), [
+    ("TD", "RD", "front", 1.0),    # 2 from the front against 1 on the flank
+    ("RD", "TD", "flank90", 0.5),  # the main blow comes on the flank
+    ("RD", "RD", "front", 1.0),    # a tie: the more frontal direction
+])
+def test_the_defender_is_rated_for_the_direction_of_the_main_blow_C_9_8b_D_C_4(front: str, flank: str, blow: str,
+                                                                               k2: float) -> None:
+    """Revised D-C-4: not the worst direction of any attacker — the direction the largest share of the attacking
+    rating comes from (ties: the more frontal). A rifle division (1.0 at level 2) facing west, struck from the
+    west (front) and from the north (its flank, 90°)."""
+    s = start(2)
+    a = place(s, "red", front, (43, 18), facing="E")
+    b = place(s, "red", flank, (44, 19), facing="S")
+    place(s, "blue", "RD", (44, 18), facing="W")
+    s, events = order(s, RED, type="attack", target=[44, 18], echelons=[[a, b]])
+    battle = next(e for e in events if e.kind == "battle").data
+    assert battle["main_blow"] == blow and battle["rounds"][0]["k2"] == pytest.approx(k2)
+    assert "combined" in battle["form"]
 
 
 def test_antitank_division_triples_against_tanks_C_9_8b() -> None:
@@ -142,7 +175,54 @@ def test_defender_withdraws_and_attacker_advances_C_9_8a() -> None:
     assert s.units[rd].cell == (44, 18)  # 10 km of 30 ≤ 2/3 of the move
 
 
-def test_second_echelon_enters_when_the_first_is_wiped_out_C_9_8c() -> None:
+def _withdrawing(level: int) -> tuple[CampaignState, tuple[str, str, str]]:
+    """A red RD and TD, both facing east beside a blue RD at 44-18 that withdraws when attacked."""
+    s = start(level)
+    rd = place(s, "red", "RD", (43, 18), facing="E")
+    td = place(s, "red", "TD", (43, 19), facing="E")
+    bd = place(s, "blue", "RD", (44, 18), facing="W")
+    s.regulations["blue"] = {"on_attack": {bd: "withdraw"}}
+    return s, (rd, td, bd)
+
+
+def test_after_a_withdrawal_every_attacker_may_advance_two_thirds_of_its_move_C_9_8a() -> None:
+    """The defender withdraws: each attacker of the first echelon may advance on the same turn by up to 2/3 of its
+    arm's move in that terrain — the TD (40 km a turn on the plain) along its `pursue` path two cells (20 km, the
+    third would make 30 > 26.7), the RD (30 km) into the vacated square and then, by a later move, one more
+    (2 × 10 = 20 km = 2/3 of 30). Not backwards (C-4.4), and no new strike: the strike took their turn."""
+    s, (rd, td, bd) = _withdrawing(1)
+    s, events = order(s, RED, type="attack", target=[44, 18], echelons=[[rd, td]],
+                      pursue={td: [[44, 19], [45, 19], [46, 19], [47, 19]]})
+    assert "withdrawal" in kinds(events) and s.units[bd].cell == (45, 18)
+    assert s.units[td].cell == (45, 19) and s.units[td].pursuit == pytest.approx(1 / 6)
+    assert s.units[rd].cell == (44, 18) and s.units[rd].pursuit == pytest.approx(1 / 3)
+    with pytest.raises(IllegalOrder) as err:
+        order(s, RED, type="move", unit=rd, path=[[43, 18]])
+    assert err.value.rule == "C-9.8a"
+    with pytest.raises(IllegalOrder):
+        order(s, RED, type="attack", target=[45, 18], echelons=[[rd]])
+    s, _ = order(s, RED, type="move", unit=rd, path=[[44, 17]])
+    assert s.units[rd].cell == (44, 17) and s.units[rd].pursuit == pytest.approx(0.0, abs=1e-6)
+    with pytest.raises(IllegalOrder):
+        order(s, RED, type="move", unit=rd, path=[[45, 17]])
+    s = next_turn(s)
+    assert all(u.pursuit == 0 for u in s.units.values())
+
+
+def test_pursuit_paths_are_carried_out_at_level_3_C_9_8a_C_1_7() -> None:
+    """At level 3 the strikes are carried out after the moves (C-1.7): the pursuit is in the attack order."""
+    s, (rd, td, _) = _withdrawing(3)
+    s, _ = order(s, RED, type="attack", target=[44, 18], echelons=[[rd, td]],
+                 pursue={td: [[44, 19], [45, 19], [46, 19]]})
+    s, _ = end(s, "red")
+    s, events = end(s, "blue")
+    assert "withdrawal" in kinds(events)
+    assert s.units[td].cell == (45, 19) and s.units[rd].cell == (44, 18)
+
+
+def test_second_echelon_enters_when_the_first_capitulates_C_9_8c_C_CRT_DEF() -> None:
+    """The ATD (0.2 × 3 against tanks) faces 5: over 3.1, its losses are absolute (it capitulates, the battle lasts
+    less than a turn), and the second echelon behind it fights on the same turn."""
     s = start(1)
     a1 = place(s, "red", "SPD", (43, 18), facing="E")
     a2 = place(s, "red", "TD", (43, 17), facing="NE")
@@ -153,6 +233,37 @@ def test_second_echelon_enters_when_the_first_is_wiped_out_C_9_8c() -> None:
     assert len(battle.data["rounds"]) == 2
     assert battle.data["rounds"][1]["defenders"] == [d2]
     assert s.units[d1].status == CAPTURED
+
+
+def test_a_line_destroyed_by_the_table_brings_no_echelon_that_turn_C_9_8c_C_CRT_DEF() -> None:
+    """2.5 : 1 — the table's P1 is 1.0: the rifle division loses its whole rating and is destroyed, but its losses
+    are not absolute (no capitulation; the battle took the turn): the division behind it does not enter, and the
+    attackers have used their turn (one follows into the empty square, C-9.8a)."""
+    s = start(1)
+    a1 = place(s, "red", "TD", (43, 18), facing="E")
+    a2 = place(s, "red", "CavD", (43, 17), facing="NE")
+    d1 = place(s, "blue", "RD", (44, 18), facing="W")
+    d2 = place(s, "blue", "RD", (45, 18), facing="W")
+    s, events = order(s, RED, type="attack", target=[44, 18], echelons=[[a1, a2]])
+    battle = next(e for e in events if e.kind == "battle").data
+    (rnd,) = battle["rounds"]
+    assert rnd["ratio"] == pytest.approx(2.5) and rnd["p1"] == 1.0 and not rnd["defender_capitulates"]
+    assert s.units[d1].status == "destroyed" and s.units[d2].rating == 1.0 and not s.units[d2].fought
+    assert s.units[a1].cell == (44, 18) and s.units[a1].used == 1.0
+
+
+def test_the_attackers_next_echelon_enters_when_the_first_capitulates_C_9_8c() -> None:
+    """1 : 3 rounds to 0.3: the attacking rifle division's losses are absolute; the tank division behind it strikes
+    on the same turn (2 : 3 → 0.7)."""
+    s = start(1)
+    a1 = place(s, "red", "RD", (43, 18), facing="E")
+    a2 = place(s, "red", "TD", (42, 18), facing="E")
+    d1 = place(s, "blue", "SPD", (44, 18), facing="W")
+    s, events = order(s, RED, type="attack", target=[44, 18], echelons=[[a1], [a2]])
+    rounds = next(e for e in events if e.kind == "battle").data["rounds"]
+    assert [r["attackers"] for r in rounds] == [[a1], [a2]] and rounds[0]["attacker_capitulates"]
+    assert rounds[1]["ratio"] == pytest.approx(0.7) and s.units[a1].status == CAPTURED
+    assert s.units[d1].fought
 
 
 def test_capitulation_makes_prisoners_C_CRT_DEF_C_10_1() -> None:

@@ -6,7 +6,7 @@ import pytest
 
 from server.campaign.forces import REGROUPING, TRANSFER
 from server.core.engine import MODERATOR, SPECTATOR, team_viewer
-from server.core.errors import IllegalOrder, NotYourTurn, NotYourUnit
+from server.core.errors import BadOrder, IllegalOrder, NotYourTurn, NotYourUnit
 from tests.campaign.helpers import BLUE, ENGINE, RED, end, kinds, next_turn, order, place, start
 
 
@@ -58,6 +58,40 @@ def test_level_3_impossible_move_done_as_far_as_possible_silently_C_9_3_D_C_6() 
     assert adjusted and adjusted[0].audience == frozenset({MODERATOR})
     assert not adjusted[0].visible_to(team_viewer("red"))
     assert not adjusted[0].visible_to(SPECTATOR)
+
+
+def test_a_level_3_order_may_be_amended_or_withdrawn_until_the_turn_is_carried_out_C_1_7() -> None:
+    """C-1.7 [L3]: the mediator records the orders and carries them out when every team has finished. Until then
+    a team amends an order (it keeps its number and place) or withdraws one, named by its `order_recorded`
+    number; afterwards, and at levels 1–2 where nothing waits, it cannot."""
+    s = start(3)
+    a = place(s, "red", "RD", (32, 18))
+    b = place(s, "red", "RD", (32, 22))
+    s, ev = order(s, RED, type="move", unit=a, path=[[33, 18]])
+    assert [e.data["number"] for e in ev if e.kind == "order_recorded"] == [1]
+    s, ev = order(s, RED, type="move", unit=b, path=[[33, 22]])
+    assert [e.data["number"] for e in ev if e.kind == "order_recorded"] == [2]
+    s, ev = order(s, RED, type="amend_order", number=1, order={"type": "move", "unit": a, "path": [[33, 19]]})
+    amended = next(e for e in ev if e.kind == "order_amended")
+    assert amended.data["order"]["path"] == [[33, 19]] and amended.audience == frozenset({team_viewer("red")})
+    s, ev = order(s, RED, type="withdraw_order", number=2)
+    assert "order_withdrawn" in kinds(ev)
+    assert [o["number"] for o in s.pending["red"]] == [1]
+    with pytest.raises(IllegalOrder):  # gone, or never given
+        order(s, RED, type="withdraw_order", number=2)
+    with pytest.raises(NotYourUnit):  # the new order is checked like any recorded one
+        order(s, RED, type="amend_order", number=1, order={"type": "move", "unit": "nobody", "path": [[33, 19]]})
+    with pytest.raises(BadOrder):
+        order(s, RED, type="amend_order", number=1, order={"type": "withdraw_order", "number": 1})
+    s, _ = end(s, "red")
+    with pytest.raises(NotYourTurn):
+        order(s, RED, type="withdraw_order", number=1)
+    s, _ = end(s, "blue")
+    assert s.units[a].cell == (33, 19) and s.units[b].cell == (32, 22) and s.pending == {}
+    s1 = start(1)
+    with pytest.raises(IllegalOrder) as err:
+        order(s1, RED, type="withdraw_order", number=1)
+    assert err.value.rule == "C-1.7"
 
 
 def test_tank_division_needs_two_turns_to_cross_a_river_D_C_2() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from server.core.engine import PUBLIC
-from server.core.errors import IllegalOrder
+from server.core.errors import BadOrder, IllegalOrder
 from tests.campaign.helpers import BLUE, ENGINE, RED, end, kinds, next_turn, order, place, start
 
 
@@ -139,16 +139,23 @@ def test_road_closed_by_weather_loses_road_speed_C_9_4_C_4_3() -> None:
         order(s, RED, type="move", unit=uid, path=[[x, 20] for x in range(35, 43)])
 
 
-def test_refused_order_at_levels_1_2_records_the_penalty_D_C_6_C_9_3() -> None:
+def test_a_refused_order_costs_nothing_unless_the_house_rules_switch_the_fine_on_C_9_3_D_C_6() -> None:
+    """Revised D-C-6: with the server as mediator a refused order at levels 1–2 costs no points; C-9.3's 50-point
+    fine (a rule for games without a mediator) is a house rule (C-0.3) a campaign may switch on, shown to all."""
     s = start(1)
     uid = place(s, "red", "RD", (32, 18))
     with pytest.raises(IllegalOrder) as err:
         order(s, RED, type="move", unit=uid, path=[[33, 18], [34, 18], [35, 18], [36, 18]])
+    assert ENGINE.refused(s, "red", err.value) == (s, [])
+    assert ENGINE.view(s, PUBLIC)["refused_order_fine"] is False
+    fined, events = ENGINE.setup({"scenario": "continental", "level": 1, "penalise_refused_orders": True}, 7)
+    assert next(e for e in events if e.kind == "campaign_created").data["refused_order_fine"] is True
+    assert ENGINE.view(fined, PUBLIC)["refused_order_fine"] is True
+    s.penalise_refused = True
     s2, _events = ENGINE.refused(s, "red", err.value)
     assert [(p["team"], p["points"], p["rule"]) for p in s2.penalties] == [("red", 50, "C-9.3")]
-    s3 = start(1)
-    s3.penalise_refused = False
-    assert ENGINE.refused(s3, "red", err.value)[0].penalties == []
+    with pytest.raises(BadOrder):
+        ENGINE.setup({"scenario": "continental", "penalise_refused_orders": "yes"}, 7)
 
 
 def test_clock_settings_follow_the_level_C_1_9_C_5_2() -> None:

@@ -166,6 +166,28 @@ def test_division_stretches_along_its_line_through_a_bridge_at_level_2_only_C_4_
         assert s.units[rd].cell == (48, 20) and s.units[rd].second == second
 
 
+def test_a_corps_crossing_a_bridge_stretches_into_one_card_of_its_divisions_plus_one_C_4_7() -> None:
+    """C-4.7 [L2]: one division stretches 1×2; a corps of two 1×3, of three 1×4 — each division marching up closes
+    the one ahead onto its square and takes the tail. A division of another corps is still blocked by the tail."""
+    s = start(2)
+    a, b, c = (place(s, "red", "RD", (x, 20), facing="E", uid=f"1C-{x}", corps="1C") for x in (46, 45, 44))
+    other = place(s, "red", "RD", (46, 19), facing="E", uid="other", corps="2C")
+    s = next_turn(s)
+    assert "red:1C" in s.corps_cards
+    s, _ = order(s, RED, type="move", unit=a, path=[[47, 20], [48, 20]])
+    assert s.units[a].cells() == [(48, 20), (47, 20)]  # on the bridge: 1×2
+    with pytest.raises(IllegalOrder):
+        order(s, RED, type="move", unit=other, path=[[47, 20]])
+    s, events = order(s, RED, type="move", unit=b, path=[[46, 20], [47, 20]])
+    assert kinds(events).count("corps_column") == 1
+    cards = sorted(cell for u in (a, b) for cell in s.units[u].cells())
+    assert cards == [(46, 20), (47, 20), (48, 20)]  # two divisions: 1×3
+    s, _ = order(s, RED, type="move", unit=c, path=[[45, 20], [46, 20]])
+    cards = sorted(cell for u in (a, b, c) for cell in s.units[u].cells())
+    assert cards == [(45, 20), (46, 20), (47, 20), (48, 20)]  # three: 1×4
+    assert all(u.status == "ready" for u in s.units.values())  # nobody regroups: no counters overlap (C-4.12)
+
+
 def test_corps_divisions_off_the_laid_card_become_independent_at_level_2_C_4_9() -> None:
     s = start(2)
     a = place(s, "red", "RD", (36, 18), facing="S", corps="1C")

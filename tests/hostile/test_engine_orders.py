@@ -512,7 +512,7 @@ def test_a_recorded_order_keeps_only_its_command_C_1_7_C_9_3() -> None:
     junk = {**plain, "path": ["41-20"], "memo": "x" * 100_000, "extra": [[0] * 1000] * 10}
     kept, _ = CAMPAIGN.apply(s, RED, plain)
     new, events = CAMPAIGN.apply(s, RED, junk)
-    assert new.pending == kept.pending == {"red": [plain]}
+    assert new.pending == kept.pending == {"red": [{**plain, "number": 1}]}  # the number to amend it by (C-1.7)
     assert CAMPAIGN.dump(new) == CAMPAIGN.dump(kept)
     assert [e.data for e in events] == [e.data for e in CAMPAIGN.apply(s, RED, plain)[1]]
     assert parse(new.pending["red"][0]) == parse(junk)

@@ -55,7 +55,9 @@ def test_teams_in_battle_are_not_active_their_turn_passes_the_others_play_D_L_1_
     assert state.order.active == {"green"}
     # the battle ends: the campaign turn goes on, red is to act again from its own next turn
     state, events = E.moderate(state, {"type": "battle_result", "battle": "1", "result": result("blue", "red")})
-    assert busy_teams(state) == set() and E.active_teams(state) == {"green"}
+    assert busy_teams(state) == set() and E.active_teams(state) == {"green", "red"}  # red chooses its retreat
+    state, _ = E.apply(state, RED, {"type": "retreat", "army": "r1", "path": [[11, 17]]})
+    assert E.active_teams(state) == {"green"}
     state, _ = E.end_turn(state, "green", flagged=False)
     assert E.active_teams(state) == {"red"} and state.armies["r2"]["points"] == 6
     state, _ = E.apply(state, RED, {"type": "move", "army": "r2", "path": [[11, 13]]})
@@ -71,7 +73,9 @@ def test_when_every_team_fights_the_turn_waits_with_every_clock_stopped_D_NAP_5(
     assert err.value.rule == "D-L-1"
     state, events = E.moderate(state, {"type": "battle_result", "battle": "1", "result": result("red", "blue")})
     assert "turn_passed" not in kinds(events)
-    assert E.active_teams(state) == {"red"} and state.turn == 1  # red's turn resumes where it stopped
+    assert E.active_teams(state) == {"red", "blue"} and state.turn == 1  # red's turn resumes; blue owes a retreat
+    state, _ = E.apply(state, BLUE, {"type": "retreat", "army": "b1", "path": [[13, 17]]})
+    assert E.active_teams(state) == {"red"}
 
 
 def test_a_reinforcing_team_is_in_battle_too_D_N_12_D_NAP_5() -> None:
@@ -123,7 +127,9 @@ def test_a_declined_battle_brings_the_next_power_and_a_beaten_attacker_none_N_ST
     state, _ = E.apply(three_in_a_cell(), RED, {"type": "move", "army": "r1", "path": [[11, 17], [12, 17]]})
     state, _ = E.apply(state, BLUE, {"type": "answer", "battle": "1", "choice": "accept"})
     state, events = E.moderate(state, {"type": "battle_result", "battle": "1", "result": result("blue", "red")})
-    assert "contact" not in kinds(events) and state.armies["r1"]["cell"] != [12, 17]
+    assert "contact" not in kinds(events) and state.armies["r1"]["status"] == "retreating"
+    state, events = E.apply(state, RED, {"type": "retreat", "army": "r1", "path": [[11, 17]]})
+    assert "contact" not in kinds(events) and state.armies["r1"]["cell"] == [11, 17]
 
 
 # --- D-N-16: fortresses built, ports in a siege (D-NAP-7, D-NAP-8) -----------------------------------------------

@@ -152,6 +152,21 @@ def test_defender_without_points_must_fight_and_may_retreat_with_battle_N_START_
     assert BattleEngine().setup(room_engine_config(started)[1], 1)[0].sides["blue"].retreat_free_turns == 3
 
 
+def test_a_defender_whose_own_turn_ends_or_flags_undecided_accepts_battle_D_NAP_4() -> None:
+    """Issue 12 item 6: red's army makes contact and red ends its turn; blue's turn comes while it still has to
+    answer. Whether blue's own turn ends or its clock flags, battle is accepted — the battle no longer stays
+    `contact` for ever with red's army frozen."""
+    for flagged in (False, True):
+        state = game([army("r1", (10, 17))], [army("b1", (12, 17))])
+        state, _ = contact(state, [[11, 17], [12, 17]])
+        state, events = E.end_turn(state, "red", flagged=False)
+        assert state.order.active == {"blue"} and state.battles["1"]["status"] == "contact"
+        state, events = E.end_turn(state, "blue", flagged=flagged)
+        assert kinds(events)[:2] == ["battle_accepted", "battle_started"]
+        assert event(events, "battle_accepted")["flagged"] is flagged
+        assert state.battles["1"]["status"] == "running" and state.armies["r1"]["status"] == "battle"
+
+
 def test_a_defender_whose_clock_flags_accepts_battle_N_START_3_D_NAP_4() -> None:
     state = game([army("r1", (10, 17))], [army("b1", (12, 17))])
     state, _ = contact(state, [[11, 17], [12, 17]])
@@ -267,7 +282,7 @@ def test_real_battle_result_applies_as_one_event_D_L_1() -> None:
     assert kinds(events) == ["battle_ended"]
     end = event(events, "battle_ended")
     assert end["winner"] == bstate.result["winner"] and state.battles["1"]["status"] == "over"
-    assert all(state.armies[a]["status"] in ("ready", "destroyed", "captured") for a in ("r1", "b1"))
+    assert all(state.armies[a]["status"] in ("ready", "retreating", "destroyed", "captured") for a in ("r1", "b1"))
     with pytest.raises(IllegalOrder):  # applied once only
         E.moderate(state, {"type": "battle_result", "battle": "1", "result": bstate.result})
 
@@ -296,16 +311,86 @@ def test_routed_and_surrendered_return_if_won_destroyed_or_prisoners_if_lost_N_M
     assert [p["id"] for p in state.prisoners["blue"]] == ["r1-inf2"]
 
 
-def test_loser_retreats_up_to_seven_cells_without_points_N_VICTORY_4() -> None:
+def _red_beaten() -> tuple[NapoleonicState, list[Any]]:
     state, started = fought()
     state.armies["r1"]["points"] = 0
     result = {"winner": "blue", "loser": "red", "reason": "retreat", "retreats": "red", "general_killed": False,
               "units": result_of(started)}
-    state, _events = E.moderate(state, {"type": "battle_result", "battle": "1", "result": result})
+    state, events = E.moderate(state, {"type": "battle_result", "battle": "1", "result": result})
+    return state, list(events)
+
+
+def test_the_beaten_army_retreats_up_to_seven_cells_where_its_team_chooses_N_VICTORY_4() -> None:
+    """N-VICTORY-4: the losing army *may* retreat seven cells, whatever its movement points: its team chooses where
+    (`retreat`, out of turn, under its clock) — not the engine, and not a capture. Until then it is `retreating`,
+    frozen in the battle's cell; the winner holds the field."""
+    state, events = _red_beaten()
     r1 = state.armies["r1"]
-    assert r1["cell"] != [12, 17] and max(abs(r1["cell"][0] - 12), abs(r1["cell"][1] - 17)) <= 7
-    assert r1["cell"] == [12, 15]  # its base, Paris, is within reach
-    assert state.armies["b1"]["cell"] == [12, 17]  # the winner holds the field
+    end = event(events, "battle_ended")
+    assert kinds(events) == ["battle_ended"]  # the result is one campaign event (D-L-1)
+    assert next(a for a in end["armies"] if a["army"] == "r1")["status"] == "retreating"
+    assert r1["status"] == "retreating" and r1["cell"] == [12, 17] and r1["retreat"]["cells"] == 7
+    assert r1["retreat"]["suggested"][-1] == [12, 15]  # the engine's choice would be its base, Paris (D-NAP-3)
+    assert "red" in E.active_teams(state) and "retreat" in E.any_time_orders
+    assert state.armies["b1"]["cell"] == [12, 17]
+    state.armies["b2"] = {**state.armies["b1"], "id": "b2", "cell": [12, 16], "status": "ready", "battle": None}
+    eight = [[11, 16], [10, 16], [9, 16], [8, 16], [8, 15], [7, 15], [6, 15], [6, 14]]
+    for bad, rule in ((eight, "N-VICTORY-4"),  # more than seven cells
+                      ([[10, 17]], "D-GEN-2"),  # not a neighbour
+                      ([[11, 17], [10, 18]], "N-VICTORY-4"),  # into the sea
+                      ([[12, 16], [12, 15]], "N-VICTORY-4")):  # through a cell an enemy army holds
+        with pytest.raises(IllegalOrder) as err:
+            E.apply(state, RED, {"type": "retreat", "army": "r1", "path": bad})
+        assert err.value.rule == rule
+    with pytest.raises(BadOrder):
+        E.apply(state, RED, {"type": "retreat", "army": "r1", "path": []})
+    with pytest.raises(NotYourUnit):
+        E.apply(state, BLUE, {"type": "retreat", "army": "r1", "path": [[11, 17]]})
+    with pytest.raises(IllegalOrder):  # frozen until it has retreated
+        E.apply(state, RED, {"type": "move", "army": "r1", "path": [[11, 17]]})
+    state, events = E.apply(state, RED2, {"type": "retreat", "army": "r1", "path": [[11, 17], [10, 17], [10, 16]]})
+    assert state.armies["r1"]["cell"] == [10, 16] and state.armies["r1"]["status"] == "ready"
+    assert state.armies["r1"]["retreat"] is None and "red" not in E.active_teams(state) - state.order.active
+    made = next(e for e in events if e.kind == "retreat_made")
+    moved = next(e for e in events if e.kind == "army_retreated")
+    assert made.audience is None and made.data["chosen"] is True and "path" not in made.data
+    assert moved.data["path"] == [[11, 17], [10, 17], [10, 16]] and moved.audience is not None
+    assert not moved.visible_to("team:blue")
+    with pytest.raises(IllegalOrder):
+        E.apply(state, RED, {"type": "retreat", "army": "r1", "path": [[10, 15]]})
+
+
+def test_a_retreat_not_chosen_in_time_is_the_engines_at_the_turn_end_or_flag_N_VICTORY_4_D_NAP_3() -> None:
+    """Issue 12: no decision stalls the campaign. Red lets its own turn end without choosing: the engine's choice
+    (toward its base, D-NAP-3) applies. Blue, beaten outside its turn, lets its clock run out: the same."""
+    state, _ = _red_beaten()
+    assert state.order.active == {"red"}
+    state, events = E.end_turn(state, "red", flagged=False)
+    assert state.armies["r1"]["cell"] == [12, 15] and state.armies["r1"]["status"] == "ready"
+    assert next(e for e in events if e.kind == "retreat_made").data["chosen"] is False
+    assert kinds(events).index("retreat_made") < kinds(events).index("turn_ended")
+    state, started = fought()
+    result = {"winner": "red", "loser": "blue", "reason": "retreat", "retreats": "blue", "general_killed": False,
+              "units": result_of(started)}
+    state, _ = E.moderate(state, {"type": "battle_result", "battle": "1", "result": result})
+    assert state.order.active == {"red"} and E.active_teams(state) == {"red", "blue"}
+    with pytest.raises(NotYourTurn):  # outside its turn the retreat is chosen, or its clock runs out
+        E.end_turn(state, "blue", flagged=False)
+    state, events = E.end_turn(state, "blue", flagged=True)
+    assert state.armies["b1"]["status"] == "ready" and state.armies["b1"]["cell"] != [12, 17]
+    assert E.active_teams(state) == {"red"} and "turn_ended" not in kinds(events)
+
+
+def test_a_beaten_army_with_no_way_out_is_captured_D_NAP_3() -> None:
+    """Every neighbouring cell held by the enemy or impassable: nowhere to retreat to — the army is taken."""
+    state, started = fought()
+    for i, cell in enumerate(([11, 16], [11, 17], [11, 18], [12, 16], [12, 18], [13, 16], [13, 17], [13, 18])):
+        state.armies[f"x{i}"] = {**state.armies["b1"], "id": f"x{i}", "cell": cell, "status": "ready",
+                                 "battle": None, "units": [dict(state.armies["b1"]["units"][0], id=f"x{i}-u")]}
+    result = {"winner": "blue", "loser": "red", "reason": "retreat", "retreats": "red", "general_killed": False,
+              "units": result_of(started)}
+    state, events = E.moderate(state, {"type": "battle_result", "battle": "1", "result": result})
+    assert state.armies["r1"]["status"] == "captured" and event(events, "battle_ended")["prisoners"]["blue"]
 
 
 def test_loser_general_killed_sends_the_player_to_the_secret_module_N_VICTORY_3_D_N_14() -> None:
@@ -441,11 +526,55 @@ def test_stormed_fortress_terms_capture_the_general_N_SIEGE_8_D_N_14() -> None:
     assert state.armies["r1"]["status"] == "ready"
 
 
-def test_garrison_surrenders_and_marches_out_N_SIEGE_4() -> None:
+def test_garrison_surrenders_and_marches_out_N_SIEGE_4_N_VICTORY_4() -> None:
+    """The fortress passes; the garrison retreats, as a beaten army does, where its team chooses."""
     state, _ = E.apply(at_dresden(), RED, {"type": "move", "army": "r1", "path": [[23, 18], [24, 18]]})
     state, events = E.apply(state, BLUE, {"type": "siege", "fortress": "Dresden", "action": "surrender"})
-    assert event(events, "siege_ended")["holder"] == "red"
-    assert state.armies["b1"]["cell"] != [24, 18] and state.armies["b1"]["status"] == "ready"
+    ended = event(events, "siege_ended")
+    assert ended["holder"] == "red" and {"army": "b1", "status": "retreating", "cell": [24, 18], "units": 2} in \
+        ended["armies"]
+    state, _ = E.apply(state, BLUE, {"type": "retreat", "army": "b1", "path": [[25, 18], [26, 18]]})
+    assert state.armies["b1"]["cell"] == [26, 18] and state.armies["b1"]["status"] == "ready"
+
+
+def _stormed() -> NapoleonicState:
+    state, _ = E.apply(at_dresden(), RED, {"type": "move", "army": "r1", "path": [[23, 18], [24, 18]]})
+    state = end_turns(state, "red", "blue")
+    state, events = E.apply(state, RED, {"type": "siege", "fortress": "Dresden", "action": "storm"})
+    started = event(events, "battle_started")
+    result = {"winner": "red", "loser": "blue", "reason": "x", "retreats": None, "general_killed": False,
+              "units": result_of(started), "siege": {"capitulated": False}}
+    state, _ = E.moderate(state, {"type": "battle_result", "battle": started["battle"], "result": result})
+    assert state.sieges["Dresden"]["siege"]["phase"] == "terms"
+    return state
+
+
+def test_terms_the_besieger_leaves_unsettled_are_the_default_when_its_turn_ends_N_SIEGE_8_D_NAP_9() -> None:
+    """Issue 12: the terms wait for the victor's word; its turn ends without one — the default terms hold: the
+    garrison prisoners, the general captured (his player to the secret module)."""
+    state = _stormed()
+    assert state.order.active == {"red"}
+    state, events = E.end_turn(state, "red", flagged=False)
+    agreed = event(events, "terms_agreed")
+    assert agreed["default"] is True and agreed["terms"] == {"garrison": "prisoners", "general": "captured"}
+    assert state.armies["b1"]["status"] == "captured" and "Dresden" not in state.sieges
+    assert event(events, "siege_ended")["generals"][0]["fate"] == "captured"
+
+
+def test_terms_the_garrison_leaves_unanswered_are_accepted_when_its_turn_ends_N_SIEGE_8_D_NAP_9() -> None:
+    """The besieger offers an honourable march-out; the garrison's turn ends without an answer: accepted, and the
+    garrison owes its retreat (N-VICTORY-4)."""
+    state = _stormed()
+    state, _ = E.apply(state, RED, {"type": "terms", "fortress": "Dresden",
+                                    "terms": {"garrison": "march_out", "general": "released"}})
+    state, events = E.end_turn(state, "red", flagged=False)
+    assert "terms_agreed" not in kinds(events)  # it waits for blue now
+    state, events = E.end_turn(state, "blue", flagged=True)
+    assert event(events, "terms_agreed")["by"] == "blue" and event(events, "terms_agreed")["default"] is True
+    assert "Dresden" not in state.sieges and state.control["Dresden"] == "red"
+    assert state.armies["b1"]["status"] == "retreating" and "blue" in E.active_teams(state)  # its march out is due
+    state, events = E.end_turn(state, "blue", flagged=True)
+    assert state.armies["b1"]["status"] == "ready" and state.armies["b1"]["cell"] != [24, 18]
 
 
 # --- views and snapshots ------------------------------------------------------------------------------------------

@@ -78,7 +78,7 @@ async def test_a_graceful_stop_closes_sockets_with_1001_and_snapshots_the_rooms(
 
 def _rooms_owned(node: Any) -> int:
     metrics = node.http("GET", "/metrics")
-    return int(next(line.split()[1] for line in metrics.splitlines() if line.startswith("ks_rooms_owned ")))
+    return int(float(next(line.split()[1] for line in metrics.splitlines() if line.startswith("ks_rooms_owned "))))
 
 
 async def test_after_a_restart_a_lockout_ends_in_a_room_nobody_joined_D_N_14(server_factory: Any) -> None:

@@ -233,7 +233,13 @@ async def test_campaign_clocks_of_teams_in_battle_stop_the_others_run_and_replay
     assert campaign.state.clocks.remaining_ms("red", clock.ms) == 60_000  # stopped, charged nothing
     assert campaign.state.clocks.remaining_ms("green", clock.ms) == 30_000
     await hub.submit(made["room"], "ruling", {"ruling": {"type": "impose_quick", "battle": "1"}}, m["moderator"])
-    assert campaign.state.clocks.running() == {"green"}  # the battle is over; green's turn goes on
+    beaten = [a for a in campaign.state.game.armies.values() if a["status"] == "retreating"]
+    # the battle is over; green's turn goes on — and the beaten side chooses its retreat under its clock (N-VICTORY-4)
+    assert campaign.state.clocks.running() == {"green", *(a["team"] for a in beaten)}
+    for a in beaten:
+        await hub.submit(made["room"], "order", {"order": {"type": "retreat", "army": a["id"],
+                                                           "path": a["retreat"]["suggested"]}}, m[f"{a['team']}-1"])
+    assert campaign.state.clocks.running() == {"green"}
     await hub.submit(made["room"], "end_turn", {}, m["green-1"])
     assert campaign.state.clocks.running() == {"red"}
     copy = await Room.open(made["room"], hub.services, owner=False)

@@ -35,9 +35,10 @@ async def _operations(room: Room, red: Member, blue: Member) -> None:
 
 
 async def test_an_order_the_rules_refuse_costs_50_points_and_is_logged_C_9_3_D_C_6(tmp_path: Path) -> None:
+    """With the fine switched on as a house rule (D-C-6: off by default)."""
     clock = ManualClock()
     hub = await open_hub(tmp_path, clock)
-    made = await hub.create_campaign(_spec())
+    made = await hub.create_campaign(_spec(config={"penalise_refused_orders": True}))
     room = hub.rooms[made["room"]]
     red, blue = _members(made["campaign"])
     await _operations(room, red, blue)
@@ -67,10 +68,10 @@ async def test_an_order_the_rules_refuse_costs_50_points_and_is_logged_C_9_3_D_C
     await reopened.store.close()
 
 
-async def test_no_penalty_when_the_campaign_turns_it_off_D_C_6(tmp_path: Path) -> None:
+async def test_no_penalty_unless_the_campaign_turns_it_on_D_C_6(tmp_path: Path) -> None:
     clock = ManualClock()
     hub = await open_hub(tmp_path, clock)
-    made = await hub.create_campaign(_spec(config={"penalise_refused_orders": False}))
+    made = await hub.create_campaign(_spec())
     room = hub.rooms[made["room"]]
     red, blue = _members(made["campaign"])
     await _operations(room, red, blue)

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from server.battle.fire import reach
+from server.battle.log import Log
 from server.core.errors import IllegalOrder, RuleError
 from server.siege.deployment import howitzer_limit
 from server.siege.engine import StormState
@@ -135,11 +136,13 @@ def test_howitzer_range_25_with_foot_hit_chances_N_SIEGE_9_N_HIT_2() -> None:
     assert roll["distance"] == 25 and roll["need"] == 2, "foot artillery, accuracy 2, 21–25 cells: 1/3"
 
 
-def test_howitzer_hits_fortress_gun_which_loses_guns_like_a_company_N_SIEGE_11() -> None:
+def test_howitzer_hits_fortress_gun_which_loses_guns_like_a_company_N_SIEGE_11_D_N_7() -> None:
+    """A two-gun howitzer company: 1 loss unit for 1–2 guns in action (D-N-7), doubled (N-SIEGE-9): the fortress
+    gun position loses two of its four guns, as a company would (N-ART-8)."""
     for seed in range(1, 20):
-        s, _ = storm([u("a1", "foot_artillery", 33, 46, facing="N"), u("bi", "infantry", 20, 50)],
+        s, _ = storm([u("a1", "foot_artillery", 33, 46, facing="N", guns=2), u("bi", "infantry", 20, 50)],
                      [u("ri", "infantry", 37, 32)], howitzers=["a1"], seed=seed)
-        s, _ = act(s, "blue", {"type": "targets", "unit": "a1", "targets": [{"unit": "fortress-gun-4", "guns": 2}]})
+        s, _ = act(s, "blue", {"type": "targets", "unit": "a1", "targets": [{"unit": "fortress-gun-4", "guns": 1}]})
         s, ev = play_turn(s)
         fire = [e for e in kinds(ev, "fire") if e["unit"] == "a1"]
         if fire and fire[0]["hit"]:
@@ -203,6 +206,31 @@ def test_fortress_guns_silent_while_their_wall_section_is_empty_N_SIEGE_11() -> 
     assert fire and fire[0]["weapon"] == "round_shot" and fire[0]["distance"] == 13
     assert s.battle.units["fortress-gun-5"].formation == "deployed", "same section, also manned"
     assert s.battle.units["fortress-gun-3"].formation == "silent", "another section stays silent"
+
+
+def test_fortress_guns_are_manned_by_any_friendly_unit_on_their_section_N_SIEGE_11() -> None:
+    """N-SIEGE-11: "they may fire if there are units on that section of wall" — units of any arm, not only
+    infantry. Only the garrison's infantry can get onto the wall in play (N-SIEGE-10), so a garrison company is put
+    on wall_centre (x 35–38, rows 30–31, between fortress-gun-4 and fortress-gun-5) by hand; an enemy there mans
+    nothing, and the gun positions do not man each other."""
+    from server.siege.walls import man_the_guns
+
+    s, _ = storm([u("bi", "infantry", 28, 44, facing="N")],
+                 [u("ra", "foot_artillery", 38, 26, facing="S"), u("ri", "infantry", 60, 20, facing="S")])
+    b = s.battle
+    assert b.units["fortress-gun-4"].formation == b.units["fortress-gun-5"].formation == "silent"
+    ra = b.units["ra"]
+    b.lift(ra)
+    ra.x, ra.y = 38, 31
+    b.put(ra)
+    log = Log(b)
+    man_the_guns(b, s.field, s.guns, log)
+    assert {e.data["unit"] for e in log.events if e.data.get("manned")} == {"fortress-gun-4", "fortress-gun-5"}
+    assert b.units["fortress-gun-3"].formation == "silent"
+    ra.side = "blue"  # the same cells held by the enemy
+    log = Log(b)
+    man_the_guns(b, s.field, s.guns, log)
+    assert b.units["fortress-gun-4"].formation == b.units["fortress-gun-5"].formation == "silent"
 
 
 def test_fortress_gun_cannot_move_range_35_accuracy_2_N_SIEGE_11() -> None:

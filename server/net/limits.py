@@ -1,0 +1,123 @@
+"""Abuse limits of the HTTP API (docs/operating.md, "Limits"): request bodies are capped, and creating a campaign
+needs the create token when one is set and is rate-limited per client address. Every refusal is JSON with its
+status: 413 `too_large`, 403 `forbidden`, 429 `rate_limited` (with Retry-After)."""
+
+from __future__ import annotations
+
+import hmac
+import ipaddress
+import math
+import time
+from collections.abc import Awaitable, Callable
+
+from aiohttp import web
+from aiohttp.typedefs import Middleware
+
+from server.settings import Settings
+
+IpNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
+Address = ipaddress.IPv4Address | ipaddress.IPv6Address
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+MAX_TRACKED = 50_000
+"""Addresses remembered at most; past it the ones whose bucket is full again are forgotten (they would start full)."""
+
+
+def refusal(status: int, code: str, message: str, **extra: object) -> web.Response:
+    headers = {"Retry-After": str(extra["retry_after_s"])} if "retry_after_s" in extra else None
+    return web.json_response({"error": code, "message": message, **extra}, status=status, headers=headers)
+
+
+def body_limit(max_bytes: int) -> Middleware:
+    """413 with a message for a body over `max_bytes`, announced (Content-Length) or found while reading."""
+    message = f"the request body is larger than this server accepts ({max_bytes} bytes)"
+
+    @web.middleware
+    async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
+        if request.content_length is not None and request.content_length > max_bytes:
+            return refusal(413, "too_large", message, max_bytes=max_bytes)
+        try:
+            return await handler(request)
+        except web.HTTPRequestEntityTooLarge:
+            return refusal(413, "too_large", message, max_bytes=max_bytes)
+
+    return middleware
+
+
+def _networks(specs: tuple[str, ...]) -> tuple[IpNetwork, ...]:
+    return tuple(ipaddress.ip_network(spec.strip(), strict=False) for spec in specs if spec.strip())
+
+
+class CreateLimits:
+    """Who may create a campaign: the create token (when set), then a token bucket per client address — at most
+    `create_burst` at once, refilled at `create_per_hour` (0: no limit). Loopback clients are not limited (the
+    operator's own scripts, the tests); behind a proxy, list it in `trusted_proxies` so that the address it
+    forwards (X-Forwarded-For) is the one limited, not the proxy's."""
+
+    def __init__(self, settings: Settings, clock: Callable[[], float] = time.monotonic):
+        self.token = settings.create_token
+        self.per_s = settings.create_per_hour / 3600.0
+        self.burst = float(max(1, settings.create_burst))
+        self.trusted = _networks(settings.trusted_proxies)
+        self.clock = clock
+        self._buckets: dict[str, tuple[float, float]] = {}  # address -> (tokens, at)
+
+    def client(self, request: web.Request) -> str:
+        """The client's address: the peer, or — when the peer is a trusted proxy — the last address in
+        X-Forwarded-For that is not one of ours."""
+        peer = request.remote or ""
+        if not self._is_trusted(peer):
+            return peer
+        hops = [h.strip() for h in ",".join(request.headers.getall("X-Forwarded-For", [])).split(",") if h.strip()]
+        for hop in reversed(hops):
+            if not self._is_trusted(hop):
+                return hop
+        return hops[0] if hops else peer
+
+    def _is_trusted(self, address: str) -> bool:
+        parsed = _address(address)
+        return parsed is not None and any(parsed in net for net in self.trusted)
+
+    def check(self, request: web.Request) -> web.Response | None:
+        """None when this request may create a campaign, else the refusal to answer."""
+        if self.token:
+            given = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
+            if not hmac.compare_digest(given.encode(), self.token.encode()):
+                return refusal(403, "forbidden", "creating a campaign on this server needs its create token: send "
+                               "'Authorization: Bearer <token>' (ask the server's operator)")
+        if self.per_s <= 0:
+            return None
+        address = self.client(request)
+        parsed = _address(address)
+        if parsed is not None and parsed.is_loopback:
+            return None
+        wait_s = self._take(address)
+        if wait_s is None:
+            return None
+        per_hour = f"{self.per_s * 3600:g}"
+        return refusal(429, "rate_limited", f"too many campaigns created from {address}: at most {self.burst:g} at "
+                       f"once and {per_hour} an hour; try again in {wait_s} s", retry_after_s=wait_s)
+
+    def _take(self, address: str) -> int | None:
+        """Take one token from `address`'s bucket: None when there was one, else the seconds until there is."""
+        now = self.clock()
+        tokens, at = self._buckets.get(address, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - at) * self.per_s)
+        if tokens < 1:
+            self._buckets[address] = (tokens, now)
+            return max(1, math.ceil((1 - tokens) / self.per_s))
+        self._buckets[address] = (tokens - 1, now)
+        if len(self._buckets) > MAX_TRACKED:
+            self._forget_full(now)
+        return None
+
+    def _forget_full(self, now: float) -> None:
+        for address, (tokens, at) in list(self._buckets.items()):
+            if tokens + (now - at) * self.per_s >= self.burst:
+                del self._buckets[address]
+
+
+def _address(text: str) -> Address | None:
+    try:
+        return ipaddress.ip_address(text)
+    except ValueError:
+        return None
