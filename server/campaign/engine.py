@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from server.campaign import artillery, combat, deployment, fog, movement, peace, recon
+from server.campaign import artillery, combat, deployment, fog, moderation, movement, peace, recon, war
 from server.campaign.context import Ctx, Dropped
 from server.campaign.events import for_team, public, umpire
 from server.campaign.forces import is_division, new_division
@@ -309,14 +309,12 @@ class CampaignEngine(BaseEngine[CampaignState]):
                 or type(error) is not IllegalOrder or state.phase != OPERATIONS):
             return state, []
         ctx = Ctx(state.copy())
-        peace.penalise(ctx, team, int(state.tables["scoring"]["error_penalty"]), "C-9.3",
+        war.penalise(ctx, team, int(state.tables["scoring"]["error_penalty"]), "C-9.3",
                        f"incorrect order refused ({error.rule}: {error.message})")
         return ctx.state, ctx.events
 
     # -- moderator ---------------------------------------------------------------------------------------------
     def moderate(self, state: CampaignState, ruling: Mapping[str, Any]) -> tuple[CampaignState, Sequence[Event]]:
-        from server.campaign import moderation
-
         ctx = Ctx(state.copy())
         moderation.rule(ctx, ruling)
         fog.sightings(state, ctx)
