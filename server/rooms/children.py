@@ -34,6 +34,7 @@ from server.store.records import LoggedEvent
 log = logging.getLogger(__name__)
 
 LEASE_TRIES = 40
+Job = Callable[..., Awaitable[Any]]
 DEFAULT_CHILD_CLOCK = {"mode": "per_turn", "turn_ms": 5 * 60_000}
 
 
@@ -61,7 +62,7 @@ def running(parent: Room) -> list[ChildRoom]:
 class Children:
     def __init__(self, rooms: Rooms) -> None:
         self.rooms = rooms
-        self._queue: asyncio.Queue[tuple[str, tuple[Any, ...]]] = asyncio.Queue()
+        self._queue: asyncio.Queue[tuple[Job, tuple[Any, ...]]] = asyncio.Queue()
         self._worker: asyncio.Task[None] | None = None
         self._reported: set[str] = set()
         self.pending: Counter[str] = Counter()
@@ -99,19 +100,19 @@ class Children:
     def busy(self, room_id: str) -> bool:
         return self.pending[room_id] > 0
 
-    def _put(self, job: Callable[..., Awaitable[Any]], room_id: str, *args: Any) -> None:
+    def _put(self, job: Job, room_id: str, *args: Any) -> None:
         self.pending[room_id] += 1
-        self._queue.put_nowait((job.__name__, (room_id, *args)))
+        self._queue.put_nowait((job, (room_id, *args)))
         if self._worker is None or self._worker.done():
             self._worker = asyncio.get_running_loop().create_task(self._work())
 
     async def _work(self) -> None:
         while not self._queue.empty():
-            name, args = self._queue.get_nowait()
+            job, args = self._queue.get_nowait()
             try:
-                await getattr(self, name)(*args)
+                await job(*args)
             except Exception:
-                log.exception("child rooms: %s %r failed", name, args)
+                log.exception("child rooms: %s %r failed", job.__name__, args)
             finally:
                 self.pending[args[0]] -= 1
                 if self.pending[args[0]] <= 0:

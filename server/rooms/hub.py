@@ -23,7 +23,7 @@ from typing import Any
 
 from server.bus import EventBus
 from server.core.registry import Registry
-from server.rooms import secret_module
+from server.rooms import ownership, secret_module
 from server.rooms.campaigns import plan_campaign
 from server.rooms.children import Children
 from server.rooms.errors import RoomError
@@ -43,7 +43,6 @@ from server.rooms.state import Away
 from server.store import Store
 
 PRESENCE_EVERY = 4  # keep-alive ticks between presence reports
-IDLE_FEEDS_EVERY = 20  # keep-alive ticks between the looks for idle feeds and mirrors
 
 
 class Hub:
@@ -95,7 +94,7 @@ class Hub:
     async def _tick(self, tick: int) -> None:
         if tick % PRESENCE_EVERY == 0:
             await self.store.presence.report(self.node, self.joins.presence(), self.lease_ms)
-        if tick % IDLE_FEEDS_EVERY == 0:
+        if tick % ownership.IDLE_EVERY == 0:  # with the look for idle rooms
             await self.drop_idle_feeds()
 
     def _background(self, work: Coroutine[Any, Any, None]) -> None:
