@@ -144,19 +144,9 @@ class Room:
     async def _skip_downtime(self) -> None:
         """Log a `downtime` record for each stretch since the last record when nobody served the room: the
         service's outages, and the time since its last owner's last mark if that owner died holding it."""
-        up_at = self.now()
         leases = self.store.leases
-        spans = [(max(a, self.last_at), min(b, up_at)) for a, b in await leases.outages(self.last_at)]
-        alive = await leases.last_alive(self.id)
-        if alive is not None:
-            spans.append((max(self.last_at, alive), up_at))
-        merged: list[tuple[int, int]] = []
-        for a, b in sorted(s for s in spans if s[1] > s[0]):
-            if merged and a <= merged[-1][1]:
-                merged[-1] = (merged[-1][0], max(merged[-1][1], b))
-            else:
-                merged.append((a, b))
-        for a, b in merged:
+        outages, alive = await leases.outages(self.last_at), await leases.last_alive(self.id)
+        for a, b in rules.downtime(self.last_at, outages, alive, self.now()):
             clocks = self.state.clocks
             if clocks is None or not clocks.running() or clocks.paused:
                 return

@@ -21,7 +21,7 @@ whose turn it is (C-1.7, C-1.8); issue 12's `paused` refusal belongs after the s
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -75,6 +75,21 @@ def next_due(state: RoomState) -> int | None:
     if clocks is not None:
         due += [d for t in clocks.running() if (d := clocks.deadline_ms(t)) is not None]
     return min(due) if due else None
+
+
+def downtime(last_at: int, outages: Sequence[tuple[int, int]], alive: int | None, now: int) -> list[tuple[int, int]]:
+    """The stretches since the room's last record when nobody served it, merged: the service's outages, and the
+    time since its last owner's last mark of life if that owner died holding it (`alive`)."""
+    spans = [(max(a, last_at), min(b, now)) for a, b in outages]
+    if alive is not None:
+        spans.append((max(last_at, alive), now))
+    merged: list[tuple[int, int]] = []
+    for a, b in sorted(s for s in spans if s[1] > s[0]):
+        if merged and a <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], b))
+        else:
+            merged.append((a, b))
+    return merged
 
 
 # --- turns and clocks -------------------------------------------------------------------------------------------

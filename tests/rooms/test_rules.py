@@ -103,3 +103,9 @@ def test_only_the_server_reports_a_child_rooms_result_D_L_1() -> None:
     with pytest.raises(RoomError) as err:
         rules.step(spec, state, "child_over", {"child": "1", "result": {}}, MOD, 2_000)
     assert err.value.code == "forbidden"
+
+
+def test_downtime_is_the_outages_and_a_dead_owners_silence_merged_issue_2_5() -> None:
+    assert rules.downtime(100, [(50, 150), (200, 300)], None, 1_000) == [(100, 150), (200, 300)]
+    assert rules.downtime(100, [(200, 300)], 250, 1_000) == [(200, 1_000)]  # the dead owner's silence overlaps
+    assert rules.downtime(100, [], None, 1_000) == []
