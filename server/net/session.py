@@ -28,7 +28,7 @@ from server.rooms.members import Member
 from server.settings import Settings
 from shared.protocol import client as c
 from shared.protocol.codec import ProtocolError, decode_client, encode, encode_json
-from shared.protocol.server import ERROR_CODES, Ack, Error, Joined, Ping, Welcome
+from shared.protocol.server import ERROR_CODES, Error, Joined, Ping, Welcome, ack_message
 
 log = logging.getLogger(__name__)
 
@@ -215,13 +215,13 @@ class Session:
         if isinstance(msg, c.Leave):
             self.rooms.discard(msg.room)
             await self.hub.leave(self, msg.room)
-            self.send(Ack(cid=msg.cid, seq=None))
+            self.send(ack_message(msg.cid, None))
             return
         room, kind, body = ROUTES[type(msg)](self, msg)
         if room is not None and room not in self.rooms:
             raise RoomError("not_joined", f"join {room} first")
         seq = await self.hub.command(member, room, kind, body)
-        self.send(Ack(cid=msg.cid, seq=seq))
+        self.send(ack_message(msg.cid, seq))
 
     async def _hello(self, msg: c.Hello, json_frames: bool) -> None:
         if self.member is not None:

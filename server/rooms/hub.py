@@ -59,7 +59,8 @@ class Hub:
                                    adopt=self.adopt, in_use=self._in_use)
         self.rooms: dict[str, Room] = self.ownership.rooms
         self.seats = Seats(store, bus, self.node)
-        self.routing = Routing(store, bus, self.node, owned=self.owned, kick=lambda key: self.seats.kick(key))
+        self.routing = Routing(store, bus, self.node, owned=self.ownership.owned,
+                               kick=lambda key: self.seats.kick(key))
         self.joins = Joins(self.services, self.followers, owned=self.owned, lockout_of=self.lockout_of,
                            teams_of=self._teams_of)
         self.feeds: dict[str, Feed] = self.joins.feeds

@@ -1,9 +1,9 @@
 """Messages the server sends to a client (`ServerMessage`, discriminated by `t`).
 
 The models are the contract and the source of the JSON Schema, and the server builds its messages from them. The
-messages of the fan-out's hot path — `ev` and `view`, packed once per viewer class and written to many sockets —
-are built by `event_message`, `event_head` and `view_head` below without validating their data each time; the
-protocol tests check that what they build is the model's message.
+messages of the hot paths — `ev` and `view`, packed once per viewer class and written to many sockets, and the
+`ack` of every command — are built by `event_message`, `event_head`, `view_head` and `ack_message` below without
+validating them each time; the protocol tests check that what they build is the model's message.
 """
 
 from __future__ import annotations
@@ -174,6 +174,11 @@ def event_message(room: str, seq: int, at_ms: int, kind: str, data: dict[str, An
 def view_head(room: str, seq: int, clocks: Mapping[str, Any], server_ms: int) -> dict[str, Any]:
     """A `view` message (View) but its `state`, packed once per viewer class and spliced in."""
     return {"t": "view", "room": room, "seq": seq, "clocks": dict(clocks), "server_ms": server_ms}
+
+
+def ack_message(cid: int, seq: int | None) -> dict[str, Any]:
+    """An `ack` message (Ack): one per command."""
+    return {"t": "ack", "cid": cid, "seq": seq}
 
 
 def wire(message: BaseModel) -> dict[str, Any]:

@@ -10,11 +10,13 @@ import msgpack
 from shared.protocol.codec import decode_server, encode, encode_with
 from shared.protocol.server import (
     ERROR_CODES,
+    Ack,
     ChatLine,
     ErrorCode,
     Event,
     Snapshot,
     View,
+    ack_message,
     event_head,
     event_message,
     view_head,
@@ -30,6 +32,8 @@ def test_the_fast_builders_build_the_models_messages_field_for_field() -> None:
     head = view_head("b-1-2", 9, {"paused": False}, 5)
     view = {**head, "state": {"units": []}}
     assert View.model_validate(view).model_dump() == view and set(view) == set(View.model_fields)
+    for seq in (3, None):
+        assert Ack.model_validate(ack_message(5, seq)).model_dump() == ack_message(5, seq)
     spliced = encode_with(event_head("c-1", 7, 1000, "moved"), "data", msgpack.packb({"to": [1, 2]}))
     assert isinstance(decode_server(spliced), Event) and spliced == encode(message)
 
