@@ -34,6 +34,9 @@ SLOW_CLOSE_GRACE_S = 0.5
 
 
 class SocketWriter:
+    __slots__ = ("_fd", "_limit", "_out", "_outbox", "_over_since", "_read", "_stuck_since", "_written", "closing",
+                 "closing_task", "metrics", "settings", "transport", "ws")
+
     def __init__(self, ws: web.WebSocketResponse, transport: asyncio.Transport | None, settings: Settings,
                  outbox: Outbox, metrics: Metrics):
         self.ws = ws

@@ -75,6 +75,9 @@ ROUTES: dict[type[BaseModel], Callable[[Session, Any], Command]] = {
 
 
 class Session:
+    __slots__ = ("_bad_tokens", "_bucket", "_nonce", "_pings", "_strikes", "_tasks", "hub", "id", "json", "member",
+                 "metrics", "name", "out", "player", "rooms", "rtt_ms", "settings", "view_as", "write")
+
     def __init__(self, ws: web.WebSocketResponse, hub: Hub, settings: Settings, outbox: Outbox, metrics: Metrics,
                  transport: asyncio.Transport | None = None):
         self.id = secrets.token_hex(4)
