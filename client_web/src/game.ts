@@ -1,25 +1,46 @@
 /** The game page: one websocket session (token from the join link), the rooms it may follow, and around the map or
- * field the clocks, channels, turn log, reconnaissance, banners and — for the umpire — the moderator's desk. */
+ * field the state line, clocks, channels, turn log, reconnaissance, banners and — for the umpire — the moderator's
+ * desk. On every welcome it rebuilds the rooms it belongs to (the campaign, its running battles, the secret module),
+ * so that nothing needs a reload after a restart, a blip or a return from the secret module. */
 import { BattleView } from "./battle/view";
 import { CampaignView } from "./campaign/view";
 import { formatCoord } from "./campaign/geometry";
 import { readCampaign } from "./campaign/model";
 import { GARRISON_TERMS, GENERAL_TERMS, imposeTermsRuling, interceptOffers, readNapoleon, reinforceOffers, siegeOffers, termsOrder, type Offer, type Siege } from "./campaign/napoleon";
-import { lang, onLangChange, setLang, t, type MessageKey } from "./i18n";
+import { has, lang, onLangChange, proper, setLang, t, tn, type MessageKey } from "./i18n";
+import { kindWord, phaseWord, playerWord, statusWord, teamWord } from "./i18n/words";
 import { fetchLobby } from "./lobby/api";
 import { CommandError, Connection, websocketUrl, type Command, type ConnectionState } from "./net/connection";
 import { OrderGate } from "./net/lockout";
 import { fetchReplay, ReplayUnavailable, type Frame, type ReplayAs } from "./net/replay";
+import { battleRoom, campaignRoom, compareRooms, isBattleRoom, isSecretRoom, parseRoom, secretRoom } from "./net/room-id";
 import { Session, type RoomView } from "./net/session";
 import { readBattle } from "./battle/model";
+import { ruleHref } from "./rules/links";
+import { Attention, sound } from "./ui/attention";
 import { ChannelsPanel } from "./ui/channels";
-import { ClocksPanel } from "./ui/clocks";
+import { clocksAt, ClocksPanel } from "./ui/clocks";
+import { teamColour } from "./ui/colours";
 import { append, clear, formatMs, h } from "./ui/dom";
-import { BATTLE_LOG_KINDS, describeEvent } from "./ui/log";
+import { describeEvent, QUIET_KINDS } from "./ui/log";
 import { moderatorDesk } from "./ui/moderator";
+import { engineOf } from "./ui/rulings";
+import { namesFor, type Names } from "./ui/names";
+import { stateLine, type StateLine } from "./ui/status";
 
 /** Question kinds of the campaign engine (C-8.3). */
 const RECON_KINDS = ["presence", "count", "arm", "locate", "feature", "mobilization"] as const;
+/** How long "you are back from the secret module" stays up. */
+const BACK_NOTICE_MS = 15_000;
+
+/** Rule IDs as links into the rulebook (in this language), or plain text where it has no such rule. */
+export function ruleLinks(rules: readonly string[]): (HTMLElement | string)[] {
+  return rules.flatMap((rule, i) => {
+    const href = ruleHref(rule, lang());
+    const node = href ? h("a", { href, target: "_blank", rel: "noopener", class: "rule", "data-rule": rule }, rule) : h("span", { class: "rule" }, rule);
+    return i ? [", ", node] : [node];
+  });
+}
 
 export class GamePage {
   readonly root: HTMLElement;
@@ -28,18 +49,25 @@ export class GamePage {
   /** D-N-14: whether this player may give orders, told at once when that changes */
   private readonly gate: OrderGate;
   private readonly header = h("header", { class: "game-header" });
+  private readonly stateBar = h("div", { class: "state-line", role: "status", "data-testid": "state-line" });
   private readonly banners = h("div", { class: "banners" });
   private readonly roomTabs = h("nav", { class: "room-tabs", "data-testid": "room-tabs" });
   private readonly stage = h("div", { class: "stage" });
   private readonly side = h("aside", { class: "sidebar" });
-  private readonly errorLine = h("div", { class: "error-line", "data-testid": "error-line" });
+  private readonly errorLine = h("div", { class: "error-line", "data-testid": "error-line", role: "alert" });
+  /** New log lines read out by screen readers (the visible log is re-rendered, this only grows by what is new). */
+  private readonly live = h("div", { class: "visually-hidden", "aria-live": "polite", "data-testid": "log-live" });
   private readonly clocks = new ClocksPanel();
-  private readonly logList = h("ol", { class: "log", "data-testid": "turn-log" });
+  private readonly logList = h("ol", { class: "log", "data-testid": "turn-log", role: "log" });
+  private readonly attention = new Attention(t("app.title"));
   private connState: ConnectionState = "connecting";
   private retryAt: number | null = null;
   private attempt = 0;
   private failure = "";
+  private offline = globalThis.navigator?.onLine === false;
   private current: string | null = null;
+  /** The rooms this session belongs to, in tab order: rebuilt from every welcome, grown by battles that start. */
+  private rooms: string[] = [];
   private views = new Map<string, CampaignView | BattleView>();
   private channels = new Map<string, ChannelsPanel>();
   /** the moderator's desk of each room (clocks, rulings and lockouts act on that room) */
@@ -54,19 +82,27 @@ export class GamePage {
   private readonly falseAnswers = new Map<string, ReturnType<typeof readCampaign>["recon"]["answers"]>();
   private timer = 0;
   private presenceTimer = 0;
-  /** players and spectators online per room, from the lobby (public campaigns and battles) */
+  /** players and spectators online per room, and the campaigns' names, from the lobby (public campaigns) */
   private presence = new Map<string, { players: number; spectators: number }>();
+  private campaignNames = new Map<string, string>();
+  private campaignTeams = new Map<string, [string, number][]>();
   private readonly resyncTimers = new Map<string, number>();
   /** battle rooms announced but perhaps not open yet */
   private readonly spawning = new Set<string>();
   private readonly unsubscribe: (() => void)[] = [];
+  /** until when "you are back from the secret module" shows */
+  private backUntil = 0;
+  private wasLocked = false;
+  /** the last log line read out per room */
+  private announced = new Map<string, number>();
+  private lastLine: StateLine | null = null;
 
   /** `focus`: the room to show once it is followed (a battle opened from the lobby's Watch button). */
   constructor(token: string, private readonly back: () => void, private readonly focus: string | null = null) {
-    this.conn = new Connection({ url: websocketUrl(location), token });
-    this.root = h("div", { class: "game", "data-testid": "game" }, this.header, this.banners, this.roomTabs,
-      h("div", { class: "game-body" }, this.stage, this.side), this.errorLine);
-    this.gate = new OrderGate(this.session, () => this.conn.serverNow(), () => this.renderAll());
+    this.conn = new Connection({ url: websocketUrl(location), token, heartbeat: true });
+    this.root = h("div", { class: "game", "data-testid": "game" }, this.header, this.stateBar, this.banners, this.roomTabs,
+      h("div", { class: "game-body" }, this.stage, this.side), this.errorLine, this.live);
+    this.gate = new OrderGate(this.session, () => this.conn.serverNow(), (locked) => this.lockChanged(locked));
     this.conn.on("state", (state, detail) => {
       this.connState = state;
       this.attempt = detail.attempt;
@@ -76,15 +112,15 @@ export class GamePage {
     });
     this.conn.on("welcome", (w) => {
       this.session.onWelcome(w);
-      for (const room of w.rooms) void this.conn.join(room).then(() => this.pollPresence()).catch(() => {});
-      this.current ??= (this.focus && w.rooms.includes(this.focus) ? this.focus : null) ?? w.rooms.find((r) => !r.startsWith("s-")) ?? w.rooms[0] ?? null;
+      this.rebuildRooms(w.rooms);
+      for (const room of w.rooms) this.joinRoom(room);
       this.renderAll();
     });
     this.conn.on("snapshot", (s) => {
       this.session.onSnapshot(s);
       // Battles already running when this client came in (or came back).
       if (s.kind === "campaign") for (const b of readCampaign(s.state).battles) {
-        if (!["over", "ended", "done"].includes(b.status)) this.followBattle({ battle: b.id }, "battle_started");
+        if (b.status === "running") this.followBattle({ battle: b.id }, "battle_started");
       }
     });
     this.conn.on("view", (v) => this.session.onView(v));
@@ -94,7 +130,10 @@ export class GamePage {
       if (view instanceof BattleView) view.play(e.kind, e.data);
       this.followBattle(e.data, e.kind);
     });
-    this.conn.on("joined", (j) => this.session.onJoined(j));
+    this.conn.on("joined", (j) => {
+      this.session.onJoined(j);
+      this.session.settleUnconfirmed(j.room);
+    });
     this.conn.on("error", (e) => {
       if (e.code === "no_such_room" && [...this.spawning].some((r) => e.message.includes(r))) return;
       this.showError(e.code, e.message, e.rule);
@@ -104,11 +143,48 @@ export class GamePage {
       if (room === null || room === this.current) this.renderAll();
       else this.renderRoomTabs();
     });
+    const offline = () => { this.offline = true; this.conn.offline(); this.renderBanners(); };
+    const online = () => { this.offline = false; this.conn.online(); this.renderBanners(); };
+    window.addEventListener("offline", offline);
+    window.addEventListener("online", online);
+    this.unsubscribe.push(() => window.removeEventListener("offline", offline), () => window.removeEventListener("online", online));
     this.unsubscribe.push(onLangChange(() => this.rebuild()));
     this.timer = window.setInterval(() => this.tick(), 250);
     this.presenceTimer = window.setInterval(() => void this.pollPresence(), 15_000);
     this.renderAll();
     this.conn.connect();
+  }
+
+  /** The rooms of this session after a welcome: what it lists (the campaign, the battles being fought, the secret
+   * module), plus battle rooms this client follows already (finished ones stay readable); a secret module it no
+   * longer lists is over and is left. */
+  private rebuildRooms(listed: readonly string[]): void {
+    const keep = this.rooms.filter((r) => isBattleRoom(r) && !listed.includes(r));
+    for (const r of this.conn.rooms.keys()) if (!listed.includes(r) && !keep.includes(r)) this.conn.forget(r);
+    this.rooms = [...new Set([...listed, ...keep])].sort(compareRooms);
+    const w = this.session.welcome;
+    const home = w ? campaignRoom(w.campaign) : this.rooms[0] ?? null;
+    if (this.current && !this.rooms.includes(this.current)) this.current = null;
+    this.current ??= (this.focus && this.rooms.includes(this.focus) ? this.focus : null) ?? (this.rooms.includes(home ?? "") ? home : this.rooms[0] ?? null);
+  }
+
+  private joinRoom(room: string): void {
+    void this.conn.join(room).then(() => this.pollPresence()).catch((exc: unknown) => {
+      // a battle room that went away, a secret module the player left meanwhile: drop its tab
+      if (exc instanceof CommandError && ["no_such_room", "forbidden"].includes(exc.code)) this.dropRoom(room);
+    });
+  }
+
+  private dropRoom(room: string): void {
+    this.conn.forget(room);
+    this.rooms = this.rooms.filter((r) => r !== room);
+    if (this.current === room) this.current = this.home();
+    this.renderAll();
+  }
+
+  private home(): string | null {
+    const w = this.session.welcome;
+    return w ? campaignRoom(w.campaign) : this.rooms[0] ?? null;
   }
 
   /** The engines' events say what happened, not what each viewer now sees. The server follows them with a `view`;
@@ -126,7 +202,13 @@ export class GamePage {
     try {
       const lobby = await fetchLobby();
       this.presence = new Map([...lobby.campaigns, ...lobby.battles].map((r) => [r.room, { players: r.players_online, spectators: r.spectators_online }]));
+      for (const c of lobby.campaigns) {
+        this.campaignNames.set(c.id, c.name);
+        this.campaignTeams.set(c.id, c.teams.map((tm) => [String(tm.colour ?? ""), Number(tm.seats ?? 0)]));
+      }
       this.renderHeader();
+      this.renderRoomTabs();
+      this.desks.forEach((desk) => desk.refresh?.());
     } catch {
       // the lobby is a nicety here; the game goes on without it
     }
@@ -137,30 +219,52 @@ export class GamePage {
     for (const timer of this.resyncTimers.values()) window.clearTimeout(timer);
     window.clearInterval(this.timer);
     window.clearInterval(this.presenceTimer);
+    this.attention.reset();
     this.conn.close();
   }
 
   private send(cmd: Command): Promise<unknown> {
-    this.errorLine.textContent = "";
+    this.errorLine.replaceChildren();
     return this.gate.send(cmd, (c) => this.conn.send(c)).catch((exc: unknown) => {
-      // the connection shows the server's refusals; the gate's own are shown here
+      // the connection shows the server's refusals; the gate's own, and orders lost with a socket, are shown here
       if (exc instanceof CommandError && exc.details.local) this.showError(exc.code, exc.message, exc.rule);
+      else if (exc instanceof CommandError && exc.code === "disconnected" && cmd.t !== "chat") {
+        this.showError("disconnected", exc.message, null, exc.details.inFlight ? t("err.unconfirmed") : undefined);
+      }
       throw exc;
     });
   }
 
-  private showError(code: string, message: string, rule: string | null): void {
-    this.errorLine.textContent = rule ? t("game.error.rule", { code, rule, message }) : t("game.error", { code, message });
+  /** A chat line: shown at once as on its way, kept until the server has it (or marked unsent, with a retry). */
+  private say(room: string, channel: string, text: string): Promise<unknown> {
+    const line = this.session.sayPending(room, channel, text);
+    return this.send({ t: "chat", room, channel, text }).then(() => this.session.chatSent(line)).catch((exc: unknown) => {
+      const e = exc instanceof CommandError ? exc : null;
+      this.session.chatFailed(line, e?.code === "disconnected" && e.details.inFlight === true, e ? this.errorText(e.code, e.message) : String(exc));
+    });
+  }
+
+  private errorText(code: string, message: string): string {
+    const key = has(`err.${code}`) ? `err.${code}` : "err.other";
+    return lang() === "en" && message && code !== "disconnected" ? `${t(key as MessageKey)}: ${message}` : t(key as MessageKey);
+  }
+
+  /** An error in words in the viewer's language, with its rule linked to the rulebook; the server's own words
+   * (English) follow in the English interface and are the tooltip in the others. */
+  private showError(code: string, message: string, rule: string | null, text?: string): void {
+    const rules = rule ? rule.split(/[,\s]+/).filter(Boolean) : [];
+    this.errorLine.replaceChildren(h("span", { title: message, "data-code": code }, text ?? this.errorText(code, message)),
+      ...(rules.length ? [" (", t("err.rule", { rule: "" }).trim(), " ", ...ruleLinks(rules), ")"] : []));
   }
 
   /** A battle room announced in the campaign (armies met) becomes a tab; the server decides whether we may join. */
   private followBattle(data: Record<string, unknown>, kind = ""): void {
     const w = this.session.welcome;
     if (!w) return;
-    // The Napoleonic campaign announces `battle_started {battle}`; its room is b-<campaign>-<battle>.
-    const room = data.battle_room ?? data.room ?? (kind === "battle_started" && typeof data.battle === "string" ? `b-${w.campaign}-${data.battle}` : null);
-    if (typeof room !== "string" || !room.startsWith("b-") || w.rooms.includes(room)) return;
-    w.rooms.push(room);
+    // The Napoleonic campaign announces `battle_started {battle}`.
+    const room = data.battle_room ?? data.room ?? (kind === "battle_started" && typeof data.battle === "string" ? battleRoom(w.campaign, data.battle) : null);
+    if (typeof room !== "string" || !isBattleRoom(room) || this.rooms.includes(room)) return;
+    this.rooms = [...this.rooms, room].sort(compareRooms);
     this.spawning.add(room);
     this.renderRoomTabs();
     // The server opens the battle room right after it commits `battle_started`: retry a moment until it exists.
@@ -177,10 +281,9 @@ export class GamePage {
           window.setTimeout(() => attempt(n + 1), 250);
           return;
         }
+        if (exc instanceof CommandError && exc.code === "disconnected") return; // re-joined after the next welcome
         this.spawning.delete(room);
-        this.conn.rooms.delete(room);
-        w.rooms.splice(w.rooms.indexOf(room), 1);
-        this.renderRoomTabs();
+        this.dropRoom(room);
       });
     };
     attempt(0);
@@ -190,11 +293,28 @@ export class GamePage {
   private followSecretModule(): void {
     const w = this.session.welcome;
     if (!w || w.role !== "player" || !this.locked) return;
-    const room = `s-${w.campaign}`;
-    if (!w.rooms.includes(room)) {
-      w.rooms.push(room);
+    const room = secretRoom(w.campaign);
+    if (!this.rooms.includes(room)) {
+      this.rooms = [...this.rooms, room].sort(compareRooms);
       void this.conn.join(room).catch(() => {});
     }
+  }
+
+  /** Sent to the secret module or back (by time or by the umpire): back, the player leaves its room and returns to
+   * the army — its tab goes, the campaign shows, and a line says so. */
+  private lockChanged(locked: boolean): void {
+    const w = this.session.welcome;
+    if (!locked && this.wasLocked && w?.role === "player") {
+      const room = secretRoom(w.campaign);
+      if (this.rooms.includes(room)) {
+        void this.conn.leave(room).catch(() => {});
+        this.rooms = this.rooms.filter((r) => r !== room);
+      }
+      if (!this.current || isSecretRoom(this.current)) this.current = this.home();
+      this.backUntil = Date.now() + BACK_NOTICE_MS;
+    }
+    this.wasLocked = locked;
+    this.renderAll();
   }
 
   private get locked(): boolean {
@@ -207,6 +327,9 @@ export class GamePage {
     this.channels.clear();
     this.desks.clear();
     this.reconShown = "";
+    this.battlesShown = "";
+    this.attention.reset();
+    this.live.textContent = "";
     this.renderAll();
   }
 
@@ -214,6 +337,7 @@ export class GamePage {
     this.gate.check();
     this.renderClocks();
     this.renderBanners();
+    this.renderState();
   }
 
   private renderAll(): void {
@@ -222,27 +346,78 @@ export class GamePage {
     this.renderRoomTabs();
     this.renderStage();
     this.renderSide();
+    this.renderState();
+  }
+
+  private names(room: string): Names {
+    const w = this.session.welcome;
+    return namesFor(this.session, room, w ? this.campaignNames.get(w.campaign) ?? null : null);
+  }
+
+  /** The state line of the current room (and the tab title, favicon and sound that follow it). */
+  private renderState(): void {
+    const id = this.current;
+    const w = this.session.welcome;
+    if (!id || !w) {
+      clear(this.stateBar);
+      this.attention.show(null);
+      return;
+    }
+    const room = this.session.room(id);
+    const now = this.conn.serverNow();
+    const mine = w.player ? this.session.activeLockouts(now).find((l) => l.player === w.player) : undefined;
+    const names = this.names(id);
+    const campaign = this.session.rooms.get(campaignRoom(w.campaign));
+    const cmodel = campaign ? readCampaign(campaign.state) : null;
+    const contact = room.kind === "campaign" ? cmodel?.battles.find((b) => b.status === "contact") : undefined;
+    const bmodel = room.kind === "battle" ? readBattle(room.state) : null;
+    const battleId = parseRoom(id)?.battle ?? null;
+    const line = stateLine({
+      kind: room.kind, myTeam: w.role === "player" ? w.team ?? null : null, active: room.active,
+      clocks: clocksAt(room.clocks, room.clocksAt, now), lockedMs: mine ? Math.max(0, mine.untilMs - now) : null,
+      battle: bmodel ? { name: battleId ? names.battle(battleId) : names.room(id), turn: bmodel.turn, winner: bmodel.result ? String(bmodel.result.winner ?? "") || null : null } : undefined,
+      decision: contact ? { team: contact.defender, place: names.place(contact.raw.cell) } : null,
+      runningBattles: cmodel?.battles.filter((b) => b.status === "running").length ?? 0,
+      over: room.kind === "campaign" && (room.state.phase === "over" || !!room.state.winner),
+    });
+    if (this.lastLine?.text !== line.text || this.stateBar.dataset.mine !== String(line.mine)) {
+      this.stateBar.textContent = line.text;
+      this.stateBar.dataset.mine = String(line.mine);
+      this.stateBar.classList.toggle("mine", line.mine);
+    }
+    this.lastLine = line;
+    this.attention.show(line);
   }
 
   private renderHeader(): void {
     const w = this.session.welcome;
     const room = this.current ? this.session.room(this.current) : null;
     const turn = room ? readCampaign(room.state).turn : null;
+    const here = room ? this.presence.get(room.id) : undefined;
     clear(this.header);
     append(this.header,
       h("a", { href: "#", class: "brand", onclick: (e: globalThis.Event) => { e.preventDefault(); this.back(); } }, t("app.title")),
       w ? h("span", { class: "who", "data-testid": "who" },
-        `${t(`role.${w.role}`)}${w.team ? ` · ${w.team}` : ""}${w.player ? ` · ${w.player}` : ""}`) : null,
+        w.team ? h("span", { class: "team-mark", style: `color:${teamColour(w.team).fill}`, "aria-hidden": "true" }, `${teamColour(w.team).glyph} `) : null,
+        `${t(`role.${w.role}`)} · ${w.role === "player" && w.player ? playerWord(w.player) : w.team ? teamWord(w.team) : ""}`.replace(/ · $/, "")) : null,
       turn !== null ? h("span", { class: "turn" }, t("game.turn", { n: turn })) : null,
-      room && this.presence.has(room.id) ? h("span", { class: "presence", "data-testid": "presence" },
-        `${this.presence.get(room.id)!.players} ${t("lobby.players")} · ${this.presence.get(room.id)!.spectators} ${t("lobby.spectators")}`) : null,
+      here ? h("span", { class: "presence", "data-testid": "presence" }, `${tn("n.players", here.players)} · ${tn("n.spectators", here.spectators)}`) : null,
       this.clocks.root,
       w?.role === "player" && room?.active.includes(w.team ?? "") && !this.locked
-        ? h("button", { class: "end-turn", "data-testid": "end-turn", onclick: () => void this.send({ t: "end_turn", room: room.id }).catch(() => {}) }, t("game.end_turn"))
+        ? h("button", { class: "end-turn", "data-testid": "end-turn", "aria-keyshortcuts": "Control+Enter", title: t("key.hint", { key: "Ctrl+Enter" }),
+          onclick: () => this.endTurn() }, t("game.end_turn"), h("kbd", {}, "Ctrl+↵"))
         : null,
-      h("button", { class: "lang", "data-testid": "lang", onclick: () => setLang(lang() === "en" ? "ru" : "en") }, t("lang.switch")),
+      h("span", { class: "header-tools" },
+        h("button", { class: "sound", "data-testid": "sound", "aria-pressed": String(sound.on), title: t("sound.label"),
+          onclick: () => { sound.toggle(); this.renderHeader(); } }, sound.on ? `♪ ${t("sound.on")}` : `♪ ${t("sound.off")}`),
+        h("button", { class: "lang", "data-testid": "lang", onclick: () => setLang(lang() === "en" ? "ru" : "en") }, t("lang.switch"))),
     );
     this.renderClocks();
+  }
+
+  private endTurn(): void {
+    const room = this.current;
+    if (room) void this.send({ t: "end_turn", room }).catch(() => {});
   }
 
   private renderClocks(): void {
@@ -253,37 +428,50 @@ export class GamePage {
 
   private renderBanners(): void {
     clear(this.banners);
-    if (this.connState === "reconnecting") {
+    const waiting = this.conn.waiting;
+    if (this.connState === "replaced") {
+      this.banners.append(h("div", { class: "banner error", "data-testid": "conn-banner" }, t("conn.replaced"), " ",
+        h("button", { "data-testid": "use-here", onclick: () => this.conn.takeOver() }, t("conn.use_here"))));
+    } else if (this.offline && this.connState !== "failed") {
+      this.banners.append(h("div", { class: "banner warn", "data-testid": "conn-banner" }, t("conn.offline"), waiting ? ` · ${tn("n.waiting", waiting)}` : ""));
+    } else if (this.connState === "reconnecting") {
       const s = this.retryAt !== null ? Math.max(0, Math.ceil((this.retryAt - Date.now()) / 1000)) : 0;
       this.banners.append(h("div", { class: "banner warn", "data-testid": "conn-banner" },
-        this.retryAt !== null && s > 0 ? t("conn.reconnecting", { s, n: this.attempt }) : t("conn.reconnecting.now")));
+        this.retryAt !== null && s > 0 ? t("conn.reconnecting", { s, n: this.attempt }) : t("conn.reconnecting.now"), waiting ? ` · ${tn("n.waiting", waiting)}` : ""));
     } else if (this.connState === "connecting") {
       this.banners.append(h("div", { class: "banner info", "data-testid": "conn-banner" }, t("conn.connecting")));
     } else if (this.connState === "failed") {
-      this.banners.append(h("div", { class: "banner error", "data-testid": "conn-banner" }, t("conn.failed", { reason: this.failure })));
+      const revoked = /re-issued/.test(this.failure);
+      this.banners.append(h("div", { class: "banner error", "data-testid": "conn-banner" }, revoked ? t("conn.revoked") : t("conn.failed", { reason: this.errorText("bad_token", "") })));
     }
     const seenAs = this.current ? this.conn.viewing.get(this.current) : undefined;
     if (seenAs) this.banners.append(h("div", { class: "banner info", "data-testid": "view-as-banner" }, t("mod.view.banner", {
-      who: seenAs.startsWith("team:") ? t("mod.view.team", { team: seenAs.slice(5) }) : t(seenAs === "spectator" ? "mod.view.spectator" : "mod.view.public") })));
+      who: seenAs.startsWith("team:") ? t("mod.view.team", { team: teamWord(seenAs.slice(5)) }) : t(seenAs === "spectator" ? "mod.view.spectator" : "mod.view.public") })));
     const now = this.conn.serverNow();
     const me = this.session.welcome?.player;
     for (const l of this.session.activeLockouts(now)) {
       const time = formatMs(l.untilMs - now);
       this.banners.append(l.player === me
         ? h("div", { class: "banner secret mine", "data-testid": "secret-banner" }, t("secret.you", { time }), l.reason ? ` (${l.reason})` : "")
-        : h("div", { class: "banner secret", "data-testid": "secret-banner" }, t("secret.other", { player: l.player, time })));
+        : h("div", { class: "banner secret", "data-testid": "secret-banner" }, t("secret.other", { player: playerWord(l.player), time })));
+    }
+    if (Date.now() < this.backUntil) {
+      const home = this.home();
+      this.banners.append(h("div", { class: "banner info", "data-testid": "back-banner" }, t("conn.back"), " ",
+        home && this.current !== home ? h("button", { onclick: () => { this.current = home; this.renderAll(); } }, t("conn.back.go")) : null));
     }
   }
 
   private renderRoomTabs(): void {
     clear(this.roomTabs);
-    const rooms = this.session.welcome?.rooms ?? [];
+    const rooms = this.rooms;
     if (rooms.length < 2) return;
     for (const id of rooms) {
       const r = this.session.room(id);
       const unread = [...r.unread.values()].reduce((a, b) => a + b, 0);
-      this.roomTabs.append(h("button", { class: `tab${id === this.current ? " active" : ""}`, "data-testid": `room-${id}`,
-        onclick: () => { this.current = id; this.replayAt = null; this.renderAll(); } }, id, unread ? h("span", { class: "unread" }, String(unread)) : null));
+      this.roomTabs.append(h("button", { class: `tab${id === this.current ? " active" : ""}`, "data-testid": `room-${id}`, "data-room": id,
+        "aria-pressed": String(id === this.current),
+        onclick: () => { this.current = id; this.replayAt = null; this.renderAll(); } }, this.names(id).room(id), unread ? h("span", { class: "unread" }, String(unread)) : null));
     }
   }
 
@@ -315,6 +503,7 @@ export class GamePage {
       this.stage.append(h("div", { class: "secret-room" }, h("h2", {}, t("chan.secret"))));
       return;
     }
+    if (view instanceof BattleView) view.names = this.names(id);
     const frame = this.replayAt !== null ? this.framesOf(room)[this.replayAt] : undefined;
     const replayTeam = frame && this.serverReplay?.as.startsWith("team:") ? this.serverReplay.as.slice(5) : null;
     const seenAs = this.conn.viewing.get(id);
@@ -325,7 +514,7 @@ export class GamePage {
   /** C-8.3: questions by kind (yes/no ½, numeric 1, arm of service 2 from the quota), the answers so far. */
   private reconPanel(id: string, model: ReturnType<typeof readCampaign>): HTMLElement {
     const w = this.session.welcome;
-    const kind = h("select", { "data-testid": "recon-kind" }, ...RECON_KINDS.map((k) => h("option", { value: k }, k)));
+    const kind = h("select", { "data-testid": "recon-kind" }, ...RECON_KINDS.map((k) => h("option", { value: k }, t(`recon.kind.${k}`))));
     const cell = h("input", { type: "text", placeholder: "45-22", size: 6, "data-testid": "recon-cell" });
     const what = h("input", { type: "text", placeholder: t("recon.placeholder"), size: 10 });
     const ask = (e: globalThis.Event) => {
@@ -340,7 +529,7 @@ export class GamePage {
     return h("section", { class: "recon", "data-testid": "recon" }, h("h3", {}, t("recon.title")),
       h("p", {}, t("recon.budget", { n: model.recon.left ?? "—" })),
       h("ul", {}, ...model.recon.answers.map((a) => h("li", { class: a.falseAnswer ? "false-answer" : "" },
-        `${w?.role === "moderator" && a.team ? `${a.team}: ` : ""}${a.question} → ${a.answer}${a.falseAnswer && a.truth !== null ? ` (${a.truth})` : ""}`))),
+        `${w?.role === "moderator" && a.team ? `${teamWord(a.team)}: ` : ""}${a.question} → ${a.answer}${a.falseAnswer && a.truth !== null ? ` (${a.truth})` : ""}`))),
       w?.role === "player" && !this.locked ? h("form", { onsubmit: ask }, kind, " ", cell, " ", what, " ", h("button", { type: "submit" }, t("recon.ask"))) : null);
   }
 
@@ -360,19 +549,19 @@ export class GamePage {
     const intercepts = interceptOffers(nap, team);
     return h("section", { class: "battles", "data-testid": "battles" }, model.battles.length ? h("h3", {}, t("battle.list")) : null,
       !model.battles.length ? null : h("ul", {}, ...model.battles.map((b) => {
-        const room = `b-${w?.campaign ?? ""}-${b.id}`;
+        const room = battleRoom(w?.campaign ?? "", b.id);
         const mine = team !== null && (team === b.attacker || team === b.defender);
         const contact = b.status === "contact";
         const quick = b.raw.quick;
         const quickBy = b.status === "running" && quick && typeof quick === "object" && "offered_by" in quick ? String(quick.offered_by) : null;
         return h("li", {},
-          `${formatCoord(model.metric, b.cell)} · ${b.attacker} × ${b.defender} · ${b.kind} · ${b.status} `,
+          `${this.names(id).place(b.raw.cell ?? [b.cell.x, b.cell.y])} · ${teamWord(b.attacker)} × ${teamWord(b.defender)} · ${kindWord(b.kind)} · ${statusWord(b.status)} `,
           w?.rooms.includes(room) ? h("button", { onclick: () => { this.current = room; this.replayAt = null; this.renderAll(); } }, t("lobby.open")) : null,
           mine && contact && team === b.defender ? h("span", { class: "buttons" },
             ...(["accept", "withdraw", "retreat_with_battle"] as const).map((choice) =>
               h("button", { onclick: send({ type: "answer", battle: b.id, choice }) }, t(`battle.answer.${choice}`)))) : null,
           mine && b.status === "running" && !quickBy ? h("button", { onclick: send({ type: "offer_quick", battle: b.id }) }, t("battle.quick")) : null,
-          quickBy ? ` ${t("nap.quick.offered", { by: quickBy })} ` : null,
+          quickBy ? ` ${t("nap.quick.offered", { by: teamWord(quickBy) })} ` : null,
           mine && quickBy && quickBy !== team ? h("span", { class: "buttons" },
             h("button", { "data-testid": "quick-accept", onclick: send({ type: "answer_quick", battle: b.id, accept: true }) }, t("nap.quick.accept")),
             h("button", { "data-testid": "quick-refuse", onclick: send({ type: "answer_quick", battle: b.id, accept: false }) }, t("nap.quick.refuse"))) : null,
@@ -401,15 +590,30 @@ export class GamePage {
     };
     const inTerms = s.phase === "terms";
     return h("li", { "data-fortress": s.fortress },
-      t("nap.siege", { fortress: s.fortress, besieger: s.besieger, garrison: s.garrison, phase: t(`nap.phase.${s.phase}` as MessageKey) }),
+      t("nap.siege", { fortress: proper(s.fortress), besieger: teamWord(s.besieger), garrison: teamWord(s.garrison), phase: phaseWord(s.phase) }),
       s.phase === "invested" && s.stormFrom !== null ? ` · ${t("nap.storm_from", { turn: s.stormFrom })}` : "",
       s.proposal ? h("div", { "data-testid": "terms-on-table" }, t("nap.terms.table", {
-        by: s.proposer ?? "", garrison: t(`nap.terms.${s.proposal.garrison}` as MessageKey), general: t(`nap.terms.${s.proposal.general}` as MessageKey) })) : null,
+        by: teamWord(s.proposer), garrison: t(`nap.terms.${s.proposal.garrison}` as MessageKey), general: t(`nap.terms.${s.proposal.general}` as MessageKey) })) : null,
       h("div", { class: "buttons" }, ...siegeOffers(s, team, turn).map((o) => h("button", {
         "data-testid": o.key.replace(/\./g, "-"), onclick: send(o.order) },
       t(`nap.${o.key}` as MessageKey, o.args ? { garrison: t(`nap.terms.${o.args.garrison}` as MessageKey), general: t(`nap.terms.${o.args.general}` as MessageKey) } : undefined)))),
       inTerms && team !== null && (team === s.besieger || team === s.garrison) ? terms("terms-propose", (g, gen) => termsOrder(s.fortress, g, gen), false) : null,
       inTerms && w?.role === "moderator" ? terms("terms-impose", (g, gen) => imposeTermsRuling(s.fortress, g, gen), true) : null);
+  }
+
+  /** The campaign's players: each team's seats as the lobby lists them, else the seats its armies name, else who
+   * spoke. */
+  private playersOf(id: string): string[] {
+    const w = this.session.welcome;
+    const teams = this.teamsOf(this.session.room(id));
+    const seats = new Map<string, number>(w ? this.campaignTeams.get(w.campaign) ?? [] : []);
+    const campaign = w ? this.session.rooms.get(campaignRoom(w.campaign))?.state : undefined;
+    for (const a of Array.isArray(campaign?.armies) ? campaign.armies as Record<string, unknown>[] : []) {
+      if (typeof a.team === "string" && typeof a.seat === "number") seats.set(a.team, Math.max(seats.get(a.team) ?? 0, a.seat));
+    }
+    const out = teams.flatMap((tm) => Array.from({ length: seats.get(tm) ?? 0 }, (_, i) => `${tm}-${i + 1}`));
+    const spoke = this.session.room(id).log.flatMap((e) => (typeof e.data.from === "string" && /^[a-z]+-\d+$/.test(e.data.from) ? [e.data.from] : []));
+    return [...new Set([...out, ...spoke])];
   }
 
   /** The teams (sides) of a room, from its clocks and its view. */
@@ -433,7 +637,7 @@ export class GamePage {
       const frames = await fetchReplay(room, as, sessionStorage.getItem("token"));
       this.serverReplay = { room, as, frames };
       this.replayAt = frames.length ? 0 : null;
-      this.replayNote = t("replay.loaded", { n: frames.length, as: as === "full" ? t("replay.full") : as === "spectator" ? t("mod.view.spectator") : as.slice(5) });
+      this.replayNote = t("replay.loaded", { n: frames.length, as: as === "full" ? t("replay.full") : as === "spectator" ? t("mod.view.spectator") : teamWord(as.slice(5)) });
     } catch (exc) {
       this.replayNote = exc instanceof ReplayUnavailable ? t("replay.unavailable") : String((exc as Error).message);
     }
@@ -461,7 +665,7 @@ export class GamePage {
     const chosen = this.replayChoice && options.includes(this.replayChoice) ? this.replayChoice : null;
     const loaded = chosen ?? (this.serverReplay?.room === room.id ? this.serverReplay.as : null);
     const as = h("select", { "data-testid": "replay-as", onchange: () => { this.replayChoice = as.value as ReplayAs; } }, ...options.map((o) => h("option", { value: o, ...(o === loaded ? { selected: "" } : {}) },
-      o === "full" ? t("replay.full") : o === "spectator" ? t("mod.view.spectator") : o.slice(5))));
+      o === "full" ? t("replay.full") : o === "spectator" ? t("mod.view.spectator") : teamWord(o.slice(5)))));
     return h("section", { class: "replay", "data-testid": "replay" }, h("h3", {}, t("replay.title")),
       h("div", { class: "buttons" },
         h("button", { "data-testid": "replay-prev", disabled: n === 0 ? "" : null, onclick: () => go((at ?? n - 1) - 1) }, t("replay.prev")),
@@ -498,8 +702,8 @@ export class GamePage {
     const w = this.session.welcome;
     let chan = this.channels.get(id);
     if (!chan) {
-      chan = new ChannelsPanel(this.session, id, (channel, text) => this.send({ t: "chat", room: id, channel, text }),
-        () => this.locked && !id.startsWith("s-"));
+      chan = new ChannelsPanel(this.session, id, (channel, text) => this.say(id, channel, text),
+        () => this.locked && !isSecretRoom(id));
       this.channels.set(id, chan);
     }
     chan.render();
@@ -520,7 +724,7 @@ export class GamePage {
       this.place(this.slots.battles, model && battlesKey ? this.battlesPanel(id, model) : null);
     }
     this.place(this.slots.rules, model?.houseRules.length
-      ? h("section", {}, h("h3", {}, "C-0.3"), h("ul", {}, ...model.houseRules.map((r) => h("li", {}, r)))) : null);
+      ? h("section", {}, h("h3", {}, t("game.house_rules"), " (", ...ruleLinks(["C-0.3"]), ")"), h("ul", {}, ...model.houseRules.map((r) => h("li", {}, r)))) : null);
     if (w?.role === "moderator") {
       // Only the full view marks false answers (server/campaign/fog.py): keep them while the desk shows a team's.
       if (model && !this.conn.viewing.has(id)) this.falseAnswers.set(id, model.recon.answers.filter((a) => a.falseAnswer));
@@ -529,7 +733,24 @@ export class GamePage {
         desk = moderatorDesk({
           room: id,
           teams: () => this.teamsOf(this.session.room(id)),
-          players: () => [...new Set(this.session.room(id).log.flatMap((e) => (typeof e.data.from === "string" ? [e.data.from] : [])))],
+          players: () => this.playersOf(id),
+          units: () => {
+            const r = this.session.room(id);
+            const names = this.names(id);
+            return r.kind === "battle" ? readBattle(r.state).units.map((u): [string, string] => [u.id, names.unit(u.id)])
+              : readCampaign(r.state).forces.map((f): [string, string] => [f.id, proper(f.name)]);
+          },
+          battles: () => readCampaign(this.session.room(id).state).battles.filter((b) => b.status === "running")
+            .map((b): [string, string] => [b.id, this.names(id).battle(b.id)]),
+          engine: () => engineOf(this.session.room(id).kind, this.session.room(id).state),
+          audit: () => {
+            const log = this.session.room(id).log;
+            const names = this.names(id);
+            return {
+              lines: log.map((e) => t("mod.audit.by", { at: new Date(e.at_ms).toLocaleTimeString(lang()), who: `#${e.seq}`, what: describeEvent(e, names).text })),
+              data: { room: id, events: log.map((e) => ({ seq: e.seq, at_ms: e.at_ms, kind: e.kind, data: e.data })) },
+            };
+          },
           falseAnswers: () => this.falseAnswers.get(id) ?? [],
           send: (cmd) => this.send(cmd),
           viewing: () => this.conn.viewing.get(id) ?? null,
@@ -545,8 +766,17 @@ export class GamePage {
       this.place(this.slots.desk, desk);
     }
     clear(this.logList);
-    const shown = room.log.filter((e) => e.kind !== "chat" && (room.kind !== "battle" || BATTLE_LOG_KINDS.has(e.kind)));
-    for (const ev of shown.slice(-80).reverse()) this.logList.append(h("li", { "data-kind": ev.kind }, describeEvent(ev)));
+    const names = this.names(id);
+    const shown = room.log.filter((e) => !QUIET_KINDS.has(e.kind));
+    const lines = shown.slice(-80).reverse().map((ev) => ({ ev, line: describeEvent(ev, names) }));
+    for (const { ev, line } of lines) {
+      this.logList.append(h("li", { "data-kind": ev.kind, "data-seq": ev.seq }, line.text, ...(line.rules.length ? [" [", ...ruleLinks(line.rules), "]"] : [])));
+    }
+    // Read out what is new since the last look at this room (not the whole list again).
+    const seen = this.announced.get(id) ?? 0;
+    const fresh = lines.filter(({ ev }) => ev.seq > seen).reverse();
+    if (fresh.length && seen) this.live.textContent = fresh.slice(-3).map(({ line }) => line.text).join(". ");
+    if (lines.length) this.announced.set(id, Math.max(seen, lines[0]!.ev.seq));
     this.place(this.slots.log, h("section", {}, h("h3", {}, room.kind === "battle" ? t("battle.dice") : t("game.log")), this.logList));
     this.place(this.slots.replay, this.replayPanel(room));
   }

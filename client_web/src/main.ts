@@ -5,7 +5,6 @@ import { GamePage } from "./game";
 import { lang, onLangChange, setLang, t } from "./i18n";
 import { h } from "./ui/dom";
 import { lobbyPage } from "./lobby/lobby";
-import { previewPage } from "./preview/preview";
 import "./style.css";
 
 const app = document.querySelector<HTMLDivElement>("#app")!;
@@ -34,7 +33,9 @@ function route(): void {
     }, sessionStorage.getItem("room"));
     app.append(game.root);
   } else if (hash.get("preview")) {
-    app.append(previewPage(hash.get("preview")!));
+    // the preview carries captured engine views: loaded only when asked for, never in the game's bundle
+    const which = hash.get("preview")!;
+    void import("./preview/preview").then(({ previewPage }) => app.append(previewPage(which)));
   } else {
     app.append(
       h("header", { class: "game-header" }, h("span", { class: "brand" }, t("app.title")), h("span", { class: "muted" }, t("lobby.tagline")),

@@ -126,7 +126,8 @@ async def engines(request: web.Request) -> web.Response:
 
 _NO_CLIENT = """<!doctype html><meta charset="utf-8"><title>Kriegsspiel</title>
 <p>The Kriegsspiel server is running. The web client is not built on this machine
-(<code>cd client_web && npm ci && npx vite build</code>). Websocket: <code>/ws</code>; protocol: docs/protocol.md.</p>
+(<code>cd client_web && npm install && npx vite build</code>).
+Websocket: <code>/ws</code>; protocol: docs/protocol.md.</p>
 """
 
 
@@ -147,9 +148,34 @@ def add_routes(app: web.Application, settings: Settings) -> None:
             return web.FileResponse(index)
         return web.Response(text=_NO_CLIENT, content_type="text/html")
 
+    async def favicon(request: web.Request) -> web.StreamResponse:
+        icons = sorted((dist / "assets").glob("favicon-*.svg"))
+        if not icons:
+            raise web.HTTPNotFound()
+        return web.FileResponse(icons[0], headers={"Content-Type": "image/svg+xml"})
+
     app.router.add_get("/", home)
+    app.router.add_get("/favicon.ico", favicon)
     if (dist / "assets").is_dir():
         app.router.add_static("/assets", dist / "assets")
+    if (dist / "rules").is_dir():  # the rulebook, rendered at build time (client_web/scripts/rulebook.mjs)
+        app.router.add_static("/rules", dist / "rules")
+    app.on_response_prepare.append(_cache_headers)
+
+
+HASHED_MAX_AGE_S = 365 * 24 * 3600
+
+
+async def _cache_headers(request: web.Request, response: web.StreamResponse) -> None:
+    """Assets carry a hash of their contents in their name: cached for a year and never asked again. The page that
+    names them is asked again every time (so a new build is seen at once); the rulebook for an hour."""
+    path = request.path
+    if path.startswith("/assets/") and response.status == 200:
+        response.headers["Cache-Control"] = f"public, max-age={HASHED_MAX_AGE_S}, immutable"
+    elif path == "/":
+        response.headers["Cache-Control"] = "no-cache"
+    elif path.startswith("/rules/") or path == "/favicon.ico":
+        response.headers["Cache-Control"] = "public, max-age=3600"
 
 
 __all__ = ["Node", "add_routes"]

@@ -173,7 +173,7 @@ class Hub:
             self.seats.kick(replaced)
         if member.role == "player":
             self._background(self.seats.claim(member, session))
-        return self.seats.rooms_of(member, await self.lockout_of(member))
+        return self.seats.rooms_of(member, await self.lockout_of(member), await self.lobby.running(member.campaign))
 
     def sign_out(self, member: Member, session: str) -> None:
         """The session ended: its seat is free (unless a newer session plays it already)."""

@@ -75,6 +75,12 @@ class Lobby:
                 })
         return out
 
+    async def running(self, campaign: str) -> list[str]:
+        """The campaign's child rooms still running, in the order they began (a `welcome` lists them, so a client
+        that comes back finds its battles without looking)."""
+        room = await self._campaign(RoomId.campaign_room(campaign))
+        return [str(RoomId.child_room(campaign, c.key)) for c in running(room)] if room is not None else []
+
     def cached(self) -> set[str]:
         """The campaign rooms whose copies the lobby holds now."""
         return set(self._copies)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from server.bus import EventBus
@@ -65,10 +65,10 @@ class Seats:
         grant = await self.store.grants.find(token_hash(token))
         return Member.load(grant) if grant else None
 
-    def rooms_of(self, member: Member, away: Away | None) -> SignIn:
-        """What a signed-in member may join: the campaign room, and the secret module for the moderator and a
-        player sent there (D-N-14)."""
-        rooms = [RoomId.campaign_room(member.campaign)]
+    def rooms_of(self, member: Member, away: Away | None, children: Sequence[str] = ()) -> SignIn:
+        """What a signed-in member may join: the campaign room, its child rooms still running (anyone in the
+        campaign may follow them), and the secret module for the moderator and a player sent there (D-N-14)."""
+        rooms = [RoomId.campaign_room(member.campaign), *map(RoomId, children)]
         if member.role == "moderator" or away is not None:
             rooms.append(RoomId.secret_room(member.campaign))
         return SignIn(member, [str(r) for r in rooms], away.until_ms if away is not None else None)

@@ -1,9 +1,13 @@
 /** The 70×70 battlefield on a canvas: terrain and elevation, units by type, formation and facing with their
  * footprints, selection, movement preview with points left, fire and canister zones on hover, and a short tween of
  * every unit's move so that a spectator can follow each turn's resolution. */
-import { t } from "../i18n";
+import { formatNumber, proper, t, tn } from "../i18n";
 import { clear, h } from "../ui/dom";
-import { TERRAIN_FILL, teamColour } from "../ui/colours";
+import { drawTeamShape, TERRAIN_FILL, teamColour, teamMark } from "../ui/colours";
+import { bindGestures, markViewport, zoomKey } from "../ui/gestures";
+import { armWord, facingWord, formationWord, statusWord, teamWord, terrainWord } from "../i18n/words";
+import type { Names } from "../ui/names";
+import { zoomAt, type Viewport } from "../campaign/geometry";
 import { artilleryZone, facingIndex, frontRank, musketZone, type Cell, type ZoneCell } from "./geometry";
 import { readBattle, straightPath, type BattleModel, type BattleUnit } from "./model";
 
@@ -57,17 +61,23 @@ export class BattleView {
   private target: Cell | null = null;
   private pickingFire = false;
   private scale = 9;
+  private viewport: Viewport | null = null;
+  /** set once the user zooms or pans; until then the field is fitted to the canvas on every resize */
+  private userMoved = false;
+  private fittedTo = "";
   private from = new Map<string, Cell>();
   private animStart = 0;
   private raf = 0;
   private mySide: string | null = null;
   private flashes: Flash[] = [];
+  /** units, armies and places by name (the game page sets them from its session) */
+  names: Names = { unit: (id) => String(id), army: (id) => String(id), place: (c) => String(c), battle: (id) => String(id), room: (id) => id };
 
   constructor(private readonly actions: BattleActions, private canOrder: boolean) {
     this.canvas = h("canvas", { class: "battle-canvas", tabindex: 0, "data-testid": "battle-field" });
     this.status = h("div", { class: "map-status", "data-testid": "battle-status" });
     this.panel = h("div", { class: "side-panel", "data-testid": "battle-panel" });
-    this.root = h("div", { class: "battle-view" }, h("div", { class: "canvas-wrap" }, this.canvas, this.status), this.panel);
+    this.root = h("div", { class: "battle-view" }, h("div", { class: "canvas-wrap" }, this.canvas, this.zoomTools(), this.status), this.panel);
     this.bind();
   }
 
@@ -164,47 +174,72 @@ export class BattleView {
     return this.model.units.find((u) => u.cells.some((k) => k.x === c.x && k.y === c.y));
   }
 
-  private cellAt(e: MouseEvent): Cell {
-    const r = this.canvas.getBoundingClientRect();
-    return { x: Math.floor((e.clientX - r.left) / this.scale), y: Math.floor((e.clientY - r.top) / this.scale) };
+  private cellAt(x: number, y: number): Cell {
+    const v = this.viewport ?? { scale: this.scale, offsetX: 0, offsetY: 0 };
+    return { x: Math.floor((x - v.offsetX) / v.scale), y: Math.floor((y - v.offsetY) / v.scale) };
+  }
+
+  private hoverAt(x: number, y: number): void {
+    const c = this.cellAt(x, y);
+    this.hoverCell = c;
+    const u = this.unitAt(c);
+    this.hovered = u?.id ?? null;
+    this.status.textContent = u
+      ? `${this.names.unit(u.id)} · ${armWord(u.type)} · ${formationWord(u.formation)} · ${t("unit.facing")} ${facingWord(u.facing)} · ${t("unit.morale")} ${u.morale ?? "—"} · ${t("unit.losses")} ${u.lossTolerance ?? "—"}`
+      : `${c.x},${c.y} · ${terrainWord(this.model.terrain[c.y]?.[c.x] ?? "open")}${this.model.elevation[c.y]?.[c.x] ? ` · ▲${this.model.elevation[c.y]![c.x]}` : ""}`;
+    this.draw();
+  }
+
+  private tapAt(x: number, y: number): void {
+    const c = this.cellAt(x, y);
+    const u = this.unitAt(c);
+    const sel = this.model.units.find((x) => x.id === this.selected);
+    if (this.pickingFire && sel && u && u.side !== sel.side) {
+      this.pickingFire = false;
+      // N-ART-7: up to two round-shot targets; one picked here takes all the guns in action.
+      void this.send({ type: "targets", unit: sel.id, targets: [{ unit: u.id, guns: sel.guns ?? 4 }] });
+    } else if (u && (!sel || u.side === sel.side || !this.own(sel))) {
+      this.selected = u.id;
+      this.target = null;
+    } else if (sel && this.own(sel)) {
+      this.target = c;
+    }
+    this.renderPanel();
+    this.draw();
+    this.canvas.focus();
+  }
+
+  /** Back to the whole field (the 0 key). */
+  fitField(): void {
+    this.userMoved = false;
+    this.viewport = null;
+    this.fittedTo = "";
+    this.draw();
   }
 
   private bind(): void {
-    this.canvas.addEventListener("mousemove", (e) => {
-      const c = this.cellAt(e);
-      this.hoverCell = c;
-      const u = this.unitAt(c);
-      const id = u?.id ?? null;
-      this.hovered = id;
-      this.status.textContent = u
-        ? `${u.name} · ${u.type} · ${u.formation} · ${t("unit.morale")} ${u.morale ?? "—"} · ${t("unit.losses")} ${u.lossTolerance ?? "—"}`
-        : `${c.x},${c.y} · ${this.model.terrain[c.y]?.[c.x] ?? ""}${this.model.elevation[c.y]?.[c.x] ? ` · ▲${this.model.elevation[c.y]![c.x]}` : ""}`;
+    const setViewport = (v: Viewport) => {
+      this.viewport = v;
+      this.userMoved = true;
       this.draw();
-    });
-    this.canvas.addEventListener("mouseleave", () => {
-      this.hovered = null;
-      this.hoverCell = null;
-      this.draw();
-    });
-    this.canvas.addEventListener("click", (e) => {
-      const c = this.cellAt(e);
-      const u = this.unitAt(c);
-      const sel = this.model.units.find((x) => x.id === this.selected);
-      if (this.pickingFire && sel && u && u.side !== sel.side) {
-        this.pickingFire = false;
-        // N-ART-7: up to two round-shot targets; one picked here takes all the guns in action.
-        void this.send({ type: "targets", unit: sel.id, targets: [{ unit: u.id, guns: sel.guns ?? 4 }] });
-      } else if (u && (!sel || u.side === sel.side || !this.own(sel))) {
-        this.selected = u.id;
-        this.target = null;
-      } else if (sel && this.own(sel)) {
-        this.target = c;
-      }
-      this.renderPanel();
-      this.draw();
-      this.canvas.focus();
+    };
+    bindGestures(this.canvas, {
+      viewport: () => this.viewport,
+      setViewport,
+      tap: (x, y) => this.tapAt(x, y),
+      hover: (x, y) => this.hoverAt(x, y),
+      longPress: (x, y) => this.hoverAt(x, y),
+      leave: () => {
+        this.hovered = null;
+        this.hoverCell = null;
+        this.draw();
+      },
     });
     this.canvas.addEventListener("keydown", (e) => {
+      if (zoomKey(e, this.canvas, { viewport: () => this.viewport, setViewport }, () => this.fitField())) return;
+    });
+    this.canvas.addEventListener("keydown", (e) => {
+      if (e.defaultPrevented) return;
       if (e.key === "Tab") {
         // Tab / Shift-Tab: the next of one's own units (all units for a spectator).
         const pool = this.model.units.filter((u) => !this.canOrder || this.own(u));
@@ -241,6 +276,8 @@ export class BattleView {
         this.pickingFire = false;
       } else if (e.key === "Enter" && this.target) {
         void this.send(this.moveOrder(sel, this.target));
+      } else if (e.key === "c" && this.target && isCavalry(sel) && this.own(sel)) {
+        void this.send(this.chargeOrder(sel, this.target));
       } else if (e.key === "f") this.pickingFire = true;
       else if (keys[e.key] && this.own(sel)) void this.send(keys[e.key]!);
       else return;
@@ -274,17 +311,29 @@ export class BattleView {
   draw(): void {
     const cv = this.canvas;
     const dpr = globalThis.devicePixelRatio || 1;
-    const size = Math.max(280, Math.min(cv.clientWidth || 630, cv.clientHeight || 630));
-    this.scale = size / Math.max(this.model.cols, this.model.rows);
-    if (cv.width !== Math.round(size * dpr)) {
-      cv.width = Math.round(size * dpr);
-      cv.height = Math.round(size * dpr);
+    const w = cv.clientWidth || 630;
+    const hgt = cv.clientHeight || 630;
+    if (cv.width !== Math.round(w * dpr) || cv.height !== Math.round(hgt * dpr)) {
+      cv.width = Math.round(w * dpr);
+      cv.height = Math.round(hgt * dpr);
     }
     const ctx = cv.getContext("2d");
     if (!ctx) return;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    const s = this.scale;
     const m = this.model;
+    const size = `${w}x${hgt}x${m.cols}x${m.rows}`;
+    if (!this.userMoved && this.fittedTo !== size) {
+      this.viewport = null;
+      this.fittedTo = size;
+    }
+    const scale = Math.max(2, Math.min(w / m.cols, hgt / m.rows));
+    const v = (this.viewport ??= { scale, offsetX: (w - m.cols * scale) / 2, offsetY: (hgt - m.rows * scale) / 2 });
+    markViewport(cv, v);
+    this.scale = v.scale;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.fillStyle = "#d8d2c0";
+    ctx.fillRect(0, 0, w, hgt);
+    ctx.setTransform(dpr, 0, 0, dpr, dpr * v.offsetX, dpr * v.offsetY);
+    const s = this.scale;
     for (let y = 0; y < m.rows; y++) {
       for (let x = 0; x < m.cols; x++) {
         ctx.fillStyle = TERRAIN_FILL[m.terrain[y]![x]!] ?? "#e9e4c9";
@@ -381,6 +430,9 @@ export class BattleView {
       ctx.fillStyle = "#222";
       ctx.fillRect(c0.x * s + dx + s * 0.05, c0.y * s + dy + s * 0.05, s * 0.35, s * 0.35);
     }
+    // the side's shape on the rearmost cell, so that colour is never the only mark
+    const rear = u.cells[u.cells.length - 1] ?? u.anchor;
+    if (s >= 5) drawTeamShape(ctx, u.side, (rear.x + 0.5) * s + dx, (rear.y + 0.5) * s + dy, Math.max(1.8, s * 0.26));
     // type mark at the centre
     const cx = u.cells.reduce((a, c) => a + c.x + 0.5, 0) / u.cells.length * s + dx;
     const cy = u.cells.reduce((a, c) => a + c.y + 0.5, 0) / u.cells.length * s + dy;
@@ -452,68 +504,97 @@ export class BattleView {
     }
   }
 
+  /** + / − / whole map over the canvas: zoom without a wheel or two fingers. */
+  private zoomTools(): HTMLElement {
+    const zoom = (k: number) => () => {
+      const v = this.viewport;
+      if (!v) return;
+      this.viewport = zoomAt(v, this.canvas.clientWidth / 2, this.canvas.clientHeight / 2, k);
+      this.userMoved = true;
+      this.draw();
+    };
+    return h("div", { class: "zoom-tools" },
+      h("button", { type: "button", "aria-label": t("map.zoom_in"), title: `${t("map.zoom_in")} (+)`, "data-testid": "zoom-in", onclick: zoom(1.25) }, "+"),
+      h("button", { type: "button", "aria-label": t("map.zoom_out"), title: `${t("map.zoom_out")} (−)`, "data-testid": "zoom-out", onclick: zoom(0.8) }, "−"),
+      h("button", { type: "button", "aria-label": t("map.zoom_fit"), title: `${t("map.zoom_fit")} (0)`, "data-testid": "zoom-fit", onclick: () => this.fitField() }, "⤢"));
+  }
+
+  /** On a phone the panel is a bottom sheet: its handle opens and closes it; selecting a unit opens it. */
+  private sheetOpen = false;
+  private sheetFor: string | null = null;
+
+  private sheetHandle(title: string): HTMLElement {
+    return h("button", { type: "button", class: "sheet-handle", "aria-expanded": String(this.sheetOpen), "data-testid": "sheet-handle",
+      onclick: () => { this.sheetOpen = !this.sheetOpen; this.panel.classList.toggle("open", this.sheetOpen); } }, title);
+  }
+
   private renderPanel(): void {
     clear(this.panel);
     const m = this.model;
     const sel = m.units.find((u) => u.id === this.selected);
-    const head = [m.turn !== null ? t("game.turn", { n: m.turn }) : "", m.phase !== "" ? `${t("battle.phase")} ${m.phase}` : "",
-      m.active.length ? t("game.to_move", { team: m.active.join(", ") }) : ""].filter(Boolean).join(" · ");
+    if ((sel?.id ?? null) !== this.sheetFor) {
+      this.sheetFor = sel?.id ?? null;
+      this.sheetOpen = !!sel;
+    }
+    this.panel.classList.toggle("open", this.sheetOpen);
+    this.panel.append(this.sheetHandle(sel ? this.names.unit(sel.id) : t("sheet.orders")));
+    const head = [m.turn !== null ? t("game.turn", { n: m.turn }) : "",
+      m.active.length ? t("game.to_move", { team: m.active.map(teamWord).join(", ") }) : ""].filter(Boolean).join(" · ");
     this.panel.append(h("p", { class: "muted", "data-testid": "battle-turn" }, head));
     if (m.siege) this.panel.append(h("p", { "data-testid": "siege-info" }, t("siege.info", {
-      fortress: m.siege.fortress, besieger: m.siege.besieger, garrison: m.siege.garrison, breaches: m.siege.breaches, guns: m.siege.guns })));
-    if (m.result) this.panel.append(h("p", { class: "result", "data-testid": "battle-result" }, `${t("battle.result")}: ${String(m.result.winner ?? "")} ${String(m.result.reason ?? "")}`.trim()));
-    if (m.spectators !== null) this.panel.append(h("p", { class: "muted", "data-testid": "spectator-count" }, t("battle.spectators", { n: m.spectators })));
+      fortress: proper(m.siege.fortress), besieger: teamWord(m.siege.besieger), garrison: teamWord(m.siege.garrison), breaches: m.siege.breaches, guns: m.siege.guns })));
+    if (m.result) this.panel.append(h("p", { class: "result", "data-testid": "battle-result" }, t("battle.won", { winner: teamWord(String(m.result.winner ?? "")) })));
+    if (m.spectators !== null) this.panel.append(h("p", { class: "muted", "data-testid": "spectator-count" }, tn("n.spectators", m.spectators)));
     if (sel) {
       const rows: [string, string][] = [
-        [t("unit.formation"), sel.formation], [t("unit.facing"), String(sel.facing)],
+        [t("unit.arm"), armWord(sel.type)], [t("unit.formation"), formationWord(sel.formation)], [t("unit.facing"), facingWord(sel.facing)],
         [t("unit.morale"), sel.morale === null ? "—" : String(sel.morale)],
         [t("unit.losses"), sel.lossTolerance === null ? "—" : `${sel.lossTolerance}${sel.losses !== null ? ` (−${sel.losses})` : ""}`],
         [t("unit.movement"), sel.movementLeft === null ? "—" : String(sel.movementLeft)],
-        [t("unit.status"), sel.status],
+        [t("unit.status"), statusWord(sel.status)],
       ];
       if (sel.moveEnded) rows.push([t("unit.movement"), t("battle.move_ended", { rule: sel.moveEnded })]);
-      if (sel.guns !== null) rows.push(["guns", String(sel.guns)]);
+      if (sel.guns !== null) rows.push([t("unit.guns"), String(sel.guns)]);
       this.panel.append(
-        h("h3", {}, h("span", { class: "swatch", style: `background:${teamColour(sel.side).fill}` }), ` ${sel.name}`),
-        h("div", { class: "muted" }, sel.type),
+        h("h3", {}, teamMark(sel.side), ` ${this.names.unit(sel.id)}`),
         h("table", { class: "kv" }, ...rows.map(([k, v]) => h("tr", {}, h("th", {}, k), h("td", {}, v)))),
       );
       if (this.target) {
         const p = straightPath(m, sel, this.target);
         const left = sel.movementLeft;
         this.panel.append(h("p", { class: "path", "data-testid": "battle-path" },
-          `${p.cells.length - 1} → ${p.cost}${left !== null ? ` / ${t("battle.points", { left: left - p.cost })}` : ""}`));
+          `${tn("n.cells", p.cells.length - 1)} · ${tn("n.points", p.cost)}${left !== null ? ` · ${t("battle.points", { left: formatNumber(left - p.cost) })}` : ""}`));
       }
       if (this.own(sel)) {
-        const b = (label: string, order: Record<string, unknown>) => h("button", { onclick: () => void this.send(order) }, label);
+        const b = (label: string, order: Record<string, unknown>, key: string) => h("button", { onclick: () => void this.send(order), "aria-keyshortcuts": key, title: t("key.hint", { key: key.toUpperCase() }) }, label, h("kbd", {}, key.toUpperCase()));
         this.panel.append(h("h4", {}, t("battle.orders")), h("div", { class: "buttons" },
-          this.target ? h("button", { "data-testid": "battle-move", onclick: () => void this.send(this.moveOrder(sel, this.target!)) }, t("map.move")) : null,
-          this.target && isCavalry(sel) ? h("button", { onclick: () => void this.send(this.chargeOrder(sel, this.target!)) }, t("battle.charge")) : null,
-          b(t("battle.wheel_left"), { type: "wheel", unit: sel.id, degrees: -45 }),
-          b(t("battle.wheel_right"), { type: "wheel", unit: sel.id, degrees: 45 }),
-          b(t("battle.about_face"), { type: "about_face", unit: sel.id }),
-          isArtillery(sel) ? b(t("battle.limber"), { type: sel.formation === "limbered" ? "unlimber" : "limber", unit: sel.id })
-            : b(t("battle.square"), { type: "formation", unit: sel.id, formation: "square" }),
-          isArtillery(sel) ? h("button", { onclick: () => { this.pickingFire = true; this.renderPanel(); } }, t("battle.fire")) : null,
+          this.target ? h("button", { "data-testid": "battle-move", "aria-keyshortcuts": "Enter", onclick: () => void this.send(this.moveOrder(sel, this.target!)) }, t("map.move"), h("kbd", {}, "↵")) : null,
+          this.target && isCavalry(sel) ? h("button", { "aria-keyshortcuts": "c", onclick: () => void this.send(this.chargeOrder(sel, this.target!)) }, t("battle.charge"), h("kbd", {}, "C")) : null,
+          b(t("battle.wheel_left"), { type: "wheel", unit: sel.id, degrees: -45 }, "q"),
+          b(t("battle.wheel_right"), { type: "wheel", unit: sel.id, degrees: 45 }, "e"),
+          b(t("battle.about_face"), { type: "about_face", unit: sel.id }, "a"),
+          isArtillery(sel) ? b(t("battle.limber"), { type: sel.formation === "limbered" ? "unlimber" : "limber", unit: sel.id }, "l")
+            : !isCavalry(sel) ? b(t("battle.square"), { type: "formation", unit: sel.id, formation: "square" }, "s") : null,
+          isArtillery(sel) ? h("button", { "aria-keyshortcuts": "f", onclick: () => { this.pickingFire = true; this.renderPanel(); } }, t("battle.fire"), h("kbd", {}, "F")) : null,
         ));
         if (!isArtillery(sel)) {
           const forms = isCavalry(sel) ? ["attack_column", "march_column"] : ["line", "attack_column", "march_column"];
           this.panel.append(h("div", { class: "buttons" }, ...forms.filter((f) => f !== sel.formation).map((f) =>
-            h("button", { onclick: () => void this.send({ type: "formation", unit: sel.id, formation: f }) }, `${t("battle.reform")}: ${f}`))));
+            h("button", { onclick: () => void this.send({ type: "formation", unit: sel.id, formation: f }) }, `${t("battle.reform")}: ${formationWord(f)}`))));
         }
       }
     } else {
       this.panel.append(h("p", { class: "hint" }, t("battle.hover")));
     }
     const rows = m.units.map((u) => h("tr", { class: u.id === this.selected ? "sel" : "", "data-side": u.side },
-      h("td", {}, h("span", { class: "swatch", style: `background:${teamColour(u.side).fill}` })), h("td", {}, u.name),
+      h("td", {}, teamMark(u.side)), h("td", {}, this.names.unit(u.id)),
       h("td", {}, u.morale ?? "—"), h("td", {}, isArtillery(u) ? `${u.guns ?? "—"} ⊙` : u.lossTolerance ?? "—"),
-      h("td", {}, u.formation, u.moveEnded ? h("span", { class: "move-ended", "data-testid": "move-ended", title: t("battle.move_ended", { rule: u.moveEnded }) }, ` ⏹ ${u.moveEnded}`) : null)));
+      h("td", {}, formationWord(u.formation), u.moveEnded ? h("span", { class: "move-ended", "data-testid": "move-ended", title: t("battle.move_ended", { rule: u.moveEnded }) }, ` ⏹ ${u.moveEnded}`) : null)));
     this.panel.append(h("table", { class: "units", "data-testid": "unit-table" },
       h("tr", {}, h("th", {}), h("th", {}), h("th", {}, t("unit.morale")), h("th", {}, t("unit.losses")), h("th", {}, t("unit.formation"))), ...rows));
     if (m.fallen.length) {
       this.panel.append(h("h4", {}, t("battle.fallen")), h("ul", {}, ...m.fallen.map((f) =>
-        h("li", {}, h("span", { class: "swatch", style: `background:${teamColour(f.side).fill}` }), ` ${f.id} (${f.type}): ${f.status}`))));
+        h("li", {}, teamMark(f.side), ` ${this.names.unit(f.id)}: ${statusWord(f.status)}`))));
     }
     if (this.canOrder && this.mySide && !m.result) {
       this.panel.append(h("div", { class: "buttons" }, h("button", { class: "danger", onclick: () => {
@@ -522,7 +603,7 @@ export class BattleView {
     }
     if (m.reinforcements.length) {
       this.panel.append(h("h4", {}, t("battle.reinforcements")), h("ul", {}, ...m.reinforcements.map((r) =>
-        h("li", {}, h("span", { class: "swatch", style: `background:${teamColour(r.side).fill}` }), ` ${r.name} (${r.type}) ${r.eta}`))));
+        h("li", {}, teamMark(r.side), ` ${this.names.army(r.name) !== r.name ? this.names.army(r.name) : this.names.army(r.id)}${r.eta ? ` · ${r.eta}` : ""}`))));
     }
   }
 }

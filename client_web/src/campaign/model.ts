@@ -4,6 +4,8 @@
  * drawn without rivers. Cells in the state are the players' coordinates (longitude, latitude) when the map has an
  * `origin`; grid indices otherwise.
  */
+import { proper, t, tn } from "../i18n";
+import { armWord } from "../i18n/words";
 import { isObj, listOf, num, str, type Obj } from "../read";
 import { fromCoord, inside, type Cell, type Metric } from "./geometry";
 
@@ -141,7 +143,7 @@ function countByType(units: unknown[]): string[] {
     const type = isObj(u) ? str(u.type, "?") : str(u);
     counts.set(type, (counts.get(type) ?? 0) + 1);
   }
-  return [...counts].map(([type, n]) => `${n} × ${type}`);
+  return [...counts].map(([type, n]) => `${n} × ${armWord(type)}`);
 }
 
 function questionText(q: unknown): string {
@@ -197,7 +199,7 @@ export function readCampaign(state: Obj): CampaignModel {
     if (u.status === "destroyed" || u.status === "captured") return [];
     const second = readCell(u.second, metric);
     const size = Array.isArray(u.size) ? { w: Number(u.size[0]) || 1, h: Number(u.size[1]) || 1 } : { w: 1, h: 1 };
-    const parts = u.composition ?? u.regiments ?? (Array.isArray(u.units) ? countByType(u.units) : typeof u.units === "number" ? [`${u.units} units`] : undefined);
+    const parts = u.composition ?? u.regiments ?? (Array.isArray(u.units) ? countByType(u.units) : typeof u.units === "number" ? [tn("n.units", u.units)] : undefined);
     const comp = Array.isArray(parts)
       ? parts.map((c) => (isObj(c) ? str(c.name ?? c.id ?? c.type) : Array.isArray(c) ? `${str(c[0])}${c.length > 1 ? ` (${str(c[1])})` : ""}` : str(c)))
       : [];
@@ -208,7 +210,7 @@ export function readCampaign(state: Obj): CampaignModel {
       cell, second, facing: (u.facing as number | string | undefined) ?? null, size,
       strength: num(u.strength ?? u.rating), morale: num(u.morale),
       movementLeft: num(u.movement_left ?? u.mp_left ?? u.km_left ?? u.points) ?? (used !== null ? Math.max(0, 1 - used - (num(u.debt) ?? 0)) : null),
-      composition: [...(typeof u.general === "string" && u.general ? [`General ${u.general}`] : []), ...comp],
+      composition: [...(typeof u.general === "string" && u.general ? [t("unit.general", { name: proper(u.general) })] : []), ...comp],
       reported: u.reported === true || u.exact === false || (napoleonic && typeof u.units === "number"),
       status: str(u.status), orders: Array.isArray(u.orders) ? u.orders.map((o) => str(o)) : [], raw: u,
     }];

@@ -1,10 +1,12 @@
 /** The strategic map on a canvas (C-2.*): terrain, borders, rivers, roads, railways, cities and fortresses, the
  * coordinate metric, forces; selection, path preview with its cost, orders by mouse and keyboard. */
 import { FACINGS, facingIndex } from "../battle/geometry";
-import { t, type MessageKey } from "../i18n";
+import { proper, t, type MessageKey } from "../i18n";
 import { h, clear } from "../ui/dom";
-import { TERRAIN_FILL, teamColour } from "../ui/colours";
+import { drawTeamShape, TERRAIN_FILL, teamColour, teamMark } from "../ui/colours";
+import { armWord, facingWord, teamWord, terrainWord } from "../i18n/words";
 import { cellCentre, cellToPixel, cheapestPath, fit, formatCoord, inside, pixelToCell, zoomAt, type Cell, type Viewport } from "./geometry";
+import { bindGestures, markViewport, zoomKey } from "../ui/gestures";
 import { readCampaign, stepCost, type CampaignModel, type CostUnit, type Force } from "./model";
 import { appointOrder, armyOffers, needsGeneral, readNapoleon, type NapView } from "./napoleon";
 
@@ -59,7 +61,6 @@ export class CampaignView {
   private target: Cell | null = null;
   private hover: Cell | null = null;
   private path: { cells: Cell[]; cost: number; unit: CostUnit } | null = null;
-  private drag: { x: number; y: number; moved: boolean } | null = null;
   private myTeam: string | null = null;
   private nap: NapView | null = null;
   /** the replacement general's name being typed (D-N-14), kept across re-renders */
@@ -76,7 +77,7 @@ export class CampaignView {
     this.canvas = h("canvas", { class: "map-canvas", tabindex: 0, "data-testid": "campaign-map" });
     this.status = h("div", { class: "map-status", "data-testid": "map-status" });
     this.panel = h("div", { class: "side-panel", "data-testid": "selection" });
-    this.root = h("div", { class: "campaign-view" }, h("div", { class: "canvas-wrap" }, this.canvas, this.status), this.panel);
+    this.root = h("div", { class: "campaign-view" }, h("div", { class: "canvas-wrap" }, this.canvas, this.zoomTools(), this.status), this.panel);
     this.bind();
   }
 
@@ -118,49 +119,44 @@ export class CampaignView {
 
   private bind(): void {
     const cv = this.canvas;
-    const at = (e: MouseEvent) => {
-      const r = cv.getBoundingClientRect();
-      return { x: e.clientX - r.left, y: e.clientY - r.top };
-    };
-    cv.addEventListener("mousedown", (e) => {
-      const p = at(e);
-      this.drag = { ...p, moved: false };
+    const cellAt = (x: number, y: number) => (this.viewport ? pixelToCell(this.viewport, x, y) : null);
+    bindGestures(cv, {
+      viewport: () => this.viewport,
+      setViewport: (v) => {
+        this.viewport = v;
+        this.userMoved = true;
+        this.draw();
+      },
+      tap: (x, y) => {
+        const c = cellAt(x, y);
+        if (c) this.click(c);
+      },
+      hover: (x, y) => {
+        const c = cellAt(x, y);
+        this.hover = c && inside(this.model.metric, c) ? c : null;
+        this.showStatus();
+      },
+      longPress: (x, y) => {
+        // touch has no hover: holding a finger on a cell tells what is there
+        const c = cellAt(x, y);
+        this.hover = c && inside(this.model.metric, c) ? c : null;
+        this.showStatus();
+      },
+      leave: () => {
+        this.hover = null;
+        this.showStatus();
+      },
     });
-    cv.addEventListener("mousemove", (e) => {
-      const p = at(e);
-      if (this.drag && this.viewport && (e.buttons & 1)) {
-        const dx = p.x - this.drag.x;
-        const dy = p.y - this.drag.y;
-        if (this.drag.moved || Math.abs(dx) + Math.abs(dy) > 4) {
-          this.viewport = { ...this.viewport, offsetX: this.viewport.offsetX + dx, offsetY: this.viewport.offsetY + dy };
-          this.userMoved = true;
-          this.drag = { ...p, moved: true };
-          this.draw();
-          return;
-        }
-      }
-      if (!this.viewport) return;
-      const c = pixelToCell(this.viewport, p.x, p.y);
-      this.hover = inside(this.model.metric, c) ? c : null;
-      this.showStatus();
-    });
-    cv.addEventListener("mouseup", (e) => {
-      const wasDrag = this.drag?.moved;
-      this.drag = null;
-      if (wasDrag || !this.viewport) return;
-      const p = at(e);
-      this.click(pixelToCell(this.viewport, p.x, p.y));
-    });
-    cv.addEventListener("wheel", (e) => {
-      e.preventDefault();
-      if (!this.viewport) return;
-      const p = at(e);
-      this.viewport = zoomAt(this.viewport, p.x, p.y, e.deltaY < 0 ? 1.15 : 1 / 1.15);
-      this.userMoved = true;
-      this.draw();
-    }, { passive: false });
     cv.addEventListener("keydown", (e) => this.key(e));
     new ResizeObserver(() => this.draw()).observe(cv);
+  }
+
+  /** Back to the whole map (the 0 key, the button). */
+  fitMap(): void {
+    this.userMoved = false;
+    this.viewport = null;
+    this.fittedTo = "";
+    this.draw();
   }
 
   private click(c: Cell): void {
@@ -179,6 +175,7 @@ export class CampaignView {
   }
 
   private key(e: KeyboardEvent): void {
+    if (zoomKey(e, this.canvas, { viewport: () => this.viewport, setViewport: (v) => { this.viewport = v; this.userMoved = true; this.draw(); } }, () => this.fitMap())) return;
     const sel = this.model.forces.find((f) => f.id === this.selected);
     const dirs: Record<string, [number, number]> = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
     if (e.key === "Escape") {
@@ -274,9 +271,9 @@ export class CampaignView {
     const parts: string[] = [];
     if (this.hover) {
       parts.push(t("map.cell", { x: formatCoord(this.model.metric, this.hover).split(",")[0]!, y: formatCoord(this.model.metric, this.hover).split(",")[1]! }));
-      parts.push(`${t("map.terrain")}: ${this.model.terrain[this.hover.y]?.[this.hover.x] ?? "?"}`);
+      parts.push(`${t("map.terrain")}: ${terrainWord(this.model.terrain[this.hover.y]?.[this.hover.x] ?? "plain")}`);
       const f = this.forceAt(this.hover);
-      if (f) parts.push(`${f.name} (${f.team})`);
+      if (f) parts.push(`${proper(f.name)} (${teamWord(f.team)})`);
     }
     this.status.textContent = parts.join(" · ") || t("map.hint");
   }
@@ -299,6 +296,7 @@ export class CampaignView {
       this.fittedTo = size;
     }
     const v = (this.viewport ??= fit(m.metric, w, hgt));
+    markViewport(cv, v);
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.fillStyle = "#f6f3ea";
     ctx.fillRect(0, 0, w, hgt);
@@ -466,7 +464,7 @@ export class CampaignView {
         ctx.stroke();
       }
       ctx.fillStyle = "#111";
-      ctx.fillText(city.name, c.x + r + 2, c.y + 2);
+      ctx.fillText(proper(city.name), c.x + r + 2, c.y + 2);
     }
   }
 
@@ -486,6 +484,8 @@ export class CampaignView {
       if (f.reported) ctx.setLineDash([3, 3]);
       ctx.strokeRect(p.x + pad, p.y + pad, w, hh);
       ctx.setLineDash([]);
+      // the team's shape in the corner, so that colour is never the only mark
+      if (s >= 8) drawTeamShape(ctx, f.team, p.x + pad + Math.max(3, s * 0.13), p.y + pad + Math.max(3, s * 0.13), Math.max(2.2, s * 0.1));
       // arm-of-service symbol: infantry ×, cavalry /, armour/tank oval, artillery dot
       ctx.strokeStyle = col.ink;
       ctx.fillStyle = col.ink;
@@ -537,7 +537,7 @@ export class CampaignView {
         ctx.font = `${Math.max(8, s * 0.26)}px system-ui, sans-serif`;
         ctx.textBaseline = "bottom";
         ctx.textAlign = "center";
-        ctx.fillText(f.name.slice(0, 8), cx, p.y + pad + hh - 1);
+        ctx.fillText(proper(f.name).slice(0, 10), cx, p.y + pad + hh - 1);
         ctx.textAlign = "start";
       }
       ctx.globalAlpha = 1;
@@ -601,10 +601,40 @@ export class CampaignView {
     ctx.textAlign = "start";
   }
 
+  /** + / − / whole map over the canvas: zoom without a wheel or two fingers. */
+  private zoomTools(): HTMLElement {
+    const zoom = (k: number) => () => {
+      const v = this.viewport;
+      if (!v) return;
+      this.viewport = zoomAt(v, this.canvas.clientWidth / 2, this.canvas.clientHeight / 2, k);
+      this.userMoved = true;
+      this.draw();
+    };
+    return h("div", { class: "zoom-tools" },
+      h("button", { type: "button", "aria-label": t("map.zoom_in"), title: `${t("map.zoom_in")} (+)`, "data-testid": "zoom-in", onclick: zoom(1.25) }, "+"),
+      h("button", { type: "button", "aria-label": t("map.zoom_out"), title: `${t("map.zoom_out")} (−)`, "data-testid": "zoom-out", onclick: zoom(0.8) }, "−"),
+      h("button", { type: "button", "aria-label": t("map.zoom_fit"), title: `${t("map.zoom_fit")} (0)`, "data-testid": "zoom-fit", onclick: () => this.fitMap() }, "⤢"));
+  }
+
+  /** On a phone the panel is a bottom sheet: its handle opens and closes it; selecting a unit opens it. */
+  private sheetOpen = false;
+  private sheetFor: string | null = null;
+
+  private sheetHandle(title: string): HTMLElement {
+    return h("button", { type: "button", class: "sheet-handle", "aria-expanded": String(this.sheetOpen), "data-testid": "sheet-handle",
+      onclick: () => { this.sheetOpen = !this.sheetOpen; this.panel.classList.toggle("open", this.sheetOpen); } }, title);
+  }
+
   private renderPanel(): void {
     this.appointFocused = document.activeElement?.getAttribute("data-testid") === "appoint-name";
     clear(this.panel);
     const sel = this.model.forces.find((f) => f.id === this.selected);
+    if ((sel?.id ?? null) !== this.sheetFor) {
+      this.sheetFor = sel?.id ?? null;
+      this.sheetOpen = !!sel;
+    }
+    this.panel.classList.toggle("open", this.sheetOpen);
+    this.panel.append(this.sheetHandle(sel ? proper(sel.name) : t("sheet.orders")));
     if (!sel) {
       this.panel.append(h("p", { class: "hint" }, t("map.hint")));
     } else {
@@ -614,10 +644,10 @@ export class CampaignView {
         [t("unit.morale"), sel.morale === null ? "—" : String(sel.morale)],
         [t("unit.movement"), sel.movementLeft === null ? "—" : amount(sel.movementLeft, this.model.leftUnit)],
       ];
-      if (sel.facing !== null) rows.push([t("unit.facing"), String(sel.facing)]);
+      if (sel.facing !== null) rows.push([t("unit.facing"), facingWord(sel.facing)]);
       this.panel.append(
-        h("h3", {}, h("span", { class: "swatch", style: `background:${teamColour(sel.team).fill}` }), ` ${sel.name}`),
-        h("div", { class: "muted" }, sel.type),
+        h("h3", {}, teamMark(sel.team), ` ${proper(sel.name)}`),
+        h("div", { class: "muted" }, armWord(armKind(sel.type)) + (sel.raw.general ? ` · ${proper(String(sel.raw.general))}` : "")),
         h("table", { class: "kv" }, ...rows.map(([k, val]) => h("tr", {}, h("th", {}, k), h("td", {}, val)))),
       );
       if (sel.composition.length) {

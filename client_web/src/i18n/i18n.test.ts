@@ -1,14 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { en } from "./en";
-import { setLang, t } from "./index";
+import { setLang, t, tn } from "./index";
 import { ru } from "./ru";
 
 describe("i18n", () => {
   it("has a Russian text for every English key, with the same placeholders", () => {
-    for (const key of Object.keys(en) as (keyof typeof en)[]) {
-      const names = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
-      expect(names(ru[key]), key).toEqual(names(en[key]));
-    }
+    // an ordinal is written by the template in Russian ({n}-й), by Intl in English ({ord})
+    const names = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => (m[1] === "ord" ? "n" : m[1])).sort();
+    for (const key of Object.keys(en) as (keyof typeof en)[]) expect(names(ru[key]), key).toEqual(names(en[key]));
   });
 
   it("switches language and fills placeholders", () => {
@@ -16,5 +15,14 @@ describe("i18n", () => {
     expect(t("game.turn", { n: 3 })).toBe("Ход 3");
     setLang("en");
     expect(t("game.turn", { n: 3 })).toBe("Turn 3");
+  });
+
+  it("counts with each language's plural rules", () => {
+    setLang("ru");
+    expect([1, 2, 5, 11, 21, 22].map((n) => tn("n.spectators", n))).toEqual(
+      ["1 зритель", "2 зрителя", "5 зрителей", "11 зрителей", "21 зритель", "22 зрителя"]);
+    expect(tn("n.players", 4)).toBe("4 игрока");
+    setLang("en");
+    expect([1, 2].map((n) => tn("n.players", n))).toEqual(["1 player", "2 players"]);
   });
 });

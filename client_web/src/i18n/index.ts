@@ -1,6 +1,7 @@
 /** English and Russian (the rules' original language), switchable at any time; the choice is remembered. */
 import { en, type MessageKey } from "./en";
 import { ru } from "./ru";
+import { RU_PROPER } from "./proper";
 
 export type Lang = "en" | "ru";
 const tables: Record<Lang, Record<MessageKey, string>> = { en, ru };
@@ -37,6 +38,41 @@ export function onLangChange(fn: () => void): () => void {
 export function t(key: MessageKey, params: Record<string, string | number> = {}): string {
   const template = tables[current][key] ?? en[key];
   return template.replace(/\{(\w+)\}/g, (_, name: string) => (name in params ? String(params[name]) : `{${name}}`));
+}
+
+/** Whether the tables have `key` (for words looked up by what the server sends: a terrain, an arm, a kind). */
+export function has(key: string): key is MessageKey {
+  return key in en;
+}
+
+const plurals = new Map<string, Intl.PluralRules>();
+function pluralRules(kind: "cardinal" | "ordinal"): Intl.PluralRules {
+  const k = `${current}:${kind}`;
+  let rules = plurals.get(k);
+  if (!rules) plurals.set(k, (rules = new Intl.PluralRules(current, { type: kind })));
+  return rules;
+}
+
+/** A count in words with the language's plural rule (`key|one`, `key|few`, `key|many`, `key|other`). */
+export function tn(key: string, n: number, params: Record<string, string | number> = {}): string {
+  const form = `${key}|${pluralRules("cardinal").select(n)}`;
+  const k = has(form) ? form : `${key}|other`;
+  return has(k) ? t(k, { n: formatNumber(n), ...params }) : `${n}`;
+}
+
+export function formatNumber(n: number): string {
+  return new Intl.NumberFormat(current, { maximumFractionDigits: 1 }).format(n);
+}
+
+/** 1st, 2nd, 3rd, 4th … in English (other languages write the ordinal in their own templates). */
+export function ordinal(n: number): string {
+  const suffix: Record<string, string> = { one: "st", two: "nd", few: "rd", other: "th" };
+  return `${n}${suffix[new Intl.PluralRules("en", { type: "ordinal" }).select(n)] ?? "th"}`;
+}
+
+/** A proper name (a place, an army, a general) as this language writes it. */
+export function proper(name: string): string {
+  return current === "ru" ? RU_PROPER[name] ?? name : name;
 }
 
 export type { MessageKey };

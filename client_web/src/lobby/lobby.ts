@@ -1,34 +1,67 @@
 /** The lobby: public campaigns and live battles with player and spectator counts, the form that creates a
  * campaign and shows its invite links, and joining by a pasted link. */
-import { t, type MessageKey } from "../i18n";
+import { has, proper, t, tn, type MessageKey } from "../i18n";
+import { teamWord } from "../i18n/words";
 import { clear, h } from "../ui/dom";
-import { teamColour } from "../ui/colours";
+import { teamMark } from "../ui/colours";
 import { createCampaign, fetchEngines, fetchLobby, tokenFromLink, type CampaignCreated, type CreateCampaign, type LobbyRoom } from "./api";
 
 const COLOURS = ["red", "blue", "green", "black"] as const;
+
+/** A scenario in plain words ("1813: the Napoleonic campaign …"), else its name. */
+function scenarioName(id: string): string {
+  const key = `lobby.scenario.${id}`;
+  return has(key) ? t(key) : id;
+}
+
+/** A live battle in the lobby: "1813: battle at Leipzig" as the server names it, the place in this language. */
+function battleName(r: LobbyRoom): string {
+  const m = /^(.*): (\w+) at (.+)$/.exec(r.name);
+  if (!m) return proper(r.name || r.id);
+  return `${proper(m[1]!)}: ${t(m[2] === "siege" ? "room.storm.of" : "room.battle.of", { place: proper(m[3]!) })}`;
+}
 
 /** `open(token, room)`: enter the game with a link's token, showing `room` first (a battle watched from the lobby). */
 export function lobbyPage(open: (token: string, room?: string) => void): HTMLElement {
   const lists = h("div", { class: "lobby-lists" });
   const created = h("div", { class: "created", "data-testid": "created" });
 
-  const roomList = (title: MessageKey, rooms: LobbyRoom[], testid: string) =>
+  // Join asks for the seat's own link (the lobby never hands out seats); Watch opens the spectators' link.
+  const joinRow = (r: LobbyRoom, row: HTMLElement) => {
+    row.querySelector(".join-row")?.remove();
+    const input = h("input", { type: "text", placeholder: t("lobby.join.placeholder"), "data-testid": "row-link", "aria-label": t("lobby.join.placeholder") });
+    const err = h("span", { class: "error" });
+    const form = h("form", { class: "join-row" }, h("p", { class: "help" }, t("lobby.join_row.hint", { name: proper(r.name || r.id) })), input, " ",
+      h("button", { type: "submit", "data-testid": "row-join-go" }, t("lobby.join.go")), " ", err);
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      const token = tokenFromLink(input.value.trim());
+      if (token) open(token);
+      else err.textContent = t("lobby.join.bad");
+    });
+    row.append(form);
+    input.focus();
+  };
+  const roomList = (title: MessageKey, rooms: LobbyRoom[], testid: string, battles: boolean) =>
     h("section", { class: "card", "data-testid": testid }, h("h2", {}, t(title)),
       rooms.length ? h("ul", { class: "rooms" }, ...rooms.map((r) => {
         const spectate = r.spectator_token ?? (r.spectator_link ? tokenFromLink(r.spectator_link) : null);
-        return h("li", { "data-room": r.room },
-          h("b", {}, r.name || r.id), " ",
-          h("span", { class: "muted" }, `${r.scenario} · L${r.level}`), " ",
-          ...r.teams.map((tm) => h("span", { class: "swatch", title: String(tm.colour ?? ""), style: `background:${teamColour(String(tm.colour ?? "")).fill}` })),
-          h("span", { class: "counts" }, ` ${r.players_online} ${t("lobby.players")} · ${r.spectators_online} ${t("lobby.spectators")}`),
-          spectate ? h("button", { "data-testid": "watch", onclick: () => open(spectate, r.room) }, t("lobby.spectate")) : null);
+        const row: HTMLElement = h("li", { "data-room": r.room },
+          h("b", {}, battles ? battleName(r) : proper(r.name || r.id)), " ",
+          h("span", { class: "muted" }, `${scenarioName(r.scenario)} · ${t("lobby.level")} ${r.level}`), " ",
+          ...r.teams.map((tm) => teamMark(String(tm.colour ?? ""), teamWord(String(tm.colour ?? "")))),
+          h("span", { class: "counts" }, ` ${tn("n.players", r.players_online)} · ${tn("n.spectators", r.spectators_online)}`),
+          h("span", { class: "buttons" },
+            battles ? null : h("button", { "data-testid": "join", onclick: () => joinRow(r, row) }, t("lobby.join_row")),
+            spectate ? h("button", { "data-testid": "watch", onclick: () => open(spectate, r.room) }, t("lobby.spectate")) : null));
+        return row;
       })) : h("p", { class: "muted" }, t("lobby.none")));
 
   const load = async () => {
     clear(lists);
     try {
       const lobby = await fetchLobby();
-      lists.append(roomList("lobby.campaigns", lobby.campaigns, "lobby-campaigns"), roomList("lobby.battles", lobby.battles, "lobby-battles"));
+      lists.append(roomList("lobby.campaigns", lobby.campaigns, "lobby-campaigns", false), roomList("lobby.battles", lobby.battles, "lobby-battles", true));
     } catch (exc) {
       lists.append(h("p", { class: "error" }, t("lobby.unavailable", { error: String(exc) })));
     }
@@ -36,15 +69,16 @@ export function lobbyPage(open: (token: string, room?: string) => void): HTMLEle
 
   // --- create a campaign -------------------------------------------------------------------------------------------
   const name = h("input", { type: "text", maxlength: 80, value: "", "data-testid": "create-name" });
-  const scenario = h("select", { "data-testid": "create-scenario" }, h("option", { value: "drill" }, "drill"));
+  const scenario = h("select", { "data-testid": "create-scenario" }, h("option", { value: "napoleonic" }, scenarioName("napoleonic")));
   void fetchEngines().then((names) => {
-    const was = scenario.value;
-    if (names.length) scenario.replaceChildren(...names.map((n) => h("option", { value: n }, n)));
-    if (names.includes(was)) scenario.value = was;
+    // the Napoleonic campaign first (the game most groups come for), then the others
+    const order = [...names].sort((a, b) => Number(b === "napoleonic") - Number(a === "napoleonic"));
+    if (order.length) scenario.replaceChildren(...order.map((n) => h("option", { value: n }, scenarioName(n))));
+    scenario.value = order.includes("napoleonic") ? "napoleonic" : order[0] ?? "";
   }).catch(() => {});
-  const level = h("select", { "data-testid": "create-level" }, ...[1, 2, 3].map((l) => h("option", { value: String(l) }, String(l))));
+  const level = h("select", { "data-testid": "create-level" }, ...[1, 2, 3].map((l) => h("option", { value: String(l), ...(l === 2 ? { selected: "" } : {}) }, t(`lobby.level.${l}` as MessageKey))));
   const mode = h("select", { "data-testid": "create-clock" },
-    h("option", { value: "" }, "—"),
+    h("option", { value: "" }, t("lobby.clock.default")),
     ...(["per_turn", "fischer", "per_turn_reserve"] as const).map((m) => h("option", { value: m }, t(`lobby.clock.${m}`))));
   const turnMin = h("input", { type: "number", min: "0.5", step: "0.5", value: "5", style: "width:5em", "data-testid": "create-minutes" });
   const extraS = h("input", { type: "number", min: "0", step: "5", value: "0", style: "width:5em" });
@@ -62,20 +96,26 @@ export function lobbyPage(open: (token: string, room?: string) => void): HTMLEle
       h("button", { onclick: () => void navigator.clipboard?.writeText(url).catch(() => {}) }, t("lobby.copy")), " ",
       h("a", { href: url, target: "_blank", rel: "noopener" }, t("lobby.open")));
     created.append(h("p", {}, t("lobby.created")), h("ul", { class: "links" },
-      ...made.seats.map((s) => link(t("lobby.link.seat", { team: s.team, seat: s.seat }), s.link, `link-${s.team}-${s.seat}`)),
+      ...made.seats.map((s) => link(t("lobby.link.seat", { team: teamWord(s.team), seat: s.seat }), s.link, `link-${s.team}-${s.seat}`)),
       link(t("lobby.link.moderator"), made.moderator_link, "link-moderator"),
       link(t("lobby.link.spectators"), made.spectator_link, "link-spectators")));
   };
 
+  name.setAttribute("placeholder", t("lobby.name.placeholder"));
   const form = h("form", { class: "card create", "data-testid": "create-form" },
     h("h2", {}, t("lobby.create")),
     h("label", {}, t("lobby.name"), name),
     h("label", {}, t("lobby.scenario"), scenario),
-    h("label", {}, t("lobby.level"), level),
-    h("label", {}, t("lobby.clock"), mode, " ", t("lobby.turn_minutes"), turnMin, " ", t("lobby.increment"), extraS),
-    h("fieldset", {}, h("legend", {}, `${t("lobby.teams")} (${t("lobby.seats")})`),
-      ...COLOURS.map((c, i) => h("label", { class: "team-seats" }, h("span", { class: "swatch", style: `background:${teamColour(c).fill}` }), ` ${c} `, seats[i]!))),
-    h("label", {}, t("lobby.house_rules"), house),
+    h("label", {}, t("lobby.level"), level, h("p", { class: "help" }, t("lobby.level.help"))),
+    h("div", { class: "row" },
+      h("label", {}, t("lobby.clock"), mode),
+      h("label", {}, t("lobby.turn_minutes"), turnMin),
+      h("label", {}, t("lobby.increment"), extraS)),
+    h("p", { class: "help" }, t("lobby.clock.help")),
+    h("fieldset", {}, h("legend", {}, t("lobby.teams")),
+      h("p", { class: "help" }, t("lobby.teams.help")),
+      ...COLOURS.map((c, i) => h("label", { class: "team-seats" }, teamMark(c), ` ${teamWord(c)} `, seats[i]!, ` ${t("lobby.seats")}`))),
+    h("label", {}, t("lobby.house_rules"), house, h("p", { class: "help" }, t("lobby.house.help"))),
     h("label", { class: "check" }, pub, t("lobby.public")),
     h("label", { class: "check" }, openSpectating, t("lobby.open_spectating")),
     error,

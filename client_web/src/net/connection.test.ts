@@ -29,9 +29,9 @@ class FakeSocket implements SocketLike {
     const buf = pack(msg);
     this.onmessage?.({ data: buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) });
   }
-  drop(reason = "network"): void {
+  drop(reason = "network", code = 1006): void {
     this.readyState = 3;
-    this.onclose?.({ code: 1006, reason });
+    this.onclose?.({ code, reason });
   }
   last(): Record<string, unknown> {
     return this.sent[this.sent.length - 1]!;
@@ -280,6 +280,87 @@ describe("Connection", () => {
     timers.advance(60_000);
     expect(sockets.length).toBe(1);
     expect(conn.state).toBe("closed");
+  });
+});
+
+describe("Connection that recovers (issue 16 §2)", () => {
+  let sockets: FakeSocket[];
+  let timers: FakeTimers;
+  let conn: Connection;
+
+  beforeEach(() => {
+    sockets = [];
+    timers = new FakeTimers();
+    conn = new Connection({
+      url: "ws://127.0.0.1:1/ws", token: TOKEN, timers, random: () => 0, heartbeat: true,
+      socket: (url) => {
+        const s = new FakeSocket(url);
+        sockets.push(s);
+        return s;
+      },
+    });
+  });
+
+  function openSession(): FakeSocket {
+    conn.connect();
+    const s = sockets[sockets.length - 1]!;
+    s.open();
+    s.deliver(welcome(s.sent[0]!.cid as number));
+    return s;
+  }
+
+  it("takes 4009 (the seat opened elsewhere) as final: no reconnect loop until asked to take the seat back", () => {
+    const s = openSession();
+    s.drop("signed in elsewhere", 4009);
+    expect(conn.state).toBe("replaced");
+    timers.advance(120_000);
+    expect(sockets.length).toBe(1);
+    conn.takeOver();
+    expect(sockets.length).toBe(2);
+    expect(conn.state).toBe("connecting");
+  });
+
+  it("takes 4010 (the token was re-issued) as a failure", () => {
+    const s = openSession();
+    s.drop("token re-issued", 4010);
+    expect(conn.state).toBe("failed");
+    timers.advance(120_000);
+    expect(sockets.length).toBe(1);
+  });
+
+  it("notices a silent socket within a few of the server's ping intervals and reconnects", () => {
+    const s = openSession();
+    for (let i = 0; i < 4; i++) {
+      timers.advance(1_000);
+      s.deliver({ t: "ping", nonce: i, server_ms: 50_000 + i });
+    }
+    expect(conn.silenceLimitMs).toBe(4_000);
+    timers.advance(3_000);
+    expect(conn.state).toBe("open"); // quiet, but not yet past the limit
+    timers.advance(2_000);
+    expect(conn.state).toBe("reconnecting");
+    expect(s.closed).toBe(true);
+    timers.advance(DEFAULT_BACKOFF.baseMs);
+    expect(sockets.length).toBe(2);
+  });
+
+  it("drops the socket when the browser goes offline and tries again at once when it is back", () => {
+    const s = openSession();
+    const inFlight = conn.send({ t: "chat", room: "c-c1", channel: "players", text: "hold" });
+    conn.offline();
+    expect(conn.state).toBe("reconnecting");
+    expect(s.closed).toBe(true);
+    const queued = conn.send({ t: "chat", room: "c-c1", channel: "players", text: "typed offline" });
+    expect(conn.waiting).toBe(1);
+    conn.online();
+    expect(sockets.length).toBe(2);
+    const s2 = sockets[1]!;
+    s2.open();
+    s2.deliver(welcome(s2.sent[0]!.cid as number));
+    expect(s2.sent.some((m) => m.t === "chat" && m.text === "typed offline")).toBe(true);
+    expect(conn.waiting).toBe(0);
+    void queued.catch(() => {});
+    return expect(inFlight).rejects.toMatchObject({ code: "disconnected", details: { inFlight: true } });
   });
 });
 

@@ -28,7 +28,8 @@ export interface Timers {
   now(): number;
 }
 
-export type ConnectionState = "connecting" | "open" | "reconnecting" | "closed" | "failed";
+/** `replaced`: the same seat signed in from another window or device (close 4009); final until `takeOver()`. */
+export type ConnectionState = "connecting" | "open" | "reconnecting" | "closed" | "failed" | "replaced";
 
 export interface ConnectionOptions {
   url: string;
@@ -38,11 +39,19 @@ export interface ConnectionOptions {
   timers?: Timers;
   random?: () => number;
   backoff?: BackoffOptions;
+  /** Watch for a dead socket (nothing heard for about two of the server's ping intervals) and drop it. */
+  heartbeat?: boolean;
 }
+
+/** Close codes after which reconnecting would only repeat the close (docs/protocol.md). */
+export const CLOSE_REPLACED = 4009;
+export const CLOSE_REVOKED = 4010;
+/** Before the server's ping interval is known, a socket this long silent is taken for dead. */
+const SILENCE_DEFAULT_MS = 15_000;
 
 export class CommandError extends globalThis.Error {
   constructor(
-    readonly code: ServerError["code"] | "disconnected",
+    readonly code: ServerError["code"] | "disconnected" | "locked_out",
     message: string,
     readonly rule: string | null = null,
     readonly details: Record<string, unknown> = {},
@@ -81,6 +90,12 @@ export class Connection {
   private attempt = 0;
   private closedByClient = false;
   private retryHandle: unknown = null;
+  private watchdog: unknown = null;
+  /** when the last message of the current socket arrived, and the shortest gap seen between the server's pings */
+  private heardAt = 0;
+  private lastPingAt: number | null = null;
+  /** the last few gaps between the server's pings (bunched pings after a stall read as short gaps: the largest counts) */
+  private pingGaps: number[] = [];
   private readonly pending = new Map<number, Pending & { msg: Command }>();
   private readonly queue: { msg: Command; pending: Pending }[] = [];
   private readonly listeners: { [K in keyof ConnectionListeners]: Set<ConnectionListeners[K]> } = {
@@ -142,7 +157,91 @@ export class Connection {
     };
     ws.onmessage = (ev) => this.receive(ev.data);
     ws.onerror = () => {};
-    ws.onclose = (ev) => this.dropped(ws, ev.reason || `closed (${ev.code})`);
+    ws.onclose = (ev) => {
+      if (ev.code === CLOSE_REPLACED) this.replaced(ws);
+      else if (ev.code === CLOSE_REVOKED) this.revoked(ws, ev.reason);
+      else this.dropped(ws, ev.reason || `closed (${ev.code})`);
+    };
+  }
+
+  /** How long a socket may stay silent before it is taken for dead: two of the server's pings and a margin. */
+  get silenceLimitMs(): number {
+    if (!this.pingGaps.length) return SILENCE_DEFAULT_MS;
+    return Math.min(30_000, Math.max(2_500, 2 * Math.max(...this.pingGaps) + 2_000));
+  }
+
+  /** Commands waiting for the connection (given while it was down), not counting re-joins. */
+  get waiting(): number {
+    return this.queue.filter((q) => q.msg.t !== "join").length;
+  }
+
+  private watch(): void {
+    if (!this.opts.heartbeat) return;
+    if (this.watchdog !== null) this.timers.clearTimeout(this.watchdog);
+    this.watchdog = this.timers.setTimeout(() => {
+      this.watchdog = null;
+      if (this.state !== "open" || !this.socket) return;
+      const silent = this.timers.now() - this.heardAt;
+      if (silent > this.silenceLimitMs) this.abandon(`no word from the server for ${Math.round(silent / 1000)} s`);
+      else this.watch();
+    }, 1_000);
+  }
+
+  /** Give up on the current socket at once (it is dead, or the browser went offline) and reconnect. */
+  private abandon(reason: string): void {
+    const ws = this.socket;
+    if (!ws) return;
+    ws.onclose = null;
+    ws.onmessage = null;
+    try {
+      ws.close(4000, reason);
+    } catch {
+      // a socket that cannot even close is no less dead
+    }
+    this.dropped(ws, reason);
+  }
+
+  /** The browser says the network is gone: drop the socket now instead of waiting for the heartbeat. */
+  offline(): void {
+    if (this.socket && (this.state === "open" || this.state === "connecting" || this.state === "reconnecting")) this.abandon("offline");
+  }
+
+  /** The network is back: try at once rather than at the end of the back-off. */
+  online(): void {
+    if (this.state !== "reconnecting" || this.socket) return;
+    if (this.retryHandle !== null) this.timers.clearTimeout(this.retryHandle);
+    this.retryHandle = null;
+    this.connect();
+  }
+
+  /** After 4009 (the seat signed in elsewhere): sign in here again, which closes the other window's connection. */
+  takeOver(): void {
+    if (this.state !== "replaced") return;
+    this.attempt = 0;
+    this.state = "closed";
+    this.connect();
+  }
+
+  private replaced(ws: SocketLike): void {
+    if (this.socket !== ws) return;
+    this.socket = null;
+    this.stopWatching();
+    this.failPending("the seat is open in another window");
+    this.setState("replaced", "signed in elsewhere");
+  }
+
+  private revoked(ws: SocketLike, reason: string): void {
+    if (this.socket !== ws) return;
+    this.socket = null;
+    this.stopWatching();
+    this.state = "failed";
+    this.failPending(reason || "token re-issued");
+    this.setState("failed", reason || "token re-issued");
+  }
+
+  private stopWatching(): void {
+    if (this.watchdog !== null) this.timers.clearTimeout(this.watchdog);
+    this.watchdog = null;
   }
 
   /** Stop for good (leaving the page, logging out). */
@@ -151,6 +250,7 @@ export class Connection {
     this.state = "closed";
     if (this.retryHandle !== null) this.timers.clearTimeout(this.retryHandle);
     this.retryHandle = null;
+    this.stopWatching();
     const ws = this.socket;
     this.socket = null;
     ws?.close(1000, "bye");
@@ -184,6 +284,12 @@ export class Connection {
     return v === undefined ? {} : { view_as: v };
   }
 
+  /** Stop following a room without a word to the server (after a welcome, when the room is no longer ours). */
+  forget(room: string): void {
+    this.rooms.delete(room);
+    this.viewing.delete(room);
+  }
+
   leave(room: string): Promise<{ seq: number | null }> {
     this.rooms.delete(room);
     return this.send({ t: "leave", room });
@@ -215,6 +321,7 @@ export class Connection {
   }
 
   private receive(data: unknown): void {
+    this.heardAt = this.timers.now();
     let msg: ServerMessage;
     try {
       msg = decode(typeof data === "string" ? data : (data as ArrayBuffer));
@@ -263,10 +370,14 @@ export class Connection {
         p?.resolve({ seq: msg.seq });
         return;
       }
-      case "ping":
-        this.serverOffsetMs = msg.server_ms - this.timers.now();
+      case "ping": {
+        const now = this.timers.now();
+        if (this.lastPingAt !== null) this.pingGaps = [...this.pingGaps.slice(-2), now - this.lastPingAt];
+        this.lastPingAt = now;
+        this.serverOffsetMs = msg.server_ms - now;
         this.transmit({ t: "pong", nonce: msg.nonce }, null);
         return;
+      }
     }
   }
 
@@ -275,7 +386,9 @@ export class Connection {
     this.welcome = msg;
     this.serverOffsetMs = msg.server_ms - this.timers.now();
     this.attempt = 0;
+    this.lastPingAt = null;
     this.setState("open", "welcome");
+    this.watch();
     this.emit("welcome", msg);
     const queued = this.queue.splice(0);
     const queuedJoins = new Set(queued.flatMap((q) => (q.msg.t === "join" ? [q.msg.room] : [])));
@@ -315,17 +428,20 @@ export class Connection {
   }
 
   private failPending(reason: string): void {
-    const err = new CommandError("disconnected", reason);
+    // In flight when the socket went: sent, perhaps carried out, never confirmed.
+    const err = new CommandError("disconnected", reason, null, { inFlight: true });
     for (const p of this.pending.values()) p.reject(err);
     this.pending.clear();
     if (this.state === "closed" || this.state === "failed") {
-      for (const q of this.queue.splice(0)) q.pending.reject(err);
+      const unsent = new CommandError("disconnected", reason);
+      for (const q of this.queue.splice(0)) q.pending.reject(unsent);
     }
   }
 
   private dropped(ws: SocketLike, reason: string): void {
     if (this.socket !== ws) return; // an old socket we already gave up on
     this.socket = null;
+    this.stopWatching();
     // Joins in flight are simply repeated after the next welcome; other commands in flight have an unknown
     // outcome (the resumed event stream shows whether they took effect), so they fail.
     for (const [cid, p] of this.pending) {

@@ -3,6 +3,7 @@
  * controls drawn before. */
 import { t } from "../i18n";
 import { CommandError, type Command } from "./connection";
+import { isSecretRoom } from "./room-id";
 import type { Session } from "./session";
 
 /** Commands a locked-out player may not give (chat has its own rule: the secret module's room stays open). */
@@ -32,7 +33,7 @@ export class OrderGate {
 
   /** `send`, unless it is an order while locked out: that is refused here (`details.local`), not sent. */
   send(cmd: Command, send: (cmd: Command) => Promise<unknown>): Promise<unknown> {
-    if (ORDERS.has(cmd.t) && "room" in cmd && !cmd.room.startsWith("s-") && this.locked) {
+    if (ORDERS.has(cmd.t) && "room" in cmd && !isSecretRoom(cmd.room) && this.locked) {
       return Promise.reject(new CommandError("locked_out", t("secret.no_orders"), "D-N-14", { local: true }));
     }
     return send(cmd);

@@ -168,3 +168,28 @@ describe("Session and the server's views", () => {
     expect(s.stale("c-1")).toBe(false);
   });
 });
+
+describe("Session: nothing typed is lost without a word (issue 16 §2)", () => {
+  const hello = { t: "welcome" as const, cid: 1, session: "s", player: "red-1", role: "player" as const, team: "red", seat: 1, campaign: "1", rooms: ["c-1"], server_ms: 0, locked_until_ms: null };
+
+  it("keeps a line until it comes back from the server, even when its ack was lost", () => {
+    const s = new Session();
+    s.onWelcome(hello);
+    const line = s.sayPending("c-1", "players", "hold the bridge");
+    s.chatFailed(line, true, "connection lost");
+    expect(s.pending.map((l) => l.state)).toEqual(["unconfirmed"]);
+    s.onEvent(ev(4, "chat", { channel: "players", from: "red-1", text: "hold the bridge" })); // in the resumed events
+    s.settleUnconfirmed("c-1");
+    expect(s.pending).toEqual([]);
+  });
+
+  it("marks a line unsent when the resumed room does not have it", () => {
+    const s = new Session();
+    s.onWelcome(hello);
+    const line = s.sayPending("c-1", "players", "lost on the way");
+    s.chatFailed(line, true, "connection lost");
+    s.onEvent(ev(4, "chat", { channel: "players", from: "blue-1", text: "lost on the way" })); // someone else's
+    s.settleUnconfirmed("c-1");
+    expect(s.pending.map((l) => [l.text, l.state])).toEqual([["lost on the way", "unsent"]]);
+  });
+});

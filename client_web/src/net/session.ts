@@ -4,6 +4,7 @@
  * client never infers hidden information: it shows exactly what the server sent.
  */
 import type { Event, Joined, Snapshot, View, Welcome } from "./protocol";
+import { campaignOf } from "./room-id";
 
 export interface ChatLine {
   seq: number;
@@ -11,6 +12,18 @@ export interface ChatLine {
   channel: string;
   from: string;
   text: string;
+}
+
+/** A line this client said that the server has not confirmed yet: `sending` (or waiting for the connection),
+ * `unconfirmed` (the socket went while it was on its way: the resumed events tell), `unsent` (it did not arrive,
+ * or the server refused it: `error` says why). Nothing typed is lost without a word. */
+export interface PendingLine {
+  id: number;
+  room: string;
+  channel: string;
+  text: string;
+  state: "sending" | "unconfirmed" | "unsent";
+  error: string;
 }
 
 export interface Lockout {
@@ -71,13 +84,6 @@ function str(v: unknown, fallback = ""): string {
   return typeof v === "string" ? v : typeof v === "number" ? String(v) : fallback;
 }
 
-/** The campaign a room belongs to: `c-<campaign>`, `s-<campaign>`, `b-<campaign>-<battle>` (as the server's
- * `names.campaign_of`). */
-export function campaignOf(room: string): string | null {
-  if (room.startsWith("c-") || room.startsWith("s-")) return room.slice(2);
-  if (room.startsWith("b-") && room.includes("-", 2)) return room.slice(2, room.indexOf("-", 2));
-  return null;
-}
 
 /** The channel a chat event belongs to; events without one are announcements. */
 export function chatChannel(ev: Event): string {
@@ -92,6 +98,9 @@ export class Session {
   readonly lockouts = new Map<string, Lockout>();
   /** The channel each room's chat panel shows; reading it clears its unread marker. */
   readonly reading = new Map<string, string>();
+  /** Chat lines said here and not yet seen come back from the server. */
+  pending: PendingLine[] = [];
+  private nextLine = 1;
   private readonly listeners = new Set<(room: string | null) => void>();
 
   subscribe(fn: (room: string | null) => void): () => void {
@@ -241,7 +250,49 @@ export class Session {
     };
   }
 
+  /** A line about to be sent; `chatSent` / `chatFailed` settle it. */
+  sayPending(room: string, channel: string, text: string): PendingLine {
+    const line: PendingLine = { id: this.nextLine++, room, channel, text, state: "sending", error: "" };
+    this.pending.push(line);
+    this.changed(room);
+    return line;
+  }
+
+  chatSent(line: PendingLine): void {
+    this.dropPending(line);
+  }
+
+  /** `inFlight`: it went out on a socket that then dropped, so it may have arrived. */
+  chatFailed(line: PendingLine, inFlight: boolean, error: string): void {
+    if (!this.pending.includes(line)) return;
+    line.state = inFlight ? "unconfirmed" : "unsent";
+    line.error = error;
+    this.changed(line.room);
+  }
+
+  /** The room was joined again after a drop: what did not come back in the resumed events did not arrive. */
+  settleUnconfirmed(room: string): void {
+    let any = false;
+    for (const line of this.pending) {
+      if (line.room === room && line.state === "unconfirmed") {
+        line.state = "unsent";
+        any = true;
+      }
+    }
+    if (any) this.changed(room);
+  }
+
+  dropPending(line: PendingLine): void {
+    const before = this.pending.length;
+    this.pending = this.pending.filter((l) => l !== line);
+    if (this.pending.length !== before) this.changed(line.room);
+  }
+
   private addChat(r: RoomView, line: ChatLine, live: boolean): void {
+    // One of ours came back: it arrived, whatever the ack said (or did not say, the socket having gone).
+    const me = this.welcome?.player;
+    const mine = me ? this.pending.find((p) => p.room === r.id && p.text === line.text && line.from === me) : undefined;
+    if (mine) this.pending = this.pending.filter((p) => p !== mine);
     const list = r.chat.get(line.channel) ?? [];
     list.push(line);
     r.chat.set(line.channel, list);

@@ -3,13 +3,14 @@
 import { t, type MessageKey } from "../i18n";
 import type { Session } from "../net/session";
 import { clear, h } from "./dom";
+import { playerWord, teamWord } from "../i18n/words";
 
 export function channelLabel(channel: string): string {
   const [kind, team] = channel.split(":");
   const keys: Record<string, MessageKey> = { team: "chan.team", players: "chan.players", spectators: "chan.spectators", announce: "chan.announce", secret: "chan.secret" };
-  if (kind === "mod") return `⚑ ${team ?? ""}`;
+  if (kind === "mod") return `⚑ ${t("chan.mod", { team: teamWord(team) })}`;
   const k = keys[kind!];
-  return k ? `${t(k)}${team ? ` (${team})` : ""}` : channel;
+  return k ? `${t(k)}${team && kind !== "secret" ? ` (${teamWord(team)})` : team && kind === "secret" ? ` (${playerWord(team)})` : ""}` : channel;
 }
 
 /** Which channel a role may write to from this tab ("team:red" is written as "team" by its players). */
@@ -50,7 +51,8 @@ export class ChannelsPanel {
     const r = this.session.room(this.room);
     const w = this.session.welcome;
     const channels = r.channels.length ? r.channels : [...r.chat.keys()];
-    if (!this.current || !channels.includes(this.current)) {
+    // (a room being re-joined has no channels for a moment: the one being read stays)
+    if (!this.current || (channels.length && !channels.includes(this.current))) {
       this.current = channels.find((c) => c.startsWith("team:")) ?? channels.find((c) => w && writable(c, w.role, w.team ?? null)) ?? channels[0] ?? null;
       if (this.current) this.session.reading.set(this.room, this.current);
     }
@@ -67,7 +69,16 @@ export class ChannelsPanel {
     }
     clear(this.lines);
     for (const line of this.current ? r.chat.get(this.current) ?? [] : []) {
-      this.lines.append(h("div", { class: "line" }, h("b", {}, line.from), " ", line.text));
+      this.lines.append(h("div", { class: "line" }, h("b", {}, playerWord(line.from)), " ", line.text));
+    }
+    // Said here, not yet back from the server: on its way, unconfirmed, or not sent (with a retry).
+    for (const p of this.session.pending.filter((l) => l.room === this.room && l.channel === this.current)) {
+      this.lines.append(h("div", { class: `line pending ${p.state}`, "data-testid": `pending-${p.state}` },
+        h("b", {}, playerWord(w?.player)), " ", p.text, " ",
+        h("span", { class: "muted" }, p.state === "unsent" ? `⚠ ${t("chat.unsent")}${p.error ? ` — ${p.error}` : ""}` : t(p.state === "sending" ? "chat.sending" : "chat.unconfirmed")),
+        p.state === "unsent" ? h("span", { class: "buttons inline" },
+          h("button", { "data-testid": "chat-retry", onclick: () => { this.session.dropPending(p); void this.say(p.channel, p.text).catch(() => {}); } }, t("chat.retry")),
+          h("button", { onclick: () => this.session.dropPending(p) }, t("chat.discard"))) : null));
     }
     this.lines.scrollTop = this.lines.scrollHeight;
     const canWrite = !!(w && this.current && writable(this.current, w.role, w.team ?? null)) && !this.readOnly();

@@ -2,6 +2,7 @@
  * at `now_ms`, minus what has elapsed since on the server's clock for the teams that tick. */
 import { t } from "../i18n";
 import { teamColour } from "./colours";
+import { teamWord } from "../i18n/words";
 import { clear, formatMs, h } from "./dom";
 
 export interface TeamClock {
@@ -37,20 +38,24 @@ export function clockLevel(c: TeamClock): "ok" | "low" | "critical" {
 }
 
 export class ClocksPanel {
-  readonly root = h("div", { class: "clocks", "data-testid": "clocks" });
+  readonly root = h("div", { class: "clocks", "data-testid": "clocks", role: "group" });
 
   render(view: Obj, viewAt: number, now: number, active: string[], myTeam: string | null): void {
     const { paused, teams } = clocksAt(view, viewAt, now);
     clear(this.root);
+    this.root.setAttribute("aria-label", t("clock.label"));
     const names = teams.length ? teams.map((c) => c.team) : active;
     for (const team of names) {
       const c = teams.find((x) => x.team === team);
       const col = teamColour(team);
       const level = c ? clockLevel(c) : "ok";
-      const cls = ["clock", level, c?.ticking ? "ticking" : "", active.includes(team) ? "to-move" : "", team === myTeam ? "mine" : ""].join(" ");
-      this.root.append(h("div", { class: cls, "data-team": team, "data-testid": `clock-${team}` },
-        h("span", { class: "swatch", style: `background:${col.fill}` }),
-        h("span", { class: "team" }, team),
+      const moving = active.includes(team);
+      const cls = ["clock", level, c?.ticking ? "ticking" : "", moving ? "to-move" : "idle", team === myTeam ? "mine" : ""].join(" ");
+      this.root.append(h("div", { class: cls, "data-team": team, "data-testid": `clock-${team}`, "aria-current": moving ? "true" : null,
+        style: moving ? `--team:${col.fill}` : null },
+        moving ? h("span", { class: "arrow", "aria-hidden": "true" }, "▶") : null,
+        h("span", { class: "team-mark", style: `color:${col.fill}`, "aria-hidden": "true" }, col.glyph),
+        h("span", { class: "team" }, teamWord(team)),
         h("span", { class: "time" }, c ? formatMs(c.remainingMs) : "—"),
         c?.flagged ? h("span", { class: "flag" }, t("clock.flagged")) : null,
       ));

@@ -1,55 +1,118 @@
-/** One line per room event for the turn log, the dice and the losses: short, in the game's words, with the rule
- * the engine cited. Unknown kinds fall back to their plain fields. */
+/** One sentence per room event, in the viewer's language: units, armies, teams and places by name, durations as
+ * clock times, the dice with what they needed, and the rule the engine cited (linked to the rulebook by the
+ * caller). A kind without its own sentence is read as "an event of the game". */
+import { has, proper, t, tn, type MessageKey } from "../i18n";
+import { facingWord, formationWord, kindWord, playerWord, rollWord, statusWord, teamWord, teamsWord, weaponWord } from "../i18n/words";
 import type { Event } from "../net/protocol";
 import { formatMs } from "./dom";
+import type { Names } from "./names";
 
 type D = Record<string, unknown>;
+type Params = Record<string, string | number>;
 const s = (v: unknown): string => (Array.isArray(v) ? v.join(",") : v === null || v === undefined ? "" : String(v));
+const n = (v: unknown): number => (typeof v === "number" ? v : Number(v) || 0);
 
-const FORMATS: Record<string, (d: D) => string> = {
-  roll: (d) => `⚄ ${s(d.purpose)}${d.unit ? ` ${s(d.unit)}` : ""}: ${s(d.face)}${d.need !== undefined ? ` (≤${s(d.need)})` : ""} ${d.success ? "✓" : "✗"}`,
-  fire: (d) => `✷ ${s(d.unit)} → ${s(d.target)} ${s(d.weapon)}${d.distance !== undefined ? ` @${s(d.distance)}` : ""}${d.hit === false ? " miss" : ""} −${s(d.losses ?? 0)}`,
-  losses: (d) => `✚ ${s(d.unit)} −${s(d.losses ?? d.amount)}${d.left !== undefined ? ` (${s(d.left)} left)` : ""}`,
-  melee: (d) => `⚔ ${s(d.a ?? d.unit)} × ${s(d.b ?? d.target)}${d.losses !== undefined ? ` −${s(d.losses)}` : ""}`,
-  morale: (d) => `☰ ${s(d.unit)} morale ${s(d.morale ?? d.delta)}${d.reason ? ` (${s(d.reason)})` : ""}`,
-  fallen: (d) => `✝ ${s(d.unit)} ${s(d.status ?? d.how)}`,
-  dispersal: (d) => `✝ ${s(d.unit)} dispersed`,
-  wheeled: (d) => `↻ ${s(d.unit)} ${Number(d.degrees) > 0 ? "+" : ""}${s(d.degrees)}°`,
-  formation: (d) => `▦ ${s(d.unit)} ${s(d.formation)}`,
-  moved: (d) => `→ ${s(d.unit)} ${d.to ? s(d.to) : Array.isArray(d.path) ? s((d.path as unknown[])[(d.path as unknown[]).length - 1]) : ""}${d.used !== undefined ? ` (used ${s(d.used)})` : ""}`,
-  counter_moved: (d) => `→ ${s(d.id)} ${s(d.x)},${s(d.y)}`,
-  counter_spotted: (d) => `◉ ${s(d.team)} ${s(d.id)} at ${s(d.x)},${s(d.y)}`,
-  sighting: (d) => {
-    const seen = Array.isArray(d.units) ? (d.units as D[]).map((u) => `${s(u.name ?? u.id)} ${s(u.cell)}`) : [];
-    const lost = Array.isArray(d.lost) ? (d.lost as unknown[]).map(s) : [];
-    return `◉ ${seen.join("; ")}${lost.length ? `${seen.length ? "; " : ""}lost sight of ${lost.join(", ")}` : ""}`;
-  },
-  turn: (d) => `▶ ${d.turn !== undefined ? `turn ${s(d.turn)} ` : ""}${Array.isArray(d.active) ? `to move: ${s(d.active)}` : Array.isArray(d.order) ? `order: ${s(d.order)}` : ""}${d.ended ? ` (${s(d.ended)} ended)` : ""}`,
-  turn_ended: (d) => `■ ${s(d.team)} ended turn ${s(d.turn)}${d.flagged ? " (flag fell)" : ""}`,
-  phase_over: (d) => `■ ${s(d.side)} phase over${d.flagged ? " (flag fell)" : ""}`,
-  secret_module: (d) => d.action === "returned" ? `⌂ ${s(d.player)} back from the secret module` : `⌂ ${s(d.player)} to the secret module${d.reason ? `: ${s(d.reason)}` : ""}`,
-  answer: (d) => `? ${s((d.question as D | undefined)?.kind)} → ${s(d.answer)} (left ${s(d.left)})`,
-  ruling: (d) => `⚖ ${s(d.text ?? d.type)}`,
-  clock_adjusted: (d) => `◷ ${s(d.team)} ${Number(d.delta_ms) >= 0 ? "+" : ""}${formatMs(Number(d.delta_ms ?? 0))}`,
-  clock_flagged: (d) => `◷ ${s(d.team)} flag fell`,
-  battle_over: (d) => `⚑ ${s(d.winner)} ${s(d.reason)}`,
-};
+/** Events the log does not show: chat has its channels, the clocks' own ticking shows on the clocks. */
+export const QUIET_KINDS = new Set(["chat", "clock_started", "clock_stopped"]);
 
-export function describeEvent(ev: Event): string {
-  const d = ev.data;
-  const f = FORMATS[ev.kind];
-  const rule = typeof d.rule === "string" ? ` [${d.rule}]` : "";
-  if (f) return `#${ev.seq} ${f(d)}${rule}`;
-  const parts = Object.entries(d)
-    .filter(([k, v]) => !["clocks", "state", "view", "rule"].includes(k) && (typeof v !== "object" || v === null || Array.isArray(v)))
-    .slice(0, 5)
-    .map(([k, v]) => `${k}=${s(v)}`);
-  return `#${ev.seq} ${ev.kind}${parts.length ? `: ${parts.join(" ")}` : ""}${rule}`;
+const TEAM_KEYS = ["team", "side", "by", "winner", "loser", "attacker", "defender", "holder", "besieger", "garrison", "proposer"];
+const UNIT_KEYS = ["unit", "a", "b", "shooter"];
+
+/** The data of an event as words: teams, units, armies, places, facings, formations, weapons, durations. */
+function params(d: D, names: Names): Params {
+  const p: Params = {};
+  for (const [k, v] of Object.entries(d)) {
+    if (v === null || v === undefined || (typeof v === "object" && !Array.isArray(v))) continue;
+    p[k] = s(v);
+  }
+  for (const k of TEAM_KEYS) if (typeof d[k] === "string") p[k] = teamWord(d[k] as string);
+  for (const k of UNIT_KEYS) if (typeof d[k] === "string") p[k] = names.unit(d[k]);
+  if (typeof d.target === "string") p.target = names.unit(d.target);
+  if (typeof d.army === "string") p.army = names.army(d.army);
+  if (d.cell !== undefined) p.cell = names.place(d.cell);
+  if (typeof d.battle === "string" || typeof d.battle === "number") { p.battle = names.battle(d.battle); }
+  if (d.cell !== undefined) p.place = names.place(d.cell);
+  for (const k of ["fortress", "city", "general", "title"]) if (typeof d[k] === "string") p[k] = proper(d[k] as string);
+  if (Array.isArray(d.active)) p.active = teamsWord(d.active.map(s));
+  if (Array.isArray(d.teams)) p.teams = teamsWord(d.teams.map((x) => (typeof x === "object" && x ? s((x as D).colour) : s(x))));
+  if (Array.isArray(d.order)) p.order = teamsWord(d.order.map(s));
+  if (d.facing !== undefined) p.facing = facingWord(d.facing as number);
+  if (typeof d.formation === "string") p.formation = formationWord(d.formation);
+  if (typeof d.weapon === "string") p.weapon = weaponWord(d.weapon);
+  if (typeof d.status === "string") p.status = statusWord(d.status);
+  if (typeof d.kind === "string") p.kind = kindWord(d.kind);
+  if (typeof d.player === "string") p.player = playerWord(d.player);
+  if (d.distance !== undefined) p.distance = tn("n.cells", n(d.distance));
+  if (d.points !== undefined) p.points = tn("n.points", n(d.points));
+  if (d.intercept !== undefined) p.intercept = t(d.intercept ? "nap.yes" : "nap.no");
+  if (d.support !== undefined) p.support = t(d.support ? "nap.yes" : "nap.no");
+  if (Array.isArray(d.to)) p.to = s(d.to);
+  else if (Array.isArray(d.path) && d.path.length) p.to = s(d.path[d.path.length - 1]);
+  p.losses = s(d.losses ?? 0);
+  p.amount = s(d.losses ?? d.amount ?? 0);
+  return p;
 }
 
-/** The battle's dice, fire, melee, morale and losses, as they happen. */
-export const BATTLE_LOG_KINDS = new Set([
-  "roll", "fire", "losses", "melee", "morale", "fallen", "dispersal", "charge", "contact", "overrun", "arrived",
-  "battle_over", "resolution", "turn", "phase_over", "moved", "wheeled", "about_face", "formation", "targets",
-  "barrage", "retreat_ordered", "left_melee", "order_carried", "order_failed",
-]);
+/** Which sentence: most kinds have one, some a variant by what happened. */
+function sentence(kind: string, d: D): MessageKey | null {
+  const umpire = d.by === "moderator";
+  switch (kind) {
+    case "turn":
+      return Array.isArray(d.order) && d.turn !== undefined ? "ev.turn.order" : Array.isArray(d.active) && d.active.length ? "ev.turn.active" : "ev.turn.none";
+    case "clock_paused":
+      return umpire ? "ev.clock_paused.umpire" : "ev.clock_paused";
+    case "clock_resumed":
+      return umpire ? "ev.clock_resumed.umpire" : "ev.clock_resumed";
+    case "clock_adjusted":
+      return n(d.delta_ms) >= 0 ? "ev.clock_adjusted.add" : "ev.clock_adjusted.take";
+    case "spectator_delay":
+      return n(d.ms) > 0 ? "ev.spectator_delay" : "ev.spectator_delay.off";
+    case "secret_module":
+      if (d.action === "returned") return d.early ? "ev.secret_module.early" : "ev.secret_module.returned";
+      return d.reason ? "ev.secret_module.sent_reason" : "ev.secret_module.sent";
+    case "turn_ended":
+      return d.flagged ? "ev.turn_ended.flagged" : d.passed ? "ev.turn_ended.passed" : "ev.turn_ended";
+    case "phase_over":
+      return d.flagged ? "ev.phase_over.flagged" : "ev.phase_over";
+    case "roll":
+      return d.need !== undefined && d.need !== null ? "ev.roll.need" : "ev.roll.plain";
+    case "fire":
+      return d.hit === false ? "ev.fire.miss" : "ev.fire";
+    case "contact":
+      return d.attacker !== undefined ? "ev.contact" : "ev.contact.units";
+    case "battle_ended":
+      return d.how === "quick" ? "ev.battle_ended.quick" : "ev.battle_ended";
+    case "battle_over":
+      return d.general_killed ? "ev.battle_over.general_killed" : "ev.battle_over";
+    case "campaign_over":
+      return d.winner ? "ev.campaign_over.won" : "ev.campaign_over";
+    default: {
+      const key = `ev.${kind}`;
+      return has(key) ? key : null;
+    }
+  }
+}
+
+export interface LogLine {
+  text: string;
+  /** the rule IDs the event cites (the engines write one or several, comma-separated) */
+  rules: string[];
+}
+
+export function describeEvent(ev: Event, names: Names): LogLine {
+  const d = ev.data;
+  const key = sentence(ev.kind, d);
+  const p = params(d, names);
+  if (ev.kind === "clock_adjusted") p.delta = formatMs(Math.abs(n(d.delta_ms)));
+  if (ev.kind === "spectator_delay") p.delay = formatMs(n(d.ms));
+  if (ev.kind === "clock_downtime_skipped") p.span = formatMs(n(d.to_ms ?? d.to) - n(d.from_ms ?? d.from));
+  if (ev.kind === "secret_module" && d.action !== "returned") p.span = formatMs(n(d.until_ms) - n(d.since_ms));
+  if (ev.kind === "roll") {
+    p.purpose = rollWord(s(d.purpose));
+    p.who = typeof d.unit === "string" ? ` (${names.unit(d.unit)})` : typeof d.side === "string" ? ` (${teamWord(d.side)})` : "";
+    p.result = t(d.success ? "ev.roll.success" : "ev.roll.failure");
+  }
+  const text = key ? t(key, p) : t("ev.other", { what: ev.kind.replace(/_/g, " ") });
+  const rules = typeof d.rule === "string" ? d.rule.split(/[,\s]+/).filter((r) => /^[A-Z]+(-[A-Z0-9.]+)+$/.test(r)) : [];
+  return { text, rules };
+}

@@ -1,0 +1,3 @@
+import type { Plugin } from "vite";
+export function compressDir(dir: string): string[];
+export function compress(): Plugin;

@@ -1,0 +1,41 @@
+/** The game's words for what the server sends as identifiers: terrains, arms, formations, states, facings (as
+ * compass points), weapons, dice, teams. An identifier the tables lack is shown with its underscores as spaces. */
+import { has, t } from "./index";
+import { FACINGS } from "../battle/geometry";
+
+function word(prefix: string, id: string): string {
+  const key = `${prefix}.${id}`;
+  return has(key) ? t(key) : id.replace(/_/g, " ");
+}
+
+export const terrainWord = (id: string): string => word("terrain", id);
+export const armWord = (id: string): string => word("arm", id);
+export const formationWord = (id: string): string => word("formation", id);
+export const statusWord = (id: string): string => word("status", id);
+export const weaponWord = (id: string): string => word("weapon", id);
+export const rollWord = (id: string): string => (has(`roll.${id}`) ? t(`roll.${id}` as never) : t("roll.other"));
+export const phaseWord = (id: string): string => word("siege.phase", id);
+export const kindWord = (id: string): string => word("kind", id);
+
+/** A team by its colour, in words ("Blue", "Синие"). */
+export function teamWord(team: string | null | undefined): string {
+  if (!team) return "—";
+  return has(`team.${team}`) ? t(`team.${team}` as never) : team;
+}
+
+/** Several teams: "Red, Blue". */
+export const teamsWord = (teams: readonly string[]): string => teams.map(teamWord).join(", ");
+
+/** A facing (0–7 clockwise from north, or "NE") as a compass point in words. */
+export function facingWord(f: number | string): string {
+  const i = typeof f === "number" ? ((Math.round(f) % 8) + 8) % 8 : FACINGS.indexOf(String(f).toUpperCase() as (typeof FACINGS)[number]);
+  return i >= 0 ? t(`facing.${i}` as never) : String(f);
+}
+
+/** A seat's player id (`red-2`) as "Red, seat 2"; the moderator as "the umpire". */
+export function playerWord(player: string | null | undefined): string {
+  if (!player) return "—";
+  if (player === "moderator") return t("player.moderator");
+  const m = /^([a-z]+)-(\d+)$/.exec(player);
+  return m ? t("player.seat", { team: teamWord(m[1]), seat: m[2]! }) : player;
+}

@@ -1,0 +1,58 @@
+/** The state that matters now, in one line (issue 16 §3): whose turn and how long is left, a decision someone must
+ * take, a pause, a battle's phase, the secret module. The tab title, the favicon and the optional sound follow it. */
+import { t } from "../i18n";
+import { teamWord, teamsWord } from "../i18n/words";
+import { formatMs } from "./dom";
+import type { TeamClock } from "./clocks";
+
+export interface StateInput {
+  kind: "campaign" | "battle" | "secret_module" | "unknown";
+  /** the viewer's team when it is a player (null: moderator, spectator) */
+  myTeam: string | null;
+  active: string[];
+  clocks: { paused: boolean; teams: TeamClock[] };
+  /** time left in the secret module for this player, if there */
+  lockedMs: number | null;
+  /** the battle room's name, turn and result winner */
+  battle?: { name: string; turn: number | null; winner: string | null };
+  /** a contact waiting for the defender's answer (N-START-3): who decides and where */
+  decision?: { team: string; place: string } | null;
+  runningBattles?: number;
+  over?: boolean;
+}
+
+export interface StateLine {
+  text: string;
+  /** the viewer must act now */
+  mine: boolean;
+}
+
+export function stateLine(s: StateInput): StateLine {
+  const time = (team: string) => {
+    const c = s.clocks.teams.find((x) => x.team === team);
+    return c ? formatMs(c.remainingMs) : "";
+  };
+  if (s.lockedMs !== null) return { text: t("status.secret", { time: formatMs(s.lockedMs) }), mine: false };
+  if (s.kind === "battle" && s.battle?.winner) return { text: t("status.battle.over", { battle: s.battle.name, winner: teamWord(s.battle.winner) }), mine: false };
+  if (s.over) return { text: t("status.over"), mine: false };
+  if (s.clocks.paused) return { text: t("status.paused"), mine: false };
+  if (s.decision) {
+    const mine = s.decision.team === s.myTeam;
+    const params = { team: teamWord(s.decision.team), place: s.decision.place, time: time(s.decision.team) };
+    return { text: t(mine ? "status.decide.you" : "status.decide.them", params).trim(), mine };
+  }
+  const mine = s.myTeam !== null && s.active.includes(s.myTeam);
+  if (s.kind === "battle" && s.battle && s.active.length) {
+    const side = s.active[0]!;
+    const params = { battle: s.battle.name, turn: s.battle.turn ?? "—", team: teamWord(side), time: time(side) };
+    return { text: t(mine ? "status.battle.yours" : "status.battle.theirs", params), mine };
+  }
+  if (!s.active.length) return { text: t(s.runningBattles ? "status.waiting_battles" : "status.nobody"), mine: false };
+  if (mine) {
+    const left = time(s.myTeam!);
+    return { text: left ? t("status.your_turn", { time: left }) : t("status.your_turn.untimed"), mine };
+  }
+  const others = s.active.filter((x) => x !== s.myTeam);
+  const left = time(others[0]!);
+  return { text: left ? t("status.their_turn", { team: teamsWord(others), time: left }) : t("status.their_turn.untimed", { team: teamsWord(others) }), mine };
+}

@@ -1,0 +1,260 @@
+"""The web client for real groups (issue 16): a phone, two tabs on one seat, a restart and an offline spell in the
+middle of a battle, a return from the secret module after a reconnect, the Russian interface, the umpire's desk."""
+
+from __future__ import annotations
+
+import re
+import signal
+from typing import Any
+
+import pytest
+
+from tests.browser.conftest import ARTIFACTS, shot, sync_api
+from tests.browser.test_client import battle_tab, march_to_battle, open_link, say
+from tests.conftest import ServerProcess
+
+expect = sync_api.expect
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+TWO_TEAMS = [{"colour": "red"}, {"colour": "blue"}]
+
+
+def phone(browser: Any, lang: str = "en") -> Any:
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-GB", has_touch=True, is_mobile=True,
+                              device_scale_factor=2)
+    ctx.add_init_script(f"try {{ localStorage.setItem('lang', '{lang}') }} catch (e) {{}}")
+    page = ctx.new_page()
+    page.set_default_timeout(10_000)
+    return page
+
+
+def viewport(canvas: Any) -> tuple[float, str]:
+    return float(canvas.get_attribute("data-scale")), str(canvas.get_attribute("data-offset"))
+
+
+def touch(cdp: Any, kind: str, points: list[tuple[float, float]]) -> None:
+    cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": [
+        {"x": x, "y": y, "id": i} for i, (x, y) in enumerate(points)]})
+
+
+def test_on_a_phone_the_map_fills_the_width_and_a_pinch_or_drag_zooms_and_pans_it(
+        web_server: ServerProcess, browser: Any) -> None:
+    made = web_server.http("POST", "/api/campaigns", {
+        "name": "Phone", "scenario": "napoleonic", "level": 2,
+        "teams": [{"colour": "red", "seats": 1}, {"colour": "blue", "seats": 1}]})
+    page = phone(browser)
+    try:
+        open_link(page, made["seats"][0]["link"], "red")
+        canvas = page.get_by_test_id("campaign-map")
+        expect(canvas).to_have_attribute("data-scale", re.compile(r"\d"))
+        box = canvas.bounding_box()
+        assert box and round(box["width"]) == 390, box
+        shot(page, "phone-campaign")
+        before = viewport(canvas)
+        cdp = page.context.new_cdp_session(page)
+        cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        touch(cdp, "touchStart", [(cx - 30, cy), (cx + 30, cy)])
+        for step in range(1, 6):
+            touch(cdp, "touchMove", [(cx - 30 - 15 * step, cy), (cx + 30 + 15 * step, cy)])
+        touch(cdp, "touchEnd", [])
+        zoomed = viewport(canvas)
+        assert zoomed[0] > before[0] * 1.5, (before, zoomed)
+        touch(cdp, "touchStart", [(cx, cy)])
+        for step in range(1, 6):
+            touch(cdp, "touchMove", [(cx + 12 * step, cy + 8 * step)])
+        touch(cdp, "touchEnd", [])
+        panned = viewport(canvas)
+        assert panned[0] == zoomed[0] and panned[1] != zoomed[1], (zoomed, panned)
+        shot(page, "phone-campaign-zoomed")
+        # a tap on an army opens the order panel as a bottom sheet
+        page.get_by_test_id("zoom-fit").click()
+        canvas.focus()
+        page.keyboard.press("Tab")
+        sheet = page.get_by_test_id("selection")
+        expect(sheet).to_have_class(re.compile(r"\bopen\b"))
+        sheet_box = sheet.bounding_box()
+        assert sheet_box and sheet_box["y"] + sheet_box["height"] >= 843, sheet_box
+        shot(page, "phone-order-sheet")
+    finally:
+        page.context.close()
+
+
+def test_two_tabs_on_one_seat_do_not_kick_each_other_for_ever(web_server: ServerProcess, new_page: Any) -> None:
+    made = web_server.http("POST", "/api/campaigns", {"name": "Twice", "teams": TWO_TEAMS})
+    link = made["seats"][0]["link"]
+    first = new_page()
+    closes: list[int] = []
+    first.on("websocket", lambda ws: ws.on("close", lambda _: closes.append(1)))
+    open_link(first, link, "red")
+    second = first.context.new_page()
+    open_link(second, link, "red")
+    banner = first.get_by_test_id("conn-banner")
+    expect(banner).to_contain_text("This seat is open in another window")
+    first.wait_for_timeout(3000)
+    assert len(closes) == 1, "the older tab stops instead of reconnecting"
+    expect(second.get_by_test_id("conn-banner")).to_have_count(0)
+    shot(first, "seat-open-elsewhere")
+    first.get_by_test_id("use-here").click()
+    expect(first.get_by_test_id("conn-banner")).to_have_count(0)
+    expect(second.get_by_test_id("conn-banner")).to_contain_text("This seat is open in another window")
+    say(first, "players", "here now")
+
+
+def test_a_restart_and_an_offline_spell_mid_battle_keep_the_tabs_and_the_chat(
+        web_server: ServerProcess, new_page: Any) -> None:
+    _, red, blue = march_to_battle(web_server, new_page)
+    expect(battle_tab(red)).to_have_count(1, timeout=15_000)
+    battle_tab(red).click()
+    expect(red.get_by_test_id("battle-field")).to_be_visible()
+    say(red, "players", "before the restart")
+
+    web_server.kill()
+    expect(red.get_by_test_id("conn-banner")).to_contain_text("reconnecting")
+    web_server.start()
+    expect(red.get_by_test_id("conn-banner")).to_have_count(0, timeout=30_000)
+    expect(battle_tab(red)).to_have_count(1)  # the battle tab is still there, no reload
+    expect(red.get_by_test_id("battle-field")).to_be_visible()
+
+    red.context.set_offline(True)
+    red.wait_for_timeout(200)
+    expect(red.get_by_test_id("conn-banner")).to_contain_text("offline", timeout=5_000)
+    red.get_by_test_id("chat-input").fill("typed while offline")
+    red.get_by_test_id("chat-send").click()
+    expect(red.get_by_test_id("chat-lines").get_by_test_id("pending-sending")).to_contain_text("typed while offline")
+    shot(red, "offline-mid-battle")
+    red.context.set_offline(False)
+    expect(red.get_by_test_id("conn-banner")).to_have_count(0, timeout=30_000)
+    lines = red.get_by_test_id("chat-lines")
+    expect(lines).to_contain_text("typed while offline")
+    expect(lines.get_by_test_id("pending-sending")).to_have_count(0)
+    assert lines.inner_text().count("before the restart") == 1
+    expect(battle_tab(red)).to_have_count(1)
+    battle_tab(blue).click()
+    blue.get_by_test_id("chan-players").click()
+    expect(blue.get_by_test_id("chat-lines")).to_contain_text("typed while offline")
+
+
+def test_a_silent_socket_is_noticed_within_seconds(web_server: ServerProcess, new_page: Any) -> None:
+    """The browser does not always say it went offline: the heartbeat notices a socket that hears nothing."""
+    made = web_server.http("POST", "/api/campaigns", {"name": "Quiet", "teams": TWO_TEAMS})
+    page = new_page()
+    open_link(page, made["seats"][0]["link"], "red")
+    page.wait_for_timeout(1000)  # a few of the server's pings: the client learns their rhythm
+    assert web_server.proc is not None
+    web_server.proc.send_signal(signal.SIGSTOP)  # the server hangs: the socket stays open, silent
+    try:
+        expect(page.get_by_test_id("conn-banner")).to_contain_text("reconnecting", timeout=8_000)
+    finally:
+        web_server.proc.send_signal(signal.SIGCONT)
+    expect(page.get_by_test_id("conn-banner")).to_have_count(0, timeout=30_000)
+
+
+def test_a_player_released_while_away_returns_to_the_army(web_server: ServerProcess, new_page: Any) -> None:
+    made = web_server.http("POST", "/api/campaigns", {"name": "Back", "teams": TWO_TEAMS})
+    red, moderator = new_page(), new_page()
+    open_link(red, made["seats"][0]["link"], "red")
+    open_link(moderator, made["moderator_link"], "Moderator")
+    desk = moderator.get_by_test_id("moderator-desk")
+    expect(desk.get_by_test_id("mod-player").locator("option[value='red-1']")).to_have_count(1)
+    desk.get_by_test_id("mod-player").select_option("red-1")
+    desk.get_by_test_id("mod-lock").click()
+    expect(red.get_by_test_id("secret-banner")).to_contain_text("You are in the secret module")
+    secret = red.get_by_test_id("room-tabs").locator("[data-room^='s-']")
+    expect(secret).to_have_count(1)
+    secret.click()
+    # red drops off; meanwhile the umpire brings red back; red reconnects
+    red.context.set_offline(True)
+    expect(red.get_by_test_id("conn-banner")).to_contain_text("offline")
+    desk.get_by_test_id("mod-release").click()
+    red.context.set_offline(False)
+    expect(red.get_by_test_id("conn-banner")).to_have_count(0, timeout=30_000)
+    expect(red.get_by_test_id("secret-banner")).to_have_count(0)
+    expect(red.get_by_test_id("back-banner")).to_contain_text("You are back from the secret module")
+    expect(secret).to_have_count(0)
+    expect(red.get_by_test_id("campaign-map")).to_be_visible()
+    expect(red.get_by_test_id("error-line")).not_to_contain_text("forbidden")
+    expect(red.get_by_test_id("end-turn")).to_be_visible()
+    shot(red, "back-from-the-secret-module")
+
+
+LATIN = re.compile(r"[A-Za-z]{2,}")
+ALLOWED = re.compile(r"^(English|Enter|Esc|Tab|Ctrl|Shift|JSON|[IVXLCDM]+)$")  # keys, Roman numerals (III корпус)
+
+
+def _latin_words(page: Any) -> list[str]:
+    text = page.evaluate("() => document.body.innerText")
+    text = re.sub(r"\b[A-Z]+(?:-[A-Za-z0-9.]+)+\b", " ", text)  # rule IDs (C-1.5, N-START-1, D-N-14)
+    return sorted({w for w in LATIN.findall(text) if not ALLOWED.match(w)})
+
+
+def test_no_english_is_left_in_the_russian_interface(web_server: ServerProcess, new_page: Any) -> None:
+    """Lobby, campaign map, battle and the umpire's desk in Russian: no Latin word on the page but the language
+    switch, key names and rule IDs."""
+    lobby = new_page("ru")
+    lobby.goto(web_server.url + "/")
+    expect(lobby.get_by_test_id("create-form")).to_contain_text("Создать кампанию")
+    expect(lobby.get_by_test_id("create-scenario")).to_have_value("napoleonic")
+    lobby.wait_for_timeout(500)
+    assert _latin_words(lobby) == [], _latin_words(lobby)
+    shot(lobby, "lobby-ru")
+
+    made, red, blue = march_to_battle(web_server, new_page)
+    moderator = new_page("ru")
+    open_link(moderator, made["moderator_link"], "Посредник")
+    for page in (red, blue):
+        page.get_by_test_id("lang").click()
+    for page in (red, moderator):
+        expect(battle_tab(page)).to_have_count(1, timeout=15_000)
+        assert _latin_words(page) == [], _latin_words(page)
+        battle_tab(page).click()
+        expect(page.get_by_test_id("battle-field")).to_be_visible()
+        page.get_by_test_id("battle-field").focus()
+        page.keyboard.press("Tab")
+        page.wait_for_timeout(300)
+        assert _latin_words(page) == [], _latin_words(page)
+    shot(red, "battle-ru")
+    shot(moderator, "moderator-desk-ru")
+
+
+def test_the_umpire_rules_through_the_desks_forms_and_everyone_reads_it(web_server: ServerProcess,
+                                                                        new_page: Any) -> None:
+    made, red, _ = march_to_battle(web_server, new_page)
+    moderator, spectator = new_page(), new_page()
+    open_link(moderator, made["moderator_link"], "Moderator")
+    open_link(spectator, made["spectator_link"], "Spectator")
+    for page in (moderator, red, spectator):
+        expect(battle_tab(page)).to_have_count(1, timeout=15_000)
+        battle_tab(page).click()
+    desk = moderator.get_by_test_id("moderator-desk")
+    # a clock change is announced to the players as a sentence (red's order phase: its clock runs)
+    desk.get_by_test_id("mod-team").select_option("red")
+    desk.get_by_test_id("mod-minutes").fill("2")
+    desk.get_by_test_id("mod-adjust").click()
+    expect(red.get_by_test_id("turn-log")).to_contain_text("The umpire added 2:00 to Red's clock")
+    kinds = desk.get_by_test_id("mod-ruling-type")
+    expect(kinds.locator("option")).to_have_count(2)
+    kinds.select_option("adjust")
+    fields = desk.get_by_test_id("mod-ruling-fields")
+    unit = fields.locator("[data-field=unit]")
+    first = unit.locator("option").first.get_attribute("value")
+    unit.select_option(first)
+    fields.locator("[data-field=morale]").fill("3")
+    desk.get_by_test_id("mod-rule-form").click()
+    expect(red.get_by_test_id("turn-log")).to_contain_text("The umpire set")
+    expect(red.get_by_test_id("turn-log")).to_contain_text("morale 3")
+    desk.get_by_test_id("mod-delay").fill("1")
+    desk.get_by_test_id("mod-delay-set").click()
+    expect(moderator.get_by_test_id("turn-log")).to_contain_text("delays what spectators see by 1:00")
+    desk.get_by_test_id("mod-audit-show").click()
+    expect(desk.get_by_test_id("mod-audit")).to_contain_text("The umpire set")
+    with moderator.expect_download() as download:
+        desk.get_by_test_id("mod-audit-download").click()
+    saved = ARTIFACTS / "audit.json"
+    download.value.save_as(saved)
+    assert '"kind": "adjusted"' in saved.read_text()
+    shot(moderator, "moderator-desk-forms")
+    kinds.select_option("end_battle")
+    desk.get_by_test_id("mod-ruling-fields").locator("[data-field=winner]").select_option("red")
+    desk.get_by_test_id("mod-ruling-fields").locator("[data-field=reason]").fill("the umpire's ruling")
+    desk.get_by_test_id("mod-rule-form").click()
+    expect(red.get_by_test_id("battle-result")).to_contain_text("Red", timeout=10_000)
+    expect(red.get_by_test_id("state-line")).to_contain_text("is over: Red won")
