@@ -9,13 +9,12 @@ game is over nothing in it is secret any more, so anyone may ask for any viewer 
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable
 from typing import Any
 
-from server.bus.base import EventBus, Store
 from server.core.engine import MODERATOR, SPECTATOR
 from server.rooms.errors import RoomError
-from server.rooms.room import Room
+from server.rooms.room import Room, RoomServices
+from server.rooms.state import RoomSpec
 
 CACHED = 32  # finished rooms never change: their replays are kept (per room and viewer class)
 
@@ -30,14 +29,14 @@ def viewer_class(wanted: str, teams: list[str]) -> str:
 
 
 class Replays:
-    def __init__(self, store: Store, bus: EventBus, now: Callable[[], int]):
-        self.store, self.bus, self.now = store, bus, now
+    def __init__(self, services: RoomServices):
+        self.services = services
         self._cache: OrderedDict[tuple[str, str], dict[str, Any]] = OrderedDict()
 
     async def replay(self, room_id: str, wanted: str, current: Room | None = None) -> dict[str, Any]:
         """The per-turn views of a finished room for `wanted`. `current` is the live room when this node owns it
         (to refuse a running game without reading its whole log)."""
-        head = current or await Room.open(room_id, self.store, self.bus, self.now, owner=False, history=1)
+        head = current or await Room.open(room_id, self.services, owner=False, history=1)
         if head is None or head.engine is None:
             raise RoomError("no_such_room", f"no room {room_id} with a game")
         viewer = viewer_class(wanted, head.teams)
@@ -46,7 +45,7 @@ class Replays:
         if cached is not None:
             self._cache.move_to_end(key)
             return cached
-        if not head.engine.is_over(head.core.state):
+        if not head.engine.is_over(head.state.game):
             raise RoomError("not_over", f"room {room_id} is still being played: its replay comes when it is over")
         answer = await self._build(room_id, viewer, wanted)
         self._cache[key] = answer
@@ -55,8 +54,8 @@ class Replays:
         return answer
 
     async def _build(self, room_id: str, viewer: str, wanted: str) -> dict[str, Any]:
-        records = await self.store.read_log(room_id, 0)
-        room = Room(room_id, records[0].body, self.store, self.bus, self.now, history=1)
+        records = await self.services.store.log.read(room_id, 0)
+        room = Room(RoomSpec.of(room_id, records[0].body, self.services.engines), self.services, history=1)
         engine = room.engine
         assert engine is not None
         turns: list[dict[str, Any]] = []
@@ -65,7 +64,7 @@ class Replays:
             room.advance([record])
             if not any(e.kind == "turn" for e in record.events):
                 continue  # who is to act did not change: no turn can have ended
-            state = engine.view(room.core.state, viewer)
+            state = engine.view(room.state.game, viewer)
             turn = state.get("turn")
             if record.index == 1:
                 last_turn = turn
@@ -73,6 +72,6 @@ class Replays:
                 turns.append({"turn": last_turn, "seq": room.seq, "at_ms": record.at_ms, "state": state})
                 last_turn = turn
         final = {"turn": last_turn, "seq": room.seq, "at_ms": room.last_at,
-                 "state": engine.view(room.core.state, viewer)}
+                 "state": engine.view(room.state.game, viewer)}
         return {"room": room_id, "as": wanted, "viewer": viewer, "kind": room.kind, "teams": room.teams,
                 "turns": turns, "final": final}
