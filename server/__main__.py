@@ -1,4 +1,5 @@
-"""`python -m server --host H --port N [--data-dir D] [--redis-url URL] [--demo]` (REDIS_URL selects Redis).
+"""`python -m server --host H --port N [--data-dir D] [--redis-url URL] [--demo]` (REDIS_URL selects Redis);
+`python -m server admin COMMAND …` the operator's commands (server/admin/cli.py).
 
 What goes wrong at start (a port in use, a locked data directory, an unreachable Redis, a bad flag) is said in one
 line with what to do, exit status 1 or 2, no traceback (`--debug` shows it). At a stop (SIGTERM, SIGINT) the
@@ -181,6 +182,11 @@ def _banner(settings: Settings, loop_name: str) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["admin"]:  # the operator's commands (server/admin)
+        from server.admin.cli import main as admin
+
+        return admin(argv[1:], explain)
     settings = parse(argv)
     logging.basicConfig(level=logging.DEBUG if settings.debug else logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")

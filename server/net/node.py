@@ -11,7 +11,7 @@ from server.net.metrics import Metrics, registry_of
 from server.net.outbox import Outbox
 from server.net.session import Session
 from server.rooms.hub import Hub
-from server.settings import Settings
+from server.settings import Settings, join_link
 
 
 class Node:
@@ -45,8 +45,7 @@ class Node:
         return (s.public_url or f"http://{s.host}:{s.port}").rstrip("/")
 
     def link(self, token: str) -> str:
-        """A join link: the token rides in the URL fragment, which browsers never send to a server."""
-        return f"{self.base_url()}/#token={token}"
+        return join_link(self.base_url(), token)
 
 
 NODE = web.AppKey("node", Node)

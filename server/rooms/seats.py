@@ -53,6 +53,18 @@ async def close_revoked(store: Store, bus: EventBus, here: str, campaign: str, p
     return told
 
 
+async def reissue(store: Store, campaign_id: str, player: str) -> tuple[Member, str]:
+    """A new token for the campaign's `player` (a seat's, "moderator", "spectator"); every older one is revoked.
+    The new token is returned once."""
+    meta = await store.grants.get_campaign(campaign_id)
+    if meta is None:
+        raise RoomError("no_such_room", f"no campaign {campaign_id}")
+    member = reissued_grant(meta, player)
+    token = new_token()
+    await store.grants.replace(campaign_id, player, token_hash(token), member.dump())
+    return member, token
+
+
 def reissued_grant(meta: Mapping[str, object], player: str) -> Member:
     """The grant a re-issued token carries: a seat's player (`<colour>-<seat>`), "moderator" or "spectator"."""
     campaign_id = str(meta["id"])
@@ -132,10 +144,4 @@ class Seats:
         moderator = await self.authenticate(moderator_token)
         if moderator is None or moderator.role != "moderator" or moderator.campaign != campaign_id:
             raise RoomError("forbidden", "only this campaign's moderator re-issues its tokens")
-        meta = await self.store.grants.get_campaign(campaign_id)
-        if meta is None:
-            raise RoomError("no_such_room", f"no campaign {campaign_id}")
-        member = reissued_grant(meta, player)
-        token = new_token()
-        await self.store.grants.replace(campaign_id, player, token_hash(token), member.dump())
-        return member, token
+        return await reissue(self.store, campaign_id, player)
