@@ -20,8 +20,6 @@ from pathlib import Path
 
 from aiohttp import web
 
-from server.net.app import NODE, create_app
-from server.net.metrics import metrics_response
 from server.settings import Settings, parse, redacted
 
 GC_THRESHOLDS = (50_000, 20, 100)
@@ -105,6 +103,8 @@ def explain(exc: BaseException, settings: Settings) -> str | None:
 
 
 async def serve(settings: Settings, loop_name: str) -> None:
+    from server.net.app import NODE, create_app  # here: `admin` commands do not load the server
+
     public = listen(settings.host, settings.port, "public")
     private = listen(settings.host, settings.metrics_port, "metrics") if settings.metrics_port is not None else []
     app = create_app(settings)
@@ -139,6 +139,9 @@ async def serve(settings: Settings, loop_name: str) -> None:
 
 
 async def _scrape(app: web.Application) -> web.Response:
+    from server.net.app import NODE
+    from server.net.metrics import metrics_response
+
     node = app.get(NODE)
     if node is None:
         return web.Response(status=503, text="starting")
