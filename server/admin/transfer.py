@@ -133,6 +133,8 @@ async def import_campaign(store: Store, export: CampaignExport, engines: Registr
                           forked=since_ms is not None)
             await claim.renew()
         await store.grants.put_campaign(meta, grants)
+    if await store.leases.last_seen() is None:  # a store no server has run on yet: the time until the first one
+        await store.leases.mark_alive([], now_ms)  # starts is an outage it records (a deployment being set up)
     return Imported(campaign, meta, len(ordered), export.records, tokens, bool(there or existing))
 
 
