@@ -266,18 +266,22 @@ _REPLAY_STATUS = {"no_such_room": 404, "bad_message": 400, "not_over": 409}
 
 
 async def replay(request: web.Request) -> web.Response:
-    """GET /api/rooms/{room}/replay?as=full|spectator|team:<colour>: a finished room's view after each completed
-    turn and at the end (server/rooms/replay.py); 409 while it is still being played."""
+    """GET /api/rooms/{room}/replay?as=full|spectator|team:<colour>[&by=event]: a finished room's view after each
+    completed turn and at the end — or every command's events and view patch (server/rooms/replay.py); 409 while it
+    is still being played. Compressed when the client accepts it (an event replay is large and repetitive)."""
     hub = request.app[NODE].hub
     room_id = request.match_info["room"]
     try:
-        body = await hub.replays.replay(room_id, request.query.get("as", "full"), hub.rooms.get(room_id))
+        body = await hub.replays.replay(room_id, request.query.get("as", "full"), hub.rooms.get(room_id),
+                                        by=request.query.get("by", "turn"))
     except RoomError as exc:
         return web.json_response({"error": exc.code, "message": exc.message},
                                  status=_REPLAY_STATUS.get(exc.code, 400))
     except ValueError:  # not a room id the store accepts
         return web.json_response({"error": "no_such_room", "message": f"no room {room_id}"}, status=404)
-    return web.json_response(body)
+    response = web.json_response(body)
+    response.enable_compression()
+    return response
 
 
 async def engines(request: web.Request) -> web.Response:
