@@ -255,7 +255,9 @@ async def lobby(request: web.Request) -> web.Response:
             created_ms=int(meta.get("created_ms", 0)), spectator_link=_spectator_link(node)(meta),
         ))
     battles = await node.hub.battles.lobby(public, online, _spectator_link(node))
-    return web.json_response(Lobby(campaigns=rooms, battles=[LobbyRoom(**b) for b in battles]).model_dump())
+    finished = await node.hub.battles.lobby(public, online, _spectator_link(node), finished=True)
+    return web.json_response(Lobby(campaigns=rooms, battles=[LobbyRoom(**b) for b in battles],
+                                   finished=[LobbyRoom(**b) for b in finished]).model_dump())
 
 
 def _spectator_link(node: Node) -> Callable[[Mapping[str, Any]], str | None]:

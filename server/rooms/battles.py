@@ -30,7 +30,7 @@ from server.campaign.grid import label
 from server.core.errors import RuleError
 from server.napoleon.battles import battle_setup, cell_terrain
 from server.napoleon.field import room_engine_config
-from server.napoleon.state import RUNNING, cell_of
+from server.napoleon.state import OVER, RUNNING, cell_of
 from server.rooms.engines import find_engine
 from server.rooms.members import Member
 from server.rooms.room import Room
@@ -124,12 +124,13 @@ class BattleRooms:
     # --- the lobby ----------------------------------------------------------------------------------------------
 
     async def lobby(self, campaigns: Sequence[Mapping[str, Any]], counts: Callable[[str], Mapping[str, int]],
-                    link: Callable[[Mapping[str, Any]], str | None]) -> list[dict[str, Any]]:
+                    link: Callable[[Mapping[str, Any]], str | None], *, finished: bool = False) -> list[dict[str, Any]]:
         """The live battles of these (public) campaigns for the lobby (issue 2, issue 7 "open any live battle from
         the lobby"): one entry per running battle room with its sides and its players and spectators online
         (`counts(room)`, from every node's presence) and the campaign's spectator `link` if it has a public one
         (a spectator opens the campaign and its battles from there). A campaign room owned here is read as it is;
-        one not open here from the node's follower copy, looked at again after `LOBBY_COPY_MS`."""
+        one not open here from the node's follower copy, looked at again after `LOBBY_COPY_MS`. With `finished`, the
+        battles fought to their end instead, with their `winner` (issue 17: their replays open from the lobby)."""
         out: list[dict[str, Any]] = []
         for meta in campaigns:
             if not _has_battle_rooms(str(meta.get("scenario"))):
@@ -141,8 +142,9 @@ class BattleRooms:
             assert room is not None
             started = {str(e.data.get("battle")): e.at_ms for e in room.history if e.kind == "battle_started"}
             for b in sorted(battles.values(), key=lambda b: int(b["id"])):
-                if b["status"] != RUNNING:
+                if b["status"] != (OVER if finished else RUNNING):
                     continue
+                result = b.get("result") if isinstance(b.get("result"), Mapping) else {}
                 room_id = battle_room_id(str(meta["id"]), str(b["id"]))
                 online = counts(room_id)
                 place = cell_terrain(room.core.state, cell_of(b["cell"]))["place"] or label(cell_of(b["cell"]))
@@ -154,6 +156,7 @@ class BattleRooms:
                     "spectators_online": int(online.get("spectator", 0)),
                     "created_ms": int(started.get(str(b["id"]), meta.get("created_ms", 0))),
                     "spectator_link": link(meta),
+                    **({"winner": str(result.get("winner") or "") or None} if finished else {}),
                 })
         return out
 
