@@ -1,10 +1,10 @@
-/** The whole field in a corner while the view is zoomed in: the ground, every unit in its side's colour and the
- * part of the field on screen as a frame; a tap or a drag on it moves the view there. */
+/** The whole field (or map) in a corner while the view is zoomed in: the ground, every unit in its side's colour
+ * and the part on screen as a frame; a tap or a drag on it moves the view there. Both canvases use it. */
 import { t } from "../i18n";
 import { h } from "../ui/dom";
 import { teamColour } from "../ui/colours";
 import type { Viewport } from "../campaign/geometry";
-import type { Piece } from "./pieces";
+import type { Cell } from "./geometry";
 
 export class Minimap {
   readonly canvas: HTMLCanvasElement;
@@ -28,7 +28,7 @@ export class Minimap {
 
   /** Draw it `size` CSS pixels wide from the ground's picture, the units and the view `v` of a `w`×`hgt` canvas;
    * hidden while the whole field is on screen. */
-  draw(ground: CanvasImageSource | null, cols: number, rows: number, units: readonly Piece[], v: Viewport, w: number, hgt: number, size: number): void {
+  draw(ground: CanvasImageSource | null, cols: number, rows: number, units: readonly { side: string; cells: readonly Cell[] }[], v: Viewport, w: number, hgt: number, size: number): void {
     this.cols = cols;
     const x0 = -v.offsetX / v.scale, y0 = -v.offsetY / v.scale;
     const vw = w / v.scale, vh = hgt / v.scale;

@@ -741,6 +741,20 @@ export const en = {
   "n.events|other": "{n} events",
   "lobby.finished": "Finished battles",
   "lobby.replay": "Replay",
+  "legend.lines": "Lines",
+  "legend.river": "River",
+  "legend.road": "Road",
+  "legend.railway": "Railway",
+  "legend.border": "Border between states",
+  "legend.places": "Places",
+  "legend.capital": "Capital",
+  "legend.city": "City",
+  "legend.fortress": "Fortress",
+  "legend.forces": "Forces",
+  "legend.counter.own": "An army: its side's shape; its regiments · their morale",
+  "legend.counter.seen": "An enemy army in sight: its regiments",
+  "legend.counter.reported": "Reported, not seen (faded, dashed)",
+  "legend.battle": "A battle or siege under way",
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -1,7 +1,7 @@
 /** The after-action report on screen: the outcome, each side's losses and fallen units, the general's fate, the
  * turning points, losses turn by turn, the dice against their odds and every unit's account; printable (print CSS
  * shows the report alone) and downloadable as JSON and CSV. */
-import { formatNumber, t, tn } from "../i18n";
+import { formatNumber, proper, t, tn } from "../i18n";
 import { armWord, statusWord, teamWord, weaponWord } from "../i18n/words";
 import { reportCsv, type AfterAction } from "../battle/report";
 import { teamColour, teamMark } from "./colours";
@@ -38,12 +38,12 @@ export function reportView(r: AfterAction, title: string, unitName: (id: string)
       h("table", { class: "report-table", "data-testid": "report-sides" },
         h("tr", {}, ...["report.side", "report.general", "report.units", "report.losses", "report.inflicted", "report.dispersed", "report.taken", "report.destroyed"].map((k) => h("th", {}, t(k as never)))),
         ...r.sides.map((s) => h("tr", { "data-side": s.side, "data-losses": s.losses, "data-dispersed": s.dispersed, "data-taken": s.taken, "data-destroyed": s.destroyed },
-          h("td", {}, teamMark(s.side), ` ${teamWord(s.side)}`), h("td", {}, s.general || "—"), h("td", {}, s.units),
+          h("td", {}, teamMark(s.side), ` ${teamWord(s.side)}`), h("td", {}, s.general ? proper(s.general) : "—"), h("td", {}, s.units),
           h("td", { class: "num" }, s.losses), h("td", { class: "num" }, s.inflicted), h("td", { class: "num" }, s.dispersed),
           h("td", { class: "num" }, s.taken), h("td", { class: "num" }, s.destroyed))))),
     h("section", { "data-testid": "report-general" }, h("h3", {}, t("report.general_fate")),
       h("p", {}, !general ? t("report.general.none")
-        : t(`report.general.${general.fate}` as never, { side: teamWord(general.side), general: general.general || t("report.general.unnamed"),
+        : t(`report.general.${general.fate}` as never, { side: teamWord(general.side), general: general.general ? proper(general.general) : t("report.general.unnamed"),
           face: general.face ?? "—", need: general.need ?? "—" }))),
     h("section", {}, h("h3", {}, t("report.turning")),
       r.turningPoints.length ? h("ol", { class: "turning", "data-testid": "report-turning" }, ...r.turningPoints.map((p) => h("li", { "data-amount": p.amount },
@@ -51,7 +51,7 @@ export function reportView(r: AfterAction, title: string, unitName: (id: string)
           amount: tn("n.losses", p.amount), units: p.units.map(unitName).join(", ") }))))
         : h("p", { class: "muted" }, t("report.no_losses"))),
     r.byTurn.length ? h("section", {}, h("h3", {}, t("report.by_turn")),
-      h("div", { class: "turn-bars", role: "img", "aria-label": t("report.by_turn") }, ...r.byTurn.map((b) => h("div", { class: "turn-bar" },
+      h("div", { class: "turn-bars", role: "img", "aria-label": t("report.by_turn"), style: `--sides:${Math.max(1, r.sides.length)}` }, ...r.byTurn.map((b) => h("div", { class: "turn-bar" },
         h("span", { class: "turn-no" }, String(b.turn)),
         ...r.sides.map((s) => h("span", { class: "bar", title: `${teamWord(s.side)}: ${b.losses[s.side] ?? 0}`,
           style: `width:${Math.round(((b.losses[s.side] ?? 0) / maxTurn) * 100)}%;background:${teamColour(s.side).fill}` }, b.losses[s.side] ? String(b.losses[s.side]) : "")))))) : null,
