@@ -714,8 +714,8 @@ export class GamePage {
     const names = this.names(room);
     const title = names.room(room);
     const report = afterAction(events, first, last);
-    dialog.replaceChildren(reportView(report, title, (id) => names.unit(id), `report-${room}`),
-      h("button", { type: "button", class: "close no-print", "data-testid": "report-close", onclick: () => dialog.close() }, t("report.close")));
+    dialog.replaceChildren(h("button", { type: "button", class: "close no-print", "data-testid": "report-close", onclick: () => dialog.close() }, t("report.close")),
+      reportView(report, title, (id) => names.unit(id), `report-${room}`));
     dialog.scrollTop = 0;
     dialog.querySelector<HTMLElement>("h2")?.focus();
   }

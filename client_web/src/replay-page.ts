@@ -70,8 +70,8 @@ export function replayPage(room: string, wanted: ReplayAs | null, report: boolea
       body.prepend(player.root);
       note.textContent = t("replay.loaded_events", { n: tn("n.events", timeline.length), as: asWord(viewer) });
       const openReport = () => {
-        dialog.replaceChildren(reportView(afterAction(timeline.events(), steps[0]?.state ?? {}, last), heading, names.unit, `report-${room}`),
-          h("button", { type: "button", class: "close no-print", "data-testid": "report-close", onclick: () => dialog.close() }, t("report.close")));
+        dialog.replaceChildren(h("button", { type: "button", class: "close no-print", "data-testid": "report-close", onclick: () => dialog.close() }, t("report.close")),
+          reportView(afterAction(timeline.events(), steps[0]?.state ?? {}, last), heading, names.unit, `report-${room}`));
         if (!dialog.open) dialog.showModal?.();
         dialog.scrollTop = 0;
         dialog.querySelector<HTMLElement>("h2")?.focus();

@@ -15,6 +15,7 @@ import asyncio
 import math
 import sys
 import threading
+from pathlib import Path
 from typing import Any
 
 from tests.net.client import Client, join_when_spawned, signed_in
@@ -39,8 +40,8 @@ def orders_for(unit: dict[str, Any], enemies: list[dict[str, Any]]) -> list[dict
         if unit.get("formation") == "limbered":
             out.append({"type": "unlimber", "unit": uid})
         near = sorted(enemies, key=lambda e: math.hypot(e["x"] - unit["x"], e["y"] - unit["y"]))
-        out += [{"type": "targets", "unit": uid, "targets": [{"unit": e["id"], "guns": max(1, int(unit.get("guns") or 1))}]}
-                for e in near[:4]]
+        guns = max(1, int(unit.get("guns") or 1))
+        out += [{"type": "targets", "unit": uid, "targets": [{"unit": e["id"], "guns": guns}]} for e in near[:4]]
         return out
     dx, dy = DIRECTIONS[int(unit["facing"]) % 8]
     points = int(unit.get("points") or 0)
@@ -92,7 +93,7 @@ def fight_in_thread(ws_url: str, tokens: dict[str, str], room: str, turns: int =
     def run() -> None:
         try:
             asyncio.run(fight(ws_url, tokens, room, turns))
-        except BaseException as exc:  # noqa: BLE001 - handed back to the test's thread
+        except BaseException as exc:  # handed back to the test's thread
             failure.append(exc)
 
     thread = threading.Thread(target=run, daemon=True)
@@ -107,3 +108,18 @@ def fight_in_thread(ws_url: str, tokens: dict[str, str], room: str, turns: int =
 if __name__ == "__main__":
     url, battle, red, blue = sys.argv[1:5]
     fight_in_thread(url, {"red": red, "blue": blue}, battle, int(sys.argv[5]) if len(sys.argv) > 5 else 6)
+
+
+def room_log(data_dir: Path, room: str) -> list[Any]:
+    """The records of a room as the embedded store wrote them (read beside the running server, which holds the
+    store's lock; whole frames only)."""
+    from server.bus.base import Record
+    from server.bus.embedded import _frames
+
+    data = (data_dir / "rooms" / room / "journal").read_bytes()
+    return [Record.unpack(body) for _, body, _ in _frames(data, 0)]
+
+
+def visible_events(records: list[Any], viewer: str) -> list[Any]:
+    """The logged events a viewer class may see (server/rooms/room.py `visible`)."""
+    return [e for r in records for e in r.events if e.audience is None or viewer == "moderator" or viewer in e.audience]

@@ -12,9 +12,10 @@ import msgpack
 import pytest
 
 from tests.browser.conftest import shot, sync_api
-from tests.conftest import HttpStatus, ServerProcess
+from tests.conftest import ROOT, HttpStatus, ServerProcess
 
 expect = sync_api.expect
+ENGAGED = json.loads((ROOT / "client_web" / "test" / "fixtures" / "battle-engaged.json").read_text())
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 COLOURS_DRAWN = """(id) => {
@@ -149,9 +150,9 @@ def test_two_teams_a_spectator_and_the_moderator_play_from_the_lobby(web_server:
     blue.get_by_test_id("end-turn").click()
     expect(red.get_by_test_id("end-turn")).to_be_visible()
     expect(spectator.get_by_test_id("replay")).to_be_visible()
-    spectator.get_by_test_id("replay-prev").click()
+    spectator.get_by_test_id("replay-seen-prev").click()  # the turns this client saw, while the room is played
     expect(spectator.get_by_test_id("replay-turn")).to_contain_text("Turn 1 of 2")
-    spectator.get_by_test_id("replay-next").click()
+    spectator.get_by_test_id("replay-seen-next").click()
     expect(spectator.get_by_test_id("replay-turn")).to_contain_text("live")
 
     # The moderator pauses the clocks, then sends red's general to the secret module (D-N-14).
@@ -258,11 +259,14 @@ def test_the_canvases_draw_the_sample_data(web_server: ServerProcess, new_page: 
         expect(page.get_by_test_id("siege-info")).to_contain_text("Storm of Dresden: Blue against the garrison (Red)")
         page.mouse.move(*field_point(canvas, 35.5, 31.5))
         expect(page.get_by_test_id("battle-status")).to_contain_text("wall")
-    else:
+    else:  # the engaged battle of client_web/test/fixtures/battle-engaged.json
         page.get_by_test_id("unit-table").wait_for()
-        expect(page.get_by_test_id("unit-table")).to_contain_text("r0")
-        page.mouse.move(*field_point(canvas, 36.5, 50.5))  # red's foot battery: its fire zones show
-        expect(page.get_by_test_id("battle-status")).to_contain_text("foot artillery")
+        expect(page.get_by_test_id("unit-table")).to_contain_text("1st inf.")
+        battery = next(u for u in ENGAGED["before"]["units"]
+                       if u["type"] == "foot_artillery" and u["status"] == "field")
+        x, y = battery["cells"][0]
+        page.mouse.move(*field_point(canvas, x + 0.5, y + 0.5))  # a foot battery: its fire zones show
+        expect(page.get_by_test_id("battle-status")).to_contain_text("foot battery")
     # something other than the background was drawn
     drawn = page.evaluate(COLOURS_DRAWN, "campaign-map" if which == "campaign" else "battle-field")
     if which == "siege":

@@ -50,6 +50,7 @@ export class ReplayPlayer {
         speed, this.position,
         button(t("replay.live"), "replay-live", t("replay.back"), () => { this.pause(); this.exit(); })),
       this.seek, this.sentence);
+    this.root.dataset.events = String(timeline.events().length);
     this.root.addEventListener("keydown", (e) => {
       if (e.target instanceof HTMLSelectElement || e.target instanceof HTMLInputElement) return;
       if (e.key === "ArrowRight") this.go(e.shiftKey ? this.timeline.nextTurn(this.at) : this.at + 1, !e.shiftKey);
@@ -77,6 +78,10 @@ export class ReplayPlayer {
     const ev = this.timeline.event(next);
     if (ev && forward) this.target.play?.(ev.kind, ev.data, this.describe(ev));
     this.seek.value = String(next);
+    // where the replay stands, for tests and tools: the mark, the event's number in the room and its kind
+    this.root.dataset.at = String(next);
+    this.root.dataset.seq = ev ? String(ev.seq) : "";
+    this.root.dataset.kind = ev?.kind ?? "";
     const turn = this.timeline.turn(next);
     this.position.textContent = `${turn !== null ? `${t("game.turn", { n: turn })} · ` : ""}${t("replay.position", { n: next + 1, of: tn("n.events", n) })}`;
     this.sentence.textContent = ev ? this.describe(ev) : t("replay.no_event");
