@@ -28,8 +28,19 @@ const OUTLINE = "#15120d";
 export const isArtilleryType = (type: string): boolean => type.includes("art");
 export const isCavalryType = (type: string): boolean => type.includes("cav");
 
-/** The edges of a footprint's outline: sides of its cells that border no other of its cells, in cell units. */
+const outlines = new WeakMap<readonly Cell[], [number, number, number, number][]>();
+
+/** The edges of a footprint's outline: sides of its cells that border no other of its cells, in cell units
+ * (remembered per footprint: a view's footprints do not change while it is drawn frame after frame). */
 export function outline(cells: readonly Cell[]): [number, number, number, number][] {
+  const known = outlines.get(cells);
+  if (known) return known;
+  const edges = outlineOf(cells);
+  outlines.set(cells, edges);
+  return edges;
+}
+
+function outlineOf(cells: readonly Cell[]): [number, number, number, number][] {
   const have = new Set(cells.map((c) => `${c.x},${c.y}`));
   const out: [number, number, number, number][] = [];
   for (const c of cells) {

@@ -340,33 +340,55 @@ export function paintSwatch(canvas: HTMLCanvasElement, kind: string, cellPx = 14
   paintGround(ctx, g, cellPx);
 }
 
-/** The ground painted once per zoom step into an off-screen canvas, so that a frame costs one image copy. */
+/** The ground painted once per zoom step into an off-screen canvas, so that a frame costs one image copy. A
+ * step not painted yet is painted once the zoom has rested a moment (`ready` then asks for a frame); meanwhile the
+ * nearest step painted stands in, scaled — so zooming never waits for a repaint of the whole field. */
 export class TerrainLayer {
-  private canvas: HTMLCanvasElement | null = null;
-  private key = "";
-  /** pixels per cell of the cached picture */
-  cellPx = 0;
+  private readonly pictures = new Map<number, HTMLCanvasElement>();
+  private signature = "";
+  private pending = 0;
+  private wanted = 0;
 
-  /** The cached picture for this ground at about `devicePx` pixels per cell (rounded up to a step), or null when
-   * the zoom is beyond what a picture of the whole field should hold (then paint the visible cells directly). */
+  constructor(private readonly ready: () => void = () => {}) {}
+
+  /** The picture for this ground at about `devicePx` pixels per cell, or null when the zoom is beyond what a
+   * picture of the whole field should hold (then paint the visible cells directly). */
   picture(g: Ground, signature: string, devicePx: number): HTMLCanvasElement | null {
     const steps = [6, 10, 16, 24, 32];
     const maxSide = 2400;
     const step = steps.find((k) => k >= devicePx * 0.9) ?? Infinity;
-    if (step * Math.max(g.cols, g.rows) > maxSide || !Number.isFinite(step)) return null;
-    const key = `${signature}@${step}`;
-    if (key !== this.key || !this.canvas) {
-      const c = this.canvas ?? document.createElement("canvas");
-      c.width = g.cols * step;
-      c.height = g.rows * step;
-      const ctx = c.getContext("2d");
-      if (!ctx) return null;
-      ctx.setTransform(1, 0, 0, 1, 0, 0);
-      paintGround(ctx, g, step);
-      this.canvas = c;
-      this.key = key;
-      this.cellPx = step;
+    if (!Number.isFinite(step) || step * Math.max(g.cols, g.rows) > maxSide) return null;
+    if (signature !== this.signature) {
+      this.pictures.clear();
+      this.signature = signature;
     }
-    return this.canvas;
+    const have = this.pictures.get(step);
+    if (have) return have;
+    if (!this.pictures.size) return this.paint(g, step);
+    // the nearest picture for now, the right one when the zoom rests
+    this.wanted = step;
+    window.clearTimeout(this.pending);
+    this.pending = window.setTimeout(() => {
+      if (this.signature !== signature || this.pictures.has(this.wanted)) return;
+      this.paint(g, this.wanted);
+      this.ready();
+    }, 140);
+    const near = [...this.pictures.keys()].sort((a, b) => Math.abs(a - step) - Math.abs(b - step))[0]!;
+    return this.pictures.get(near)!;
+  }
+
+  private paint(g: Ground, step: number): HTMLCanvasElement {
+    const c = document.createElement("canvas");
+    c.width = g.cols * step;
+    c.height = g.rows * step;
+    const ctx = c.getContext("2d");
+    if (ctx) paintGround(ctx, g, step);
+    this.pictures.set(step, c);
+    // keep three steps at most (a 32-pixel picture of the field is 20 MB)
+    if (this.pictures.size > 3) {
+      const drop = [...this.pictures.keys()].sort((a, b) => Math.abs(b - step) - Math.abs(a - step))[0]!;
+      this.pictures.delete(drop);
+    }
+    return c;
   }
 }

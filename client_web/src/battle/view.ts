@@ -90,12 +90,13 @@ export class BattleView {
   private from = new Map<string, Piece>();
   private fading: Piece[] = [];
   private animStart = 0;
+  /** the frame a paint is queued for (0: none) */
   private raf = 0;
   private mySide: string | null = null;
   private readonly effects = new EffectQueue();
   /** every unit as it last stood (effects of a unit that has fallen are drawn where it was) */
   private readonly lastSeen = new Map<string, Piece>();
-  private readonly terrain = new TerrainLayer();
+  private readonly terrain = new TerrainLayer(() => this.requestDraw());
   private terrainSig = "";
   private options: BattleOptions | null = null;
   /** the options asked for: unit and state they were for */
@@ -105,6 +106,8 @@ export class BattleView {
   private ghost: Piece | null = null;
   private refused: { unit: string; text: string; rule: string | null; until: number } | null = null;
   private stateVersion = 0;
+  /** label widths by text (measuring text is a good part of a frame) */
+  private readonly textWidths = new Map<string, number>();
   /** units, armies and places by name (the game page sets them from its session) */
   names: Names = { unit: (id) => String(id), army: (id) => String(id), place: (c) => String(c), battle: (id) => String(id), room: (id) => id };
   /** shown when the battle is over: the game page opens the report and the replay */
@@ -204,19 +207,26 @@ export class BattleView {
     return { x: Math.floor((x - v.offsetX) / v.scale), y: Math.floor((y - v.offsetY) / v.scale) };
   }
 
+  /** Draw in the next frame, once however many changes come before it (a drag's pointer moves, a tween, effects):
+   * one paint per display frame, as board clients do (chessground's redraw). */
+  private requestDraw(): void {
+    if (!this.raf) this.raf = requestAnimationFrame(() => this.frame());
+  }
+
+  private frame(): void {
+    this.raf = 0;
+    const now = performance.now();
+    this.draw();
+    const moving = (this.from.size > 0 || this.fading.length > 0) && now - this.animStart < ANIM_MS;
+    if (!moving) {
+      this.from.clear();
+      this.fading = [];
+    }
+    if (moving || this.effects.active(now) || (this.refused && now < this.refused.until)) this.requestDraw();
+  }
+
   private animate(): void {
-    cancelAnimationFrame(this.raf);
-    const step = () => {
-      const now = performance.now();
-      this.draw();
-      const moving = (this.from.size > 0 || this.fading.length > 0) && now - this.animStart < ANIM_MS;
-      if (moving || this.effects.active(now) || (this.refused && now < this.refused.until)) this.raf = requestAnimationFrame(step);
-      if (!moving) {
-        this.from.clear();
-        this.fading = [];
-      }
-    };
-    step();
+    this.requestDraw();
   }
 
   // --- options ------------------------------------------------------------------------------------------------
@@ -261,7 +271,7 @@ export class BattleView {
     this.status.textContent = u
       ? `${this.names.unit(u.id)} · ${armWord(u.type)} · ${formationWord(u.formation)} · ${t("unit.facing")} ${facingWord(u.facing)} · ${t("unit.morale")} ${u.morale ?? "—"} · ${t("unit.losses")} ${u.lossTolerance ?? "—"}`
       : `${c.x},${c.y} · ${terrainWord(this.model.terrain[c.y]?.[c.x] ?? "open")}${this.model.elevation[c.y]?.[c.x] ? ` · ${t("legend.level", { n: this.model.elevation[c.y]![c.x]! })}` : ""}${r ? ` · ${t("preview.reach", { cost: formatNumber(r.cost), left: formatNumber(r.pointsLeft) })}` : ""}`;
-    this.draw();
+    this.requestDraw();
   }
 
   private tapAt(x: number, y: number): void {
@@ -297,7 +307,8 @@ export class BattleView {
     if (!v) return;
     this.viewport = { ...v, offsetX: this.canvas.clientWidth / 2 - x * v.scale, offsetY: this.canvas.clientHeight / 2 - y * v.scale };
     this.userMoved = true;
-    this.draw();
+    markViewport(this.canvas, this.viewport);
+    this.requestDraw();
   }
 
   /** Back to the whole field (the 0 key). */
@@ -312,7 +323,8 @@ export class BattleView {
     const setViewport = (v: Viewport) => {
       this.viewport = v;
       this.userMoved = true;
-      this.draw();
+      markViewport(this.canvas, v);
+      this.requestDraw();
     };
     bindGestures(this.canvas, {
       viewport: () => this.viewport,
@@ -323,7 +335,7 @@ export class BattleView {
       leave: () => {
         this.hovered = null;
         this.hoverCell = null;
-        this.draw();
+        this.requestDraw();
       },
     });
     this.canvas.addEventListener("keydown", (e) => {
@@ -674,7 +686,9 @@ export class BattleView {
       if (s < 6 && !important) continue;
       const name = (this.names.short ?? this.names.unit)(u.id);
       const text = s >= 26 ? `${name} · ${formationWord(u.formation)}` : name;
-      const lw = 18 + 4 + ctx.measureText(text).width + 8;
+      let tw = this.textWidths.get(text);
+      if (tw === undefined) this.textWidths.set(text, (tw = ctx.measureText(text).width));
+      const lw = 18 + 4 + tw + 8;
       requests.push({ item: { u, text }, priority: important ? 100 : this.own(u) ? 10 : 5, w: lw, h: LABEL_H, candidates: aroundBox(box, lw, LABEL_H, 3) });
     }
     // the zoom buttons and the minimap are not places for labels

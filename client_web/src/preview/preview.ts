@@ -22,6 +22,8 @@ export function previewPage(which: string): HTMLElement {
   } else if (which === "battle") {
     const v = new BattleView({ order }, true);
     v.names = previewNames(engaged.before as Record<string, unknown>);
+    // for bench/client_frames.py: the field and the resolution it replays
+    Object.assign(globalThis, { __field: v, __engaged: engaged });
     body.append(v.root);
     // An engaged 25-against-25 battle from the engine (tests/webclient/fixtures.py) as a spectator sees it before a
     // resolution, then the resolution's events as they arrive, then the view after it — every few seconds again.
