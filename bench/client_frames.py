@@ -38,7 +38,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench import cli
-from bench.common import ROOT, git_commit, percentile, previous_result
+from bench.common import ROOT, against, git_commit, percentile, previous_result
 
 CLIENT = ROOT / "client_web"
 DIST = CLIENT / "dist"
@@ -146,23 +146,6 @@ def measure(url: str, seconds: float, width: int, height: int) -> dict[str, Any]
     return runs
 
 
-def against(figures: dict[str, Any], previous: dict[str, Any] | None) -> dict[str, Any] | None:
-    if previous is None:
-        return None
-    ratios: dict[str, float | None] = {}
-    for key in COMPARED:
-        now, then = _figure(figures, key), _figure(previous, key)
-        ratios[key] = round(now / then, 3) if now is not None and then else None
-    return {"commit": previous.get("commit", "unknown"), "utc": previous.get("utc"), "ratios": ratios}
-
-
-def _figure(doc: dict[str, Any], key: str) -> float | None:
-    value: Any = doc
-    for part in key.split("."):
-        value = value.get(part) if isinstance(value, dict) else None
-    return float(value) if isinstance(value, int | float) else None
-
-
 def show(r: dict[str, Any]) -> str:
     f, b, i = r["frame_ms"], r["bare_frame_ms"], r["interval_ms"]
     lines = [
@@ -213,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
     }
     figures["target_p95_met"] = frame["p95"] <= TARGET_P95_MS
     figures["target_bundle_met"] = figures["bundle_gzip_kb"] <= TARGET_BUNDLE_KB
-    figures["vs_previous"] = against(figures, previous_result("client_frames", git_commit(), args.out))
+    figures["vs_previous"] = against(figures, previous_result("client_frames", git_commit(), args.out), COMPARED)
     return cli.report("client_frames", figures, show, args.out)
 
 

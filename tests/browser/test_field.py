@@ -13,7 +13,7 @@ import pytest
 
 from tests.browser.conftest import shot, sync_api
 from tests.browser.scripted import fight_in_thread, room_log, visible_events
-from tests.browser.test_client import battle_tab, end_battle, march_to_battle, open_link, say
+from tests.browser.test_client import battle_tab, end_battle, march_to_battle, say, watch_battle
 from tests.conftest import ServerProcess
 
 expect = sync_api.expect
@@ -48,6 +48,7 @@ def test_zooming_and_panning_the_field_changes_what_is_drawn(web_server: ServerP
     canvas.focus()
     for _ in range(4):
         page.keyboard.press("+")
+    page.wait_for_timeout(100)  # painted in the next frame
     scale1, offset1, seen1 = viewport(canvas)
     assert scale1 > scale0 * 2 and seen1 < seen0
     assert page.evaluate(PIXELS, "battle-field") != pixels0
@@ -68,6 +69,7 @@ def test_zooming_and_panning_the_field_changes_what_is_drawn(web_server: ServerP
     shot(page, "field-zoomed")
     canvas.focus()
     page.keyboard.press("0")
+    page.wait_for_timeout(100)
     assert viewport(canvas)[0] == scale0
     expect(page.get_by_test_id("minimap")).to_be_hidden()
 
@@ -104,15 +106,7 @@ def test_a_finished_battle_replays_event_by_event_each_side_seeing_only_its_own_
     event by event — exactly the events the log has for spectators, in order — then plays it; blue's player replays
     it as blue and gets every event blue may see and none of red's; the after-action report's losses, falls and
     dice are the log's, and its JSON download says the same; a newcomer opens it all from the lobby."""
-    made, red, blue = march_to_battle(web_server, new_page)
-    spectator, moderator = new_page(), new_page()
-    open_link(spectator, made["spectator_link"], "Spectator")
-    open_link(moderator, made["moderator_link"], "Moderator")
-    for page in (red, blue, spectator, moderator):
-        tab = battle_tab(page)
-        expect(tab).to_have_count(1, timeout=15_000)
-        tab.click()
-        expect(page.get_by_test_id("battle-field")).to_be_visible()
+    made, red, blue, spectator, moderator = watch_battle(web_server, new_page)
     room = str(battle_tab(spectator).get_attribute("data-room"))
     say(red, "team:red", "red plan: hold the village")
     say(blue, "team:blue", "blue plan: turn their flank")

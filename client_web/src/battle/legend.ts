@@ -1,7 +1,7 @@
 /** The field's legend: the ground (as the field paints it), the units' marks and formations, the marks of a fight. */
 import { t } from "../i18n";
 import { armWord, formationWord, terrainWord } from "../i18n/words";
-import { icon, legendBox, type LegendItem } from "../ui/legend";
+import { icon, legendBox, lineIcon, type LegendItem } from "../ui/legend";
 import { drawFormationGlyph, drawPiece, drawSabres, type Piece } from "./pieces";
 import { paintSwatch, SIEGE_KINDS, TERRAIN_KINDS } from "./terrain";
 import { footprint } from "./geometry";
@@ -18,18 +18,6 @@ function unitIcon(type: string, formation: string, width: number, depth: number,
   const cells = footprint(anchor, 0, width, depth).map((c) => ({ x: c.x, y: c.y }));
   const piece: Piece = { id: type, side, type, formation, facing: 0, anchor, cells, width };
   return icon(40, 26, (ctx) => drawPiece(ctx, piece, { scale: 36 / Math.max(width, 3), offsetX: 2, offsetY: 26 - (depth + 1) * (36 / Math.max(width, 3)) + 2 }));
-}
-
-function line(colour: string, dash: number[], width = 3): HTMLElement {
-  return icon(40, 14, (ctx) => {
-    ctx.strokeStyle = colour;
-    ctx.lineWidth = width;
-    ctx.setLineDash(dash);
-    ctx.beginPath();
-    ctx.moveTo(3, 7);
-    ctx.lineTo(37, 7);
-    ctx.stroke();
-  });
 }
 
 export function battleLegend(siege: boolean): HTMLDetailsElement {
@@ -49,7 +37,7 @@ export function battleLegend(siege: boolean): HTMLDetailsElement {
   }));
   const fight: LegendItem[] = [
     { icon: icon(40, 22, (ctx) => drawSabres(ctx, 20, 11, 8)), label: t("legend.melee") },
-    { icon: line("#d66e00", [6, 4]), label: t("legend.volley") },
+    { icon: lineIcon("#d66e00", 3, [6, 4], 40), label: t("legend.volley") },
     { icon: icon(40, 18, (ctx) => { ctx.fillStyle = "rgba(205,28,18,0.38)"; ctx.strokeStyle = "rgba(150,10,5,0.8)"; ctx.beginPath(); ctx.moveTo(3, 7); ctx.lineTo(37, 1); ctx.lineTo(37, 17); ctx.lineTo(3, 11); ctx.closePath(); ctx.fill(); ctx.stroke(); }), label: t("legend.canister") },
     { icon: icon(40, 18, (ctx) => { ctx.strokeStyle = "#555"; ctx.setLineDash([2, 3]); ctx.beginPath(); ctx.moveTo(3, 15); ctx.quadraticCurveTo(20, -6, 30, 13); ctx.stroke(); ctx.fillStyle = "#1a1a1a"; ctx.beginPath(); ctx.arc(31, 13, 3.5, 0, Math.PI * 2); ctx.fill(); }), label: t("legend.round_shot") },
     { icon: icon(40, 18, (ctx) => { ctx.font = "700 14px system-ui, sans-serif"; ctx.fillStyle = "#b3140c"; ctx.fillText("−2", 6, 14); }), label: t("legend.losses") },

@@ -4,18 +4,10 @@
  * label, a glyph of its formation. Melee contacts get crossed sabres. Geometry is in cells; drawing in pixels. */
 import { drawTeamShape, teamColour } from "../ui/colours";
 import { facingIndex, facingVector, frontRank, lateralVector, type Cell } from "./geometry";
+import type { BattleUnit } from "./model";
 
-export interface Piece {
-  id: string;
-  side: string;
-  type: string;
-  formation: string;
-  facing: number | string;
-  anchor: Cell;
-  cells: Cell[];
-  width: number;
-  status?: string;
-}
+/** What drawing a unit needs of it (a BattleUnit has all of it; a ghost or a legend's sample only this). */
+export type Piece = Pick<BattleUnit, "id" | "side" | "type" | "formation" | "facing" | "anchor" | "cells" | "width"> & { status?: string };
 
 export interface Frame {
   scale: number;
@@ -124,7 +116,7 @@ export function drawPiece(ctx: CanvasRenderingContext2D, u: Piece, f: Frame, loo
   strokeEdges();
   drawFront(ctx, u, s, ox, oy);
   drawArm(ctx, u, s, ox, oy, col.ink);
-  if (s >= 6) drawFlag(ctx, u, s, ox, oy);
+  if (s >= 4) drawFlag(ctx, u, s, ox, oy); // the side's shape, so that colour is never the only mark
   ctx.restore();
 }
 

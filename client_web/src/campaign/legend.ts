@@ -2,7 +2,7 @@
 import { t } from "../i18n";
 import { terrainWord } from "../i18n/words";
 import { TERRAIN_FILL } from "../ui/colours";
-import { icon, legendBox, type LegendItem } from "../ui/legend";
+import { icon, legendBox, lineIcon, type LegendItem } from "../ui/legend";
 import { drawSabres } from "../battle/pieces";
 import { paintCounter, paintMark, paintPlace } from "./paint";
 
@@ -16,25 +16,13 @@ function ground(kind: string): HTMLElement {
   });
 }
 
-function line(colour: string, width: number, dash: number[]): HTMLElement {
-  return icon(30, 14, (ctx) => {
-    ctx.strokeStyle = colour;
-    ctx.lineWidth = width;
-    ctx.setLineDash(dash);
-    ctx.beginPath();
-    ctx.moveTo(2, 7);
-    ctx.lineTo(28, 7);
-    ctx.stroke();
-  });
-}
-
 export function campaignLegend(): HTMLDetailsElement {
   const terrain: LegendItem[] = GROUND.map((k) => ({ icon: ground(k), label: terrainWord(k) }));
   const lines: LegendItem[] = [
-    { icon: line("#3b7dc4", 3, []), label: t("legend.river") },
-    { icon: line("#7a4f24", 2.5, []), label: t("legend.road") },
-    { icon: line("#333", 2, [6, 3]), label: t("legend.railway") },
-    { icon: line("#5b2a86", 2.5, [7, 3]), label: t("legend.border") },
+    { icon: lineIcon("#3b7dc4", 3, []), label: t("legend.river") },
+    { icon: lineIcon("#7a4f24", 2.5, []), label: t("legend.road") },
+    { icon: lineIcon("#333", 2, [6, 3]), label: t("legend.railway") },
+    { icon: lineIcon("#5b2a86", 2.5, [7, 3]), label: t("legend.border") },
   ];
   const places: LegendItem[] = [
     { icon: icon(30, 22, (ctx) => paintPlace(ctx, { capital: true, fortress: false, owner: null }, 15, 11, 6)), label: t("legend.capital") },

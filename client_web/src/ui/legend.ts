@@ -23,6 +23,19 @@ export function icon(w: number, hgt: number, paint: (ctx: CanvasRenderingContext
   return c;
 }
 
+/** A stroke across a small canvas: a road, a river, a border, a volley's tracer. */
+export function lineIcon(colour: string, width: number, dash: number[], w = 30, hgt = 14): HTMLCanvasElement {
+  return icon(w, hgt, (ctx) => {
+    ctx.strokeStyle = colour;
+    ctx.lineWidth = width;
+    ctx.setLineDash(dash);
+    ctx.beginPath();
+    ctx.moveTo(2, hgt / 2);
+    ctx.lineTo(w - 2, hgt / 2);
+    ctx.stroke();
+  });
+}
+
 export function legendBox(title: string, groups: { heading: string; items: LegendItem[] }[], testid: string): HTMLDetailsElement {
   const box = h("details", { class: "legend", "data-testid": testid },
     h("summary", {}, title),
