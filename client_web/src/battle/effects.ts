@@ -5,7 +5,7 @@
  * another); losses and morale land within the beat of the shot or melee they follow. */
 import { t } from "../i18n";
 import { statusWord } from "../i18n/words";
-import { centroid, contactPoint, drawPiece, drawSabres, type Frame, type Piece } from "./pieces";
+import { centroid, contactPoint, drawPiece, drawSabres, outline, type Frame, type Piece } from "./pieces";
 import { facingVector, frontRank, lateralVector } from "./geometry";
 
 export type EffectKind = "volley" | "canister" | "round_shot" | "melee" | "loss" | "morale" | "fall" | "contact" | "note";
@@ -93,6 +93,12 @@ export class EffectQueue {
   /** the text of the beat shown now (what a spectator reads under the field) */
   captions: { start: number; end: number; text: string }[] = [];
 
+  /** When each shot and melee of the resolution is shown, so that its losses land with it: the engine reports the
+   * shots first and their losses after them, all at once (D-N-1). */
+  private readonly blows = new Map<string, number>();
+  /** when each unit's last loss lands (its morale changes after it) */
+  private readonly hurt = new Map<string, number>();
+
   /** Schedule an event's effects at `now`; `caption` is its sentence. Returns how many effects it made. */
   push(kind: string, data: Record<string, unknown>, at: Lookup, now: number, caption?: string): number {
     const effects = effectsFor(kind, data, at);
@@ -102,13 +108,24 @@ export class EffectQueue {
       this.beatStart = Math.max(now, this.beatStart + this.beatLength);
       this.beatLength = beat ?? 400;
     }
-    for (const e of effects) this.running.push({ ...e, start: this.beatStart + e.delay });
+    let start = this.beatStart;
+    const unit = String(data.unit ?? "");
+    if (kind === "fire") this.blows.set(`${String(data.unit)}>${String(data.target)}`, start);
+    else if (kind === "melee") this.blows.set(`${String(data.a)}|${String(data.b)}`, start).set(`${String(data.b)}|${String(data.a)}`, start);
+    else if (kind === "losses") {
+      const blow = this.blows.get(data.cause === "melee" ? `${String(data.by)}|${unit}` : `${String(data.by)}>${unit}`);
+      if (blow !== undefined) start = blow;
+      this.hurt.set(unit, start);
+    } else if (kind === "morale" && this.hurt.has(unit)) start = this.hurt.get(unit)!;
+    for (const e of effects) this.running.push({ ...e, start: start + e.delay });
     if (caption && beat !== undefined) this.captions.push({ start: this.beatStart, end: this.beatStart + Math.max(1600, this.beatLength), text: caption });
     return effects.length;
   }
 
   clear(): void {
     this.running = [];
+    this.blows.clear();
+    this.hurt.clear();
     this.captions = [];
     this.beatStart = -Infinity;
     this.beatLength = 0;
@@ -149,14 +166,14 @@ function muzzles(u: Piece): { x: number; y: number }[] {
 }
 
 function smoke(ctx: CanvasRenderingContext2D, p: { x: number; y: number }, s: number, k: number): void {
-  const r = s * (0.25 + 0.55 * k);
-  ctx.globalAlpha = 0.75 * (1 - k);
-  ctx.fillStyle = "#f4f1ea";
+  const r = Math.max(3, s * (0.3 + 0.6 * k));
+  ctx.globalAlpha = 0.92 * (1 - k);
+  ctx.fillStyle = "#f7f4ec";
   ctx.beginPath();
-  ctx.arc(p.x, p.y - k * s * 0.4, r, 0, Math.PI * 2);
+  ctx.arc(p.x, p.y - k * s * 0.5, r, 0, Math.PI * 2);
   ctx.fill();
-  ctx.strokeStyle = "rgba(120,110,95,0.5)";
-  ctx.lineWidth = 1;
+  ctx.strokeStyle = "rgba(90,80,70,0.75)";
+  ctx.lineWidth = 1.5;
   ctx.stroke();
   ctx.globalAlpha = 1;
 }
@@ -192,9 +209,9 @@ function drawEffect(ctx: CanvasRenderingContext2D, f: Frame, e: Running, k: numb
       const guns = muzzles(e.from!);
       const aim = px(f, centroid(e.to!.cells));
       // tracers from a few muzzles to the target while the volley cracks
-      if (k < 0.4) {
-        ctx.strokeStyle = `rgba(214,110,0,${0.9 * (1 - k / 0.4)})`;
-        ctx.lineWidth = Math.max(1, s * 0.08);
+      if (k < 0.5) {
+        ctx.strokeStyle = `rgba(214,90,0,${0.95 * (1 - k / 0.5)})`;
+        ctx.lineWidth = Math.max(2, s * 0.12);
         ctx.setLineDash([Math.max(3, s * 0.4), Math.max(3, s * 0.3)]);
         ctx.beginPath();
         const step = Math.max(1, Math.floor(guns.length / 3));
@@ -339,9 +356,19 @@ function drawEffect(ctx: CanvasRenderingContext2D, f: Frame, e: Running, k: numb
     case "loss":
     case "morale":
     case "note": {
+      if (e.kind === "loss" && k < 0.3) {
+        // the hit: the target's outline flashes red as its losses land
+        ctx.globalAlpha = 1 - k / 0.3;
+        ctx.strokeStyle = "#d0140a";
+        ctx.lineWidth = Math.max(3, s * 0.3);
+        ctx.beginPath();
+        for (const [ax, ay, bx, by] of outline(e.to!.cells)) { ctx.moveTo(f.offsetX + ax * s, f.offsetY + ay * s); ctx.lineTo(f.offsetX + bx * s, f.offsetY + by * s); }
+        ctx.stroke();
+        ctx.globalAlpha = 1;
+      }
       const c = px(f, centroid(e.to!.cells));
       const lift = e.kind === "morale" ? 18 : e.kind === "note" ? 34 : 0;
-      floatText(ctx, c.x + (e.kind === "morale" ? 10 : 0), c.y - lift, e.text ?? "", e.colour ?? LOSS, e.kind === "loss" ? 18 : 14, k);
+      floatText(ctx, c.x + (e.kind === "morale" ? 10 : 0), c.y - lift, e.text ?? "", e.colour ?? LOSS, e.kind === "loss" ? 20 : 15, k);
       break;
     }
   }

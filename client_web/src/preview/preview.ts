@@ -7,6 +7,7 @@ import redView from "../../test/fixtures/campaign-view-red.json";
 import engaged from "../../test/fixtures/battle-engaged.json";
 import { has, ordinal, proper, t as tr } from "../i18n";
 import type { Names } from "../ui/names";
+import { describeEvent } from "../ui/log";
 import siegeView from "../../test/fixtures/siege-view-spectator.json";
 
 export function previewPage(which: string): HTMLElement {
@@ -29,7 +30,8 @@ export function previewPage(which: string): HTMLElement {
     // resolution, then the resolution's events as they arrive, then the view after it — every few seconds again.
     const play = () => {
       v.setState(engaged.before as Record<string, unknown>, "red", true);
-      engaged.events.forEach((e) => v.play(e.kind, e.data as Record<string, unknown>));
+      engaged.events.forEach((e) => v.play(e.kind, e.data as Record<string, unknown>,
+        describeEvent({ t: "ev", room: "preview", seq: 0, at_ms: 0, kind: e.kind, data: e.data as Record<string, unknown> }, v.names).text));
       setTimeout(() => v.setState(engaged.after as Record<string, unknown>, "red"), 9000);
     };
     requestAnimationFrame(play);
