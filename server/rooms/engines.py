@@ -70,8 +70,10 @@ def _register_builtin() -> None:
     for folder in sorted(SCENARIOS.glob("*/scenario.json")):
         register(folder.parent.name, CampaignEngine, {"scenario": folder.parent.name})
     from server.rooms.napoleonic_engines import register_all
+    from server.rooms.skirmish_engines import register_all as register_skirmish
 
     register_all()
+    register_skirmish()
 
 
 _register_builtin()
