@@ -548,7 +548,7 @@ export class CampaignView {
       if (sel.facing !== null) rows.push([t("unit.facing"), facingWord(sel.facing)]);
       this.panel.append(
         h("h3", {}, teamMark(sel.team), ` ${proper(sel.name)}`),
-        h("div", { class: "muted" }, armWord(armKind(sel.type)) + (sel.raw.general ? ` · ${proper(String(sel.raw.general))}` : "")),
+        h("div", { class: "muted" }, (this.model.napoleonic ? armWord("army") : armWord(armKind(sel.type))) + (sel.raw.general ? ` · ${proper(String(sel.raw.general))}` : "")),
         h("table", { class: "kv" }, ...rows.map(([k, val]) => h("tr", {}, h("th", {}, k), h("td", {}, val)))),
       );
       if (sel.composition.length) {

@@ -245,6 +245,7 @@ export const en = {
   "arm.motorised": "motorised infantry",
   "arm.antitank": "anti-tank",
   "arm.fortress": "fortress garrison",
+  "arm.army": "army",
   "arm.hq": "headquarters",
   "arm.counter": "counter",
   "unit.named.infantry": "{ord} infantry ({army})",

@@ -247,6 +247,7 @@ export const ru: Record<MessageKey, string> = {
   "arm.motorised": "мотопехота",
   "arm.antitank": "противотанковые",
   "arm.fortress": "гарнизон крепости",
+  "arm.army": "армия",
   "arm.hq": "штаб",
   "arm.counter": "фишка",
   "unit.named.infantry": "{n}-й пехотный полк ({army})",
