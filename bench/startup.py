@@ -24,11 +24,13 @@ from bench.common import ROOT, free_port
 
 async def make_data(path: Path, campaigns: int, records: int) -> None:
     """Campaigns with running 5-minute turn clocks, each room `records` long (chat lines), written by this code."""
-    from server.bus.embedded import FileStore, LocalBus
+    from server.bus.local import LocalBus
+    from server.engines import ENGINES
     from server.rooms.hub import Hub
     from server.rooms.members import Member
+    from server.store.embedded import open_embedded
 
-    hub = Hub(FileStore(path, fsync=False), LocalBus())
+    hub = Hub(open_embedded(path, fsync=False), LocalBus(), ENGINES)
     for _ in range(campaigns):
         made = await hub.create_campaign({
             "name": "Bench", "scenario": "drill", "level": 2, "clock": {"mode": "per_turn", "turn_ms": 300_000},

@@ -79,7 +79,7 @@ def listen(host: str, port: int, what: str) -> list[socket.socket]:
 
 def explain(exc: BaseException, settings: Settings) -> str | None:
     """The one line for a failure the operator can fix, or None for a bug (shown with its traceback)."""
-    from server.bus.embedded import DataDirLocked
+    from server.store.embedded import DataDirLocked
 
     if isinstance(exc, StartError):
         return str(exc)

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from server.net.app import Node
+from server.rooms.hub import Hub
+from server.settings import Settings
 
 DEMO_NAMES = {"napoleonic": "Demo: 1813, the Napoleonic campaign", "drill": "Demo: drill on an 8×8 grid"}
 DEMO_SPEC: dict[str, Any] = {
@@ -23,26 +24,26 @@ DEMO_SPEC: dict[str, Any] = {
 }
 
 
-async def ensure_demo(node: Node) -> dict[str, Any]:
-    path = Path(node.settings.data_dir) / f"demo-links-{node.settings.demo_scenario}.json"
+async def ensure_demo(hub: Hub, link: Callable[[str], str], settings: Settings) -> dict[str, Any]:
+    path = Path(settings.data_dir) / f"demo-links-{settings.demo_scenario}.json"
     made: dict[str, Any] | None = None
     if path.exists():
         made = json.loads(path.read_text())
-        if await node.hub.store.get_campaign(made["campaign"]) is None:
+        if await hub.store.grants.get_campaign(made["campaign"]) is None:
             made = None
     if made is None:
-        scenario = node.settings.demo_scenario
+        scenario = settings.demo_scenario
         spec = {**DEMO_SPEC, "scenario": scenario, "name": DEMO_NAMES.get(scenario, f"Demo: {scenario}")}
-        made = await node.hub.create_campaign(spec)
+        made = await hub.create_campaign(spec)
         made.pop("meta", None)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(made, indent=2))
         os.chmod(path, 0o600)
     lines = [f"Demo campaign {made['campaign']} (room {made['room']}) — open a link in a browser:"]
     for seat in made["seats"]:
-        lines.append(f"  {seat['team']:>5} seat {seat['seat']}: {node.link(seat['token'])}")
-    lines.append(f"  moderator:    {node.link(made['moderator_token'])}")
-    lines.append(f"  spectators:   {node.link(made['spectator_token'])}")
+        lines.append(f"  {seat['team']:>5} seat {seat['seat']}: {link(seat['token'])}")
+    lines.append(f"  moderator:    {link(made['moderator_token'])}")
+    lines.append(f"  spectators:   {link(made['spectator_token'])}")
     lines.append("The clocks start paused: the moderator resumes them when the players are ready.")
     print("\n".join(lines), flush=True)
     return made

@@ -18,7 +18,10 @@ from typing import Any
 
 import pytest
 
+from server import scenarios
+
 ROOT = Path(__file__).resolve().parents[1]
+scenarios.provide_all()  # the engines read no files: the scenario data is handed to them, as the server does
 
 
 def free_port() -> int:

@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from server.core.engine import Actor, Event
+from server.core.engine import Actor, BaseEngine, Event
 from server.core.errors import UnknownOrder
 
 
-class BenchEngine:
+class BenchEngine(BaseEngine[dict[str, Any]]):
     """`views_change` (BENCH_VIEWS=1, set by bench/servers/ours.py): each event changes what every viewer sees, so
     the room sends a `view` to each socket after each command (one more frame per event and spectator, which the
     baselines do not send). Off by default: the view stays the same and the benchmarks compare the same frames."""

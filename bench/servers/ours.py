@@ -14,11 +14,11 @@ import sys
 
 from bench.servers.bench_engine import BenchEngine
 from server.__main__ import main
-from server.rooms.engines import register
+from server.engines import ENGINES
 
 if __name__ == "__main__":
     BenchEngine.views_change = os.environ.get("BENCH_VIEWS") == "1"
-    register("bench", BenchEngine)
+    ENGINES.register("bench", BenchEngine)
     profile = os.environ.get("BENCH_PROFILE")
     if profile:
         import cProfile

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from server.core.engine import MODERATOR, SPECTATOR, Actor, Engine, Event, team_viewer
+from server.core.engine import MODERATOR, SPECTATOR, Actor, BaseEngine, Engine, Event, team_viewer
 from server.core.errors import BadOrder, IllegalOrder, NotYourTurn, NotYourUnit
 
 from . import artillery, fire, movement, orders, victory
@@ -52,7 +52,7 @@ UNIT_ORDERS: Mapping[type[Any], UnitOrder[Any]] = {
 """One handler per unit order type (orders.parse gives the type; the army's Retreat has no unit)."""
 
 
-class BattleEngine:
+class BattleEngine(BaseEngine[BattleState]):
     kind = "battle"
 
     def setup(self, config: Mapping[str, Any], seed: int) -> tuple[BattleState, Sequence[Event]]:
@@ -140,6 +140,10 @@ class BattleEngine:
 
     def is_over(self, state: BattleState) -> bool:
         return state.over
+
+    def result(self, state: BattleState) -> Mapping[str, Any] | None:
+        """D-L-1: the battle's result once it is over (winner, losses, prisoners, the generals' fates)."""
+        return state.result
 
     def dump(self, state: BattleState) -> dict[str, Any]:
         return state.dump()

@@ -1,12 +1,6 @@
-"""Store and event bus on Redis (REDIS_URL). Key and channel names come from server/bus/names.py.
-
-- A room's log is a Stream; record `n` has the entry id `n-0`. A Lua script appends only the next index, so a node
-  that lost its lease and still writes is refused (LogConflict) instead of forking the log.
-- Snapshots, last-alive marks, campaigns and token grants (sha256 only) are plain keys and hashes.
-- Room ownership is a lease: `SET <lease> <node> NX PX <ttl>`, renewed by its holder, released compare-and-delete.
-- Events are PUBLISHed as msgpack on `<prefix>:room:<id>:events`; every node with followers of the room
-  subscribes, the owner included, so all fan-out goes through the same path.
-"""
+"""The event bus on Redis pub/sub: events PUBLISHed as msgpack on `<prefix>:room:<id>:events`; every node with
+followers of the room subscribes, the owner included, so all fan-out goes through the same path. Commands for a
+room owned elsewhere go to its node on `<prefix>:node:<id>:commands`, answers on `...:replies`."""
 
 from __future__ import annotations
 
@@ -20,52 +14,12 @@ from typing import Any
 
 import msgpack
 import redis.asyncio as aioredis
-from redis.exceptions import ResponseError
 
-from server.bus import names
-from server.bus.base import (
-    CommandHandler,
-    EventHandler,
-    LogConflict,
-    LoggedEvent,
-    Record,
-    RoomSnapshot,
-    pack_events,
-    unpack_events,
-)
+from server.bus import CommandHandler, EventHandler, pack_events, unpack_events
+from server.store import keys
+from server.store.records import LoggedEvent
 
 log = logging.getLogger(__name__)
-
-_APPEND = """
-local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
-local top = 0
-if #last > 0 then top = tonumber(string.match(last[1][1], '^(%d+)')) end
-if top + 1 ~= tonumber(ARGV[1]) then return redis.error_reply('CONFLICT ' .. top) end
-redis.call('XADD', KEYS[1], ARGV[1] .. '-0', 'r', ARGV[2])
-if ARGV[3] == '' then redis.call('ZREM', KEYS[2], ARGV[4]) else redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4]) end
-return top + 1
-"""
-
-_OUTAGE = """
-local last = tonumber(redis.call('GET', KEYS[1]))
-if last and tonumber(ARGV[1]) - last > tonumber(ARGV[2]) then
-  redis.call('RPUSH', KEYS[2], ARGV[3])
-  redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', last)
-end
-redis.call('SET', KEYS[1], ARGV[1])
-return 0
-"""
-
-_ACQUIRE = """
-if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 1 end
-if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 end
-return 0
-"""
-
-_RELEASE = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0
-"""
 
 
 def _pack(obj: Any) -> bytes:
@@ -74,155 +28,6 @@ def _pack(obj: Any) -> bytes:
 
 def _unpack(raw: bytes) -> Any:
     return msgpack.unpackb(raw, raw=False, strict_map_key=False)
-
-
-class RedisStore:
-    def __init__(self, client: aioredis.Redis, prefix: str):
-        self.r: Any = client  # redis-py's return types are unions of bytes/str/awaitables; we use bytes replies
-        self.prefix = prefix
-        self._append = client.register_script(_APPEND)
-        self._acquire = client.register_script(_ACQUIRE)
-        self._release = client.register_script(_RELEASE)
-        self._outage = client.register_script(_OUTAGE)
-        self._down = 0  # the service's outages so far, ms: schedule scores are wall time less this
-
-    async def append(self, room: str, record: Record, due_ms: int | None = None) -> None:
-        """The record and the room's next due time in one script: the schedule never lags the log."""
-        try:
-            await self._append(keys=[names.room_log(self.prefix, room), names.schedule(self.prefix)],
-                               args=[record.index, record.pack(), "" if due_ms is None else due_ms - self._down,
-                                     room])
-        except ResponseError as exc:
-            if "CONFLICT" in str(exc):
-                raise LogConflict(f"{room}: record {record.index}: {exc}") from None
-            raise
-
-    async def read_log(self, room: str, after_index: int) -> list[Record]:
-        key = names.room_log(self.prefix, room)
-        out: list[Record] = []
-        start = f"{after_index + 1}-0"
-        while True:
-            chunk = await self.r.xrange(key, min=start, max="+", count=1000)
-            if not chunk:
-                return out
-            out += [Record.unpack(fields[b"r"]) for _, fields in chunk]
-            start = "(" + chunk[-1][0].decode()
-
-    async def save_snapshot(self, room: str, snapshot: RoomSnapshot) -> None:
-        await self.r.set(names.room_snapshot(self.prefix, room), snapshot.pack())
-
-    async def load_snapshot(self, room: str) -> RoomSnapshot | None:
-        raw = await self.r.get(names.room_snapshot(self.prefix, room))
-        return RoomSnapshot.unpack(raw) if raw else None
-
-    async def mark_alive(self, rooms: Sequence[str], now_ms: int) -> None:
-        async with self.r.pipeline(transaction=False) as pipe:
-            pipe.set(names.service_alive(self.prefix), now_ms)
-            if rooms:
-                pipe.zadd(names.alive(self.prefix), {room: now_ms for room in rooms})
-            await pipe.execute()
-
-    async def last_alive(self, room: str) -> int | None:
-        raw = await self.r.zscore(names.alive(self.prefix), room)
-        return int(raw) if raw is not None else None
-
-    async def orphans(self, before_ms: int) -> list[str]:
-        raw = await self.r.zrangebyscore(names.alive(self.prefix), "-inf", before_ms)
-        return [r.decode() for r in raw]
-
-    async def record_outage(self, now_ms: int, gap_ms: int) -> None:
-        """Atomic, so that nodes starting together record one outage; the marks of the rooms owned when the
-        service stopped are dropped (the outage covers them)."""
-        last = await self.r.get(names.service_alive(self.prefix))
-        await self._outage(keys=[names.service_alive(self.prefix), names.outages(self.prefix),
-                                 names.alive(self.prefix)],
-                           args=[now_ms, gap_ms, _pack([int(last or 0), now_ms])])
-        self._down = sum(b - a for a, b in await self.outages(0))
-
-    async def outages(self, after_ms: int) -> list[tuple[int, int]]:
-        raw = await self.r.lrange(names.outages(self.prefix), 0, -1)
-        return [(int(a), int(b)) for a, b in map(_unpack, raw) if int(b) > after_ms]
-
-    async def set_due(self, room: str, due_ms: int | None) -> None:
-        if due_ms is None:
-            await self.r.zrem(names.schedule(self.prefix), room)
-        else:
-            await self.r.zadd(names.schedule(self.prefix), {room: due_ms - self._down})
-
-    async def due_rooms(self, until_ms: int) -> list[str]:
-        raw = await self.r.zrangebyscore(names.schedule(self.prefix), "-inf", until_ms - self._down)
-        return [r.decode() for r in raw]
-
-    async def put_campaign(self, campaign: Mapping[str, Any], grants: Mapping[str, Mapping[str, Any]]) -> None:
-        async with self.r.pipeline(transaction=True) as pipe:
-            pipe.hset(names.campaigns(self.prefix), str(campaign["id"]), _pack(dict(campaign)))
-            for digest, grant in grants.items():
-                pipe.hset(names.tokens(self.prefix), digest, _pack(dict(grant)))
-            await pipe.execute()
-
-    async def get_campaign(self, campaign_id: str) -> dict[str, Any] | None:
-        raw = await self.r.hget(names.campaigns(self.prefix), campaign_id)
-        return dict(_unpack(raw)) if raw else None
-
-    async def list_campaigns(self) -> list[dict[str, Any]]:
-        raw = await self.r.hgetall(names.campaigns(self.prefix))
-        return [dict(_unpack(v)) for v in raw.values()]
-
-    async def find_grant(self, token_hash: str) -> dict[str, Any] | None:
-        raw = await self.r.hget(names.tokens(self.prefix), token_hash)
-        return dict(_unpack(raw)) if raw else None
-
-    async def replace_grant(self, campaign_id: str, player: str, token_hash: str, grant: Mapping[str, Any]) -> None:
-        key = names.tokens(self.prefix)
-        stale = []
-        async for digest, raw in self.r.hscan_iter(key, count=500):
-            old = _unpack(raw)
-            if old.get("campaign") == campaign_id and old.get("player") == player:
-                stale.append(digest)
-        async with self.r.pipeline(transaction=True) as pipe:
-            if stale:
-                pipe.hdel(key, *stale)
-            pipe.hset(key, token_hash, _pack(dict(grant)))
-            await pipe.execute()
-
-    async def acquire_lease(self, room: str, node: str, ttl_ms: int) -> bool:
-        return bool(await self._acquire(keys=[names.room_lease(self.prefix, room)], args=[node, ttl_ms]))
-
-    async def release_lease(self, room: str, node: str) -> None:
-        if await self._release(keys=[names.room_lease(self.prefix, room)], args=[node]):
-            await self.r.zrem(names.alive(self.prefix), room)
-
-    async def lease_holder(self, room: str) -> str | None:
-        raw = await self.r.get(names.room_lease(self.prefix, room))
-        return raw.decode() if raw else None
-
-    async def report_presence(self, node: str, counts: Mapping[str, Mapping[str, int]], ttl_ms: int) -> None:
-        await self.r.set(names.presence(self.prefix, node), _pack({k: dict(v) for k, v in counts.items()}),
-                         px=ttl_ms)
-
-    async def presence(self, exclude: str | None = None) -> dict[str, dict[str, int]]:
-        total: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-        skip = names.presence(self.prefix, exclude).encode() if exclude is not None else None
-        async for key in self.r.scan_iter(match=names.presence_pattern(self.prefix), count=100):
-            if key == skip:
-                continue
-            raw = await self.r.get(key)
-            if not raw:
-                continue
-            for room, by_role in _unpack(raw).items():
-                for role, n in by_role.items():
-                    total[room][role] += int(n)
-        return {room: dict(c) for room, c in total.items()}
-
-    async def claim_seat(self, campaign: str, player: str, session: str) -> str | None:
-        previous = await self.r.set(names.seat(self.prefix, campaign, player), session, get=True)
-        return previous.decode() if previous else None
-
-    async def release_seat(self, campaign: str, player: str, session: str) -> None:
-        await self._release(keys=[names.seat(self.prefix, campaign, player)], args=[session])
-
-    async def close(self) -> None:
-        await self.r.aclose()
 
 
 class RedisBus:
@@ -247,7 +52,7 @@ class RedisBus:
         self.published = 0
 
     def channel(self, room: str) -> str:
-        return names.room_events(self.prefix, room)
+        return keys.room_events(self.prefix, room)
 
     async def _route(self, channel: str, handler: Callable[[bytes], None]) -> None:
         self._routes[channel] = handler
@@ -353,12 +158,12 @@ class RedisBus:
             if future is not None and not future.done():
                 future.set_result(reply)
 
-        await self._route(names.node_commands(self.prefix, node), on_command)
-        await self._route(names.node_replies(self.prefix, node), on_reply)
+        await self._route(keys.node_commands(self.prefix, node), on_command)
+        await self._route(keys.node_replies(self.prefix, node), on_reply)
 
     async def _answer(self, request: Mapping[str, Any], handler: CommandHandler) -> None:
         reply = await handler(request)
-        await self.r.publish(names.node_replies(self.prefix, str(request["from"])),
+        await self.r.publish(keys.node_replies(self.prefix, str(request["from"])),
                              _pack({**reply, "id": request["id"]}))
 
     async def forward(self, node: str, request: Mapping[str, Any], timeout_s: float = 5.0) -> dict[str, Any]:
@@ -368,7 +173,7 @@ class RedisBus:
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._waiting[rid] = future
         try:
-            receivers = await self.r.publish(names.node_commands(self.prefix, node),
+            receivers = await self.r.publish(keys.node_commands(self.prefix, node),
                                              _pack({**request, "id": rid, "from": self._node}))
             if not receivers:
                 raise LookupError(f"node {node} is not listening")
@@ -389,9 +194,3 @@ class RedisBus:
             await self._pubsub.aclose()
         self._handlers.clear()
         self._routes.clear()
-
-
-async def open_redis(url: str, prefix: str) -> tuple[RedisStore, RedisBus]:
-    client = aioredis.Redis.from_url(url)
-    await client.ping()
-    return RedisStore(client, prefix), RedisBus(client, prefix)

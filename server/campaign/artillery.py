@@ -4,11 +4,13 @@ level 2, the formula at level 3), no fire into contact, road and bridge closures
 from __future__ import annotations
 
 from server.campaign.context import Ctx
-from server.campaign.events import for_team, for_teams, public
-from server.campaign.forces import MARCH, REGROUPING, TRANSFER, Unit, remove_losses
+from server.campaign.events import for_team, public
+from server.campaign.forces import MARCH, REGROUPING, TRANSFER
 from server.campaign.grid import Cell, distance_km, label, round_half_up
+from server.campaign.losses import hit
 from server.campaign.orders import Strike
 from server.campaign.state import CampaignState
+from server.campaign.war import act_of_war
 from server.core.engine import Event
 from server.core.errors import IllegalOrder
 
@@ -79,12 +81,10 @@ def strike(ctx: Ctx, team: str, cmd: Strike) -> None:
             elif not cmd.confirm:
                 ctx.fail(IllegalOrder("the units there are in combat contact: confirm to hit every side",
                                       rule="C-9.7b", details={"confirm_required": True}))
-        from server.campaign.peace import act_of_war
-
         for t in targets:
             if t.team != team:
                 act_of_war(ctx, team, t.team)
-        _hit(ctx, targets, fraction, cause="artillery", cell=cmd.target)
+        hit(ctx, targets, fraction, cause="artillery", cell=cmd.target)
     unit.struck, unit.used = True, 1.0
     strike_event = for_team if cmd.mode == "cutoff" else _public_strike
     ctx.emit(strike_event(team, "artillery_strike", team=team, target=list(cmd.target), mode=cmd.mode,
@@ -101,34 +101,6 @@ def _close(state: CampaignState, cell: Cell, *, movement: int, transfer: int) ->
     entry = state.closures.setdefault(label(cell), {})
     entry["movement"] = max(entry.get("movement", 0), state.turn + movement - 1)
     entry["transfer"] = max(entry.get("transfer", 0), state.turn + transfer - 1)
-
-
-def _hit(ctx: Ctx, targets: list[Unit], fraction: float, *, cause: str, cell: Cell) -> None:
-    from server.campaign.combat import check_destroyed
-
-    for t in targets:
-        loss = round(t.rating * fraction, 2)
-        remove_losses(ctx.state.level, t, loss)
-        ctx.emit(for_teams(sorted({t.team}), "losses", unit=t.id, loss=loss, rating=t.rating, cause=cause,
-                           cell=list(cell)))
-        check_destroyed(ctx, t)
-
-
-def trigger_interdiction(ctx: Ctx, unit: Unit, cell: Cell) -> None:
-    """C-9.7d, D-C-5: the first enemy force entering a square under cut-off fire takes the strike; a transfer
-    hit on the way ends there (C-4.5)."""
-    state = ctx.state
-    for marker in list(state.interdictions):
-        if tuple(marker["cell"]) != cell or not state.enemies(marker["team"], unit.team):
-            continue
-        state.interdictions.remove(marker)
-        ctx.emit(for_team(marker["team"], "cutoff_fired", cell=list(cell), rule="C-9.7d"))
-        _hit(ctx, [unit], float(marker["fraction"]), cause="cutoff", cell=cell)
-        if unit.alive and unit.status == TRANSFER:
-            from server.campaign.movement import arrive
-
-            arrive(ctx, unit)
-        return
 
 
 def expire_interdictions(state: CampaignState, team: str) -> None:

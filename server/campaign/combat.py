@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from server.campaign.context import Ctx
-from server.campaign.events import for_team, for_teams
+from server.campaign.deployment import posture_of
+from server.campaign.events import for_teams
 from server.campaign.forces import (
     CAPTURED,
-    DESTROYED,
     MARCH,
     SECTORS,
     Unit,
@@ -40,8 +40,11 @@ from server.campaign.grid import (
     shift,
     turn_angle,
 )
+from server.campaign.losses import check_destroyed
+from server.campaign.movement import blocking, enforce_stacking, enter_cell, pursuit_move, step_cost
 from server.campaign.orders import Attack
 from server.campaign.state import CampaignState
+from server.campaign.war import act_of_war
 from server.core.errors import BadOrder, IllegalOrder
 
 EPS = 1e-9
@@ -148,8 +151,6 @@ def encircled(state: CampaignState, unit: Unit) -> bool:
 
 
 def _retreat_cell(state: CampaignState, unit: Unit, attack_dir: str) -> Cell | None:
-    from server.campaign.movement import blocking, step_cost
-
     if unit.arm == "FORT" or encircled(state, unit):
         return None
     back = opposite(attack_dir)
@@ -172,13 +173,6 @@ def _around(facing: str) -> list[str]:
     return [FACINGS[(i + 1) % 8], FACINGS[(i - 1) % 8]]
 
 
-def check_destroyed(ctx: Ctx, unit: Unit) -> None:
-    if unit.alive and unit.rating <= EPS:
-        unit.status, unit.rating = DESTROYED, 0.0
-        unit.second = None
-        ctx.emit(for_team(unit.team, "destroyed", unit=unit.id, name=unit.name))
-
-
 def _capture(ctx: Ctx, units: list[Unit], by: str) -> None:
     """C-CRT.DEF: absolute losses mean capitulation; the divisions become the winner's prisoners (C-10.1)."""
     for u in units:
@@ -191,10 +185,6 @@ def _capture(ctx: Ctx, units: list[Unit], by: str) -> None:
 
 def attack(ctx: Ctx, team: str, cmd: Attack) -> None:
     """C-9.8: "I strike the troops in square x-y" with the troops and grouping (echelons) given."""
-    from server.campaign.deployment import posture_of
-    from server.campaign.movement import enforce_stacking, enter_cell, step_cost
-    from server.campaign.peace import act_of_war
-
     state = ctx.state
     if state.phase != "operations":
         ctx.fail(IllegalOrder("battles happen in combat operations", rule="C-1.5"))
@@ -352,8 +342,6 @@ def pursue(ctx: Ctx, team: str, line: list[Unit], target: Cell, cmd: Attack) -> 
     `used` by steps that are no withdrawal, C-4.4). The order's `pursue` paths are walked at once, each as far as
     it goes; then, with `advance`, the first that can moves into the vacated square; what is left of the
     allowance serves later `move` orders this turn (levels 1–2)."""
-    from server.campaign.movement import pursuit_move
-
     allowance = float(ctx.state.tables["movement"]["advance_after_withdrawal"])
     for u in line:
         u.used, u.pursuit = 1.0, allowance

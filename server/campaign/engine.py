@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from server.campaign import artillery, combat, deployment, fog, movement, peace, recon
+from server.campaign import artillery, combat, deployment, fog, moderation, movement, peace, recon, war
 from server.campaign.context import Ctx, Dropped
 from server.campaign.events import for_team, public, umpire
 from server.campaign.forces import is_division, new_division
@@ -47,7 +47,7 @@ from server.campaign.orders import (
 from server.campaign.scenario import load_scenario
 from server.campaign.state import OPERATIONS, OVER, PLANNING, CampaignState
 from server.core.dice import Dice
-from server.core.engine import Actor, Event
+from server.core.engine import Actor, BaseEngine, Event
 from server.core.errors import BadOrder, IllegalOrder, NotYourTurn, RuleError
 from server.core.turns import TurnOrder, in_turn_order
 
@@ -75,7 +75,7 @@ RESOLUTION_ORDER: tuple[type, ...] = (Turn, Frontage, Formation, Split, Merge, C
                                       Move, Strike, Attack)
 
 
-class CampaignEngine:
+class CampaignEngine(BaseEngine[CampaignState]):
     kind = "campaign"
     #: Orders a team may give out of its turn (the room skips its turn check for them; the engine checks who may):
     #: answers to and offers of peace, capitulation (C-10.2, C-10.3), standing postures and regulations (C-6),
@@ -309,14 +309,12 @@ class CampaignEngine:
                 or type(error) is not IllegalOrder or state.phase != OPERATIONS):
             return state, []
         ctx = Ctx(state.copy())
-        peace.penalise(ctx, team, int(state.tables["scoring"]["error_penalty"]), "C-9.3",
+        war.penalise(ctx, team, int(state.tables["scoring"]["error_penalty"]), "C-9.3",
                        f"incorrect order refused ({error.rule}: {error.message})")
         return ctx.state, ctx.events
 
     # -- moderator ---------------------------------------------------------------------------------------------
     def moderate(self, state: CampaignState, ruling: Mapping[str, Any]) -> tuple[CampaignState, Sequence[Event]]:
-        from server.campaign import moderation
-
         ctx = Ctx(state.copy())
         moderation.rule(ctx, ruling)
         fog.sightings(state, ctx)

@@ -12,7 +12,8 @@ from server.campaign.context import Ctx
 from server.campaign.events import for_team, public, umpire
 from server.campaign.grid import label
 from server.campaign.orders import _cell
-from server.campaign.peace import finish, penalise
+from server.campaign.peace import finish
+from server.campaign.war import penalise
 from server.core.errors import BadOrder, IllegalOrder, UnknownOrder
 
 INTERVENTIONS = {"close_road", "inform", "adjust_rating"}

@@ -26,8 +26,10 @@ from server.campaign.grid import (
     step_km,
     turn_angle,
 )
+from server.campaign.losses import hit
 from server.campaign.orders import Corps, Frontage, March, Merge, Move, Reassign, Split, Transfer, Turn
 from server.campaign.state import CampaignState
+from server.campaign.war import cross_border
 from server.core.errors import IllegalOrder, RuleError
 
 EPS = 1e-9
@@ -109,9 +111,6 @@ def enforce_stacking(ctx: Ctx, cells: list[Cell]) -> None:
 def enter_cell(ctx: Ctx, unit: Unit, cell: Cell) -> None:
     """A unit enters a cell: the start of war (C-9.1), aggressor and neutrality penalties (C-10.5), occupation of
     enemy territory, and cut-off fire waiting there (C-9.7d)."""
-    from server.campaign.artillery import trigger_interdiction
-    from server.campaign.peace import cross_border
-
     state = ctx.state
     owner = state.controller(cell)
     if owner is not None and owner != unit.team:
@@ -119,6 +118,21 @@ def enter_cell(ctx: Ctx, unit: Unit, cell: Cell) -> None:
         if state.war and state.enemies(unit.team, owner):
             state.control[label(cell)] = unit.team
     trigger_interdiction(ctx, unit, cell)
+
+
+def trigger_interdiction(ctx: Ctx, unit: Unit, cell: Cell) -> None:
+    """C-9.7d, D-C-5: the first enemy force entering a square under cut-off fire takes the strike; a transfer
+    hit on the way ends there (C-4.5)."""
+    state = ctx.state
+    for marker in list(state.interdictions):
+        if tuple(marker["cell"]) != cell or not state.enemies(marker["team"], unit.team):
+            continue
+        state.interdictions.remove(marker)
+        ctx.emit(for_team(marker["team"], "cutoff_fired", cell=list(cell), rule="C-9.7d"))
+        hit(ctx, [unit], float(marker["fraction"]), cause="cutoff", cell=cell)
+        if unit.alive and unit.status == TRANSFER:
+            arrive(ctx, unit)
+        return
 
 
 def _check_common(ctx: Ctx, unit: Unit, *, pursuing: bool = False) -> None:
@@ -448,8 +462,6 @@ def advance_transfer(ctx: Ctx, unit: Unit) -> None:
     if not unit.route:
         arrive(ctx, unit)
     else:
-        from server.campaign.artillery import trigger_interdiction
-
         trigger_interdiction(ctx, unit, nxt)
 
 

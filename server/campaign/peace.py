@@ -4,42 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from server.campaign.combat import encircled
 from server.campaign.context import Ctx
 from server.campaign.events import for_teams, public
 from server.campaign.forces import Unit, is_division
 from server.campaign.grid import Cell, label
 from server.campaign.orders import AnswerPeace, Capitulate, ProposePeace
+from server.campaign.recon import accrue
+from server.campaign.war import penalise
 from server.core.errors import IllegalOrder
-
-
-def penalise(ctx: Ctx, team: str, points: int, rule: str, reason: str) -> None:
-    ctx.state.penalties.append({"team": team, "points": points, "rule": rule, "reason": reason,
-                                "turn": ctx.state.turn})
-    ctx.emit(public("penalty", team=team, points=points, rule=rule, reason=reason))
-
-
-def act_of_war(ctx: Ctx, team: str, other: str) -> None:
-    """C-9.1: the war begins with the first crossing of any border (or fire across it); C-10.5: the aggressor
-    loses 10 points, each violator of a neutral state 20."""
-    state = ctx.state
-    scoring = state.tables["scoring"]
-    if other in state.neutrals and team not in state.violators:
-        state.violators.append(team)
-        penalise(ctx, team, int(scoring["neutrality_penalty"]), "C-10.5", f"violated the neutrality of {other}")
-    if not state.war:
-        state.war, state.war_turn, state.aggressor = True, state.turn, team
-        penalise(ctx, team, int(scoring["aggressor_penalty"]), "C-10.5", "aggressor")
-        ctx.emit(public("war_begun", by=team, turn=state.turn, rule="C-9.1"))
-        for t in state.player_teams:
-            state.recon.setdefault(t, {"quota": 0.0, "spent": 0.0, "answers": 0, "false": 0})
-            state.recon[t]["quota"] += float(state.tables["recon"]["quota"])
-
-
-def cross_border(ctx: Ctx, unit: Unit, cell: Cell, owner: str) -> None:
-    if owner in ctx.state.player_teams or owner in ctx.state.neutrals:
-        act_of_war(ctx, unit.team, owner)
-    if owner in ctx.state.neutrals:
-        ctx.state.control[label(cell)] = unit.team
 
 
 def _alive_divisions(state: Any, team: str) -> list[Unit]:
@@ -144,9 +117,6 @@ def _defeat(ctx: Ctx, team: str, end: str) -> None:
 def end_of_day(ctx: Ctx) -> None:
     """After every full turn: decisive ends (C-10.1), the 30-turn rule for a side that refused peace (C-10.4),
     the reconnaissance quota (C-8.3)."""
-    from server.campaign.combat import encircled
-    from server.campaign.recon import accrue
-
     state = ctx.state
     scoring = state.tables["scoring"]
     accrue(state)

@@ -1,4 +1,5 @@
-"""Scenario data (maps, forces, tables) loaded from shared/scenarios/<name>/ and checked once.
+"""Scenario data (maps, forces, tables) of shared/scenarios/<name>/, read at the edge (server/scenarios.py), handed
+in with `provide` and checked once.
 
 Everything a rule needs as a number lives in the scenario's JSON files, so the Napoleonic campaign can reuse the
 mechanics with its own data. The relief and infrastructure a level shows follow C-2.U1, C-2.U2 and D-C-2: level 1
@@ -9,16 +10,13 @@ fortresses, railways and tracks (bridges and passes are the road cells on rivers
 from __future__ import annotations
 
 import itertools
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from server.campaign.grid import Cell, is_adjacent
 
-SCENARIO_ROOT = Path(__file__).resolve().parents[2] / "shared" / "scenarios"
 LEVEL1_TERRAIN = {"plain", "mountains", "sea"}
 LEVEL2_PLACES = {"fortress"}
 
@@ -175,17 +173,23 @@ OPTIONAL_TABLES: dict[str, Any] = {"non_divisions": ["FORT"], "no_regular_strike
                                    "headquarters": None}
 
 
+_PROVIDED: dict[str, tuple[Mapping[str, Any], Mapping[str, Any]]] = {}
+
+
+def provide(name: str, raw: Mapping[str, Any], tables: Mapping[str, Any]) -> None:
+    """The data of scenario `name`: its scenario.json and its tables (server/scenarios.py reads them)."""
+    _PROVIDED[name] = (raw, tables)
+    load_scenario.cache_clear()
+    _map_for_level.cache_clear()
+
+
 @lru_cache(maxsize=8)
 def load_scenario(name: str) -> Scenario:
-    """Read and check a scenario. Raises ScenarioError for a malformed one, KeyError for an unknown name."""
-    if not name.replace("_", "").replace("-", "").isalnum():
+    """Check a provided scenario. Raises ScenarioError for a malformed one, KeyError for an unknown name."""
+    if name not in _PROVIDED:
         raise KeyError(name)
-    folder = SCENARIO_ROOT / name
-    path = folder / "scenario.json"
-    if not path.is_file():
-        raise KeyError(name)
-    raw = json.loads(path.read_text(encoding="utf-8"))
-    tables = {**OPTIONAL_TABLES, **json.loads((folder / raw.get("tables", "tables.json")).read_text(encoding="utf-8"))}
+    raw, table_data = _PROVIDED[name]
+    tables = {**OPTIONAL_TABLES, **table_data}
     gm = _parse_map(raw["map"])
     scen = Scenario(name=name, title=raw.get("title", name), raw=raw, tables=tables, full_map=gm)
     _check_forces(scen)

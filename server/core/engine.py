@@ -9,13 +9,20 @@ Viewer classes: "moderator" sees everything; "spectator"; "team:<colour>" for a 
 what everyone may see (a player locked in the secret module sees only this). An `Event` names the viewer classes
 that may receive it (`audience`); `None` means everyone. When teams must see different data, the engine emits one
 event per audience, so each event is serialized once per viewer class and the same bytes go to every socket.
+
+Beyond the moves of one game, an engine declares hooks the rooms call and `BaseEngine` gives their defaults:
+orders a team may give out of its turn, the consequence of a refused order, and the child rooms a game runs (a
+campaign's battles: what they are, how each starts, what its result does here, the commands its events call for).
+The rooms know no particular game: they ask these hooks, never the engine's state.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
+
+from server.core.errors import RuleError
 
 MODERATOR = "moderator"
 SPECTATOR = "spectator"
@@ -49,10 +56,57 @@ class Event:
 S = TypeVar("S")
 
 
+@dataclass(frozen=True, slots=True)
+class ChildRoom:
+    """A room a game runs beside itself while it lasts (a campaign's battle or storm, N-START-1): its key among
+    the parent's children, the engine that plays it, its sides as (team, side) pairs, and how the lobby names it."""
+
+    key: str
+    engine: str
+    sides: tuple[tuple[str, str], ...]
+    title: str = ""
+    winner: str | None = None
+    """Of a child room fought to its end (`finished_child_rooms`): the side that won, if one did."""
+
+    @property
+    def teams(self) -> tuple[str, ...]:
+        return tuple(team for team, _ in self.sides)
+
+
+@dataclass(frozen=True, slots=True)
+class ChildSetup:
+    """How a child room starts: its engine, setup config and seed, its teams in turn order, and what else its
+    setup record keeps (the parent's own names for it: a battle's id, cell and kind)."""
+
+    engine: str
+    config: Mapping[str, Any]
+    seed: int
+    teams: tuple[str, ...]
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class FollowUp:
+    """A command an event of a game calls for, run by the server once the event is durable: on the room itself
+    (`child` None) or on one of its child rooms. `command` is a room command ("lock": the secret module, D-N-14;
+    "ruling": a moderator's ruling). `settles_child`: the parent settled that child, so the child's own result is
+    not sent back to it."""
+
+    command: str
+    body: Mapping[str, Any]
+    child: str | None = None
+    settles_child: bool = False
+
+
 class Engine(Protocol[S]):
-    """What a room needs from a rules engine. Implementations: campaign, battle (and a test engine)."""
+    """What a room needs from a rules engine. Implementations: campaign, battle (and a test engine). The hooks
+    after `load` have defaults in `BaseEngine`; an engine overrides those its game has (python-chess's variants)."""
 
     kind: str
+    any_time_orders: frozenset[str]
+    """Order types a team may give out of its turn (the room skips its turn check; the engine checks who may)."""
+    has_child_rooms: bool
+    """Whether its games run child rooms (battles): the lobby looks for them only in those."""
 
     def setup(self, config: Mapping[str, Any], seed: int) -> tuple[S, Sequence[Event]]:
         """The starting state of a game from its scenario/config, with its opening events."""
@@ -89,3 +143,69 @@ class Engine(Protocol[S]):
         ...
 
     def load(self, data: Mapping[str, Any]) -> S: ...
+
+    def refused(self, state: S, team: str, error: RuleError) -> tuple[S, Sequence[Event]]:
+        """After the room refused `team`'s order as illegal (`error`): a consequence the rules attach to that
+        (D-C-6, C-9.3: a penalty), as a command of its own; no events: nothing happens."""
+        ...
+
+    def result(self, state: S) -> Mapping[str, Any] | None:
+        """The result of a finished game, for the room that spawned it (D-L-1); None while it runs."""
+        ...
+
+    def child_rooms(self, state: S) -> Sequence[ChildRoom]:
+        """The child rooms that run now (battles being fought)."""
+        ...
+
+    def finished_child_rooms(self, state: S) -> Sequence[ChildRoom]:
+        """The child rooms fought to their end, with their winners (the lobby offers their replays, issue 17)."""
+        ...
+
+    def child_opened(self, kind: str, data: Mapping[str, Any]) -> str | None:
+        """The key of the child room an event of this engine opens (`battle_started`), else None."""
+        ...
+
+    def child_setup(self, state: S, key: str) -> ChildSetup:
+        """How child room `key` starts (its engine's config from this game's state: the forces, the field)."""
+        ...
+
+    def child_over(self, state: S, key: str, result: Mapping[str, Any]) -> tuple[S, Sequence[Event]]:
+        """Child room `key` ended with `result` (its engine's `result`): applied to this game, once (D-L-1)."""
+        ...
+
+    def follow_ups(self, kind: str, data: Mapping[str, Any]) -> Sequence[FollowUp]:
+        """The commands an event of this engine calls for (a fallen general's player to the secret module,
+        N-VICTORY-3; a battle settled on the map ended in its room, D-L-2)."""
+        ...
+
+
+class BaseEngine(Generic[S]):
+    """The defaults of the engine hooks: no out-of-turn orders, no consequence of a refusal, no result for a
+    parent, no child rooms, no follow-ups."""
+
+    any_time_orders: frozenset[str] = frozenset()
+    has_child_rooms: bool = False
+
+    def refused(self, state: S, team: str, error: RuleError) -> tuple[S, Sequence[Event]]:
+        return state, ()
+
+    def result(self, state: S) -> Mapping[str, Any] | None:
+        return None
+
+    def child_rooms(self, state: S) -> Sequence[ChildRoom]:
+        return ()
+
+    def finished_child_rooms(self, state: S) -> Sequence[ChildRoom]:
+        return ()
+
+    def child_opened(self, kind: str, data: Mapping[str, Any]) -> str | None:
+        return None
+
+    def child_setup(self, state: S, key: str) -> ChildSetup:
+        raise RuleError(f"this game has no child room {key!r}")
+
+    def child_over(self, state: S, key: str, result: Mapping[str, Any]) -> tuple[S, Sequence[Event]]:
+        raise RuleError(f"this game has no child room {key!r}")
+
+    def follow_ups(self, kind: str, data: Mapping[str, Any]) -> Sequence[FollowUp]:
+        return ()

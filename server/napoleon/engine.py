@@ -38,25 +38,26 @@ from server.battle.units import UNIT_TYPES
 from server.campaign.grid import Cell
 from server.campaign.scenario import load_scenario
 from server.core.dice import Dice
-from server.core.engine import MODERATOR, SPECTATOR, Actor, Engine, Event
+from server.core.engine import MODERATOR, SPECTATOR, Actor, BaseEngine, ChildRoom, ChildSetup, Engine, Event, FollowUp
 from server.core.errors import BadOrder, IllegalOrder, NotYourTurn, NotYourUnit, UnknownOrder
 from server.core.turns import TurnOrder, in_turn_order
 
-from . import battles, decisions, fortify, quick, retreats, sieges
+from . import battle_rooms, battles, decisions, fortify, quick, retreats, sieges
 from .events import Ctx
 from .interception import watch
 from .movement import parse_path, path_cost
-from .state import FROZEN, GONE, READY, RUNNING, NapoleonicState, cell_of
+from .state import FROZEN, GONE, OVER, READY, RUNNING, NapoleonicState, cell_of
 from .view import view_of
 
 SCENARIO = "napoleonic"
 TURN_ORDERS = ("move", "intercept", "appoint", "posture", "fortify")
 
 
-class NapoleonicEngine:
+class NapoleonicEngine(BaseEngine[NapoleonicState]):
     kind = "napoleonic"
-    #: Its battles are fought in battle rooms of their own (server.rooms.battles spawns them; the lobby lists them).
-    battle_rooms = True
+    #: Its battles are fought in battle rooms of their own (battle_rooms.py: the child-room hooks; the lobby lists
+    #: them).
+    has_child_rooms = True
     #: Orders a team gives whenever the game asks it (the room lets them through out of turn; the engine checks
     #: that the team is the one asked): answers to contact and offers, reinforcements, siege decisions and terms.
     any_time_orders = frozenset({"answer", "reinforce", "offer_quick", "answer_quick", "siege", "terms",
@@ -112,6 +113,26 @@ class NapoleonicEngine:
 
     def is_over(self, state: NapoleonicState) -> bool:
         return len({a["team"] for a in state.alive_armies()}) < 2
+
+    # -- battle rooms (the child-room hooks of server.core.engine; battle_rooms.py) ----------------------------
+    def child_rooms(self, state: NapoleonicState) -> Sequence[ChildRoom]:
+        return battle_rooms.child_rooms(state)
+
+    def finished_child_rooms(self, state: NapoleonicState) -> Sequence[ChildRoom]:
+        return battle_rooms.child_rooms(state, OVER)
+
+    def child_opened(self, kind: str, data: Mapping[str, Any]) -> str | None:
+        return battle_rooms.child_opened(kind, data)
+
+    def child_setup(self, state: NapoleonicState, key: str) -> ChildSetup:
+        return battle_rooms.child_setup(state, key)
+
+    def child_over(self, state: NapoleonicState, key: str, result: Mapping[str, Any]) -> tuple[NapoleonicState,
+                                                                                                Sequence[Event]]:
+        return self.moderate(state, battle_rooms.result_ruling(key, result))
+
+    def follow_ups(self, kind: str, data: Mapping[str, Any]) -> Sequence[FollowUp]:
+        return battle_rooms.follow_ups(kind, data)
 
     # -- orders ------------------------------------------------------------------------------------------------
     def apply(self, state: NapoleonicState, actor: Actor, order: Mapping[str, Any]) -> tuple[NapoleonicState,

@@ -1,7 +1,7 @@
 """Building fortresses on the campaign map (N-SIEGE-1 "new fortresses can be built in cities", D-N-16): an army with
 at least one artillery company that stays in a city for 10 campaign turns (`tables.json` `fortify_turns`) fortifies
 it. The counting is server.siege.fortress's pure rule (`begin_fortifying`, `fortification_turn`); this module keeps
-the work in the campaign state and makes the finished city a fortress that `sieges.fortress_at` knows — a port
+the work in the campaign state and makes the finished city a fortress that `fortress_at` knows — a port
 fortress when the city is on the coast (D-N-16: its resupply by sea cannot be stopped).
 """
 
@@ -11,10 +11,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from server.battle.units import ARTILLERY, UNIT_TYPES
-from server.campaign.grid import neighbours
+from server.campaign.grid import Cell, neighbours
 from server.core.engine import Event
 from server.core.errors import IllegalOrder
-from server.siege.fortress import Fortification, begin_fortifying, fortification_turn
+from server.siege.fortress import NAMED_FORTRESSES, Fortification, Fortress, begin_fortifying, fortification_turn
 
 from .events import Ctx
 from .state import GONE, READY, NapoleonicState, cell_of
@@ -34,6 +34,18 @@ def coastal(state: NapoleonicState, city: str) -> bool:
                                         for n in neighbours(place.cell))
 
 
+def fortress_at(state: NapoleonicState, cell: Cell) -> Fortress | None:
+    """N-SIEGE-1: the fortress in a cell (scenario places of kind "fortress", ports from the place's flag; and the
+    fortresses built during the campaign, D-N-16)."""
+    place = state.map.place_at.get(cell)
+    if place is not None and place.name in state.fortresses:
+        return Fortress.load(state.fortresses[place.name])
+    if place is None or place.kind != "fortress":
+        return None
+    raw: Mapping[str, Any] = next((p for p in state.scen.raw["map"]["places"] if p["name"] == place.name), {})
+    return NAMED_FORTRESSES.get(place.name) or Fortress(place.name, port=bool(raw.get("port")))
+
+
 def order(ctx: Ctx, army: dict[str, Any]) -> None:
     """D-N-16: the army begins fortifying the city it stands in (in its team's turn)."""
     s = ctx.state
@@ -43,8 +55,6 @@ def order(ctx: Ctx, army: dict[str, Any]) -> None:
     city = place.name if place is not None else f"{army['cell'][0]}-{army['cell'][1]}"
     if city in s.fortifications:
         raise IllegalOrder(f"{city} is being fortified already", rule="D-N-16", details={"city": city})
-    from .sieges import fortress_at
-
     work, events = begin_fortifying(
         city, army["id"], artillery(army), s.turn, is_city=place is not None and place.kind in CITY_KINDS,
         fortified=fortress_at(s, cell_of(army["cell"])) is not None,

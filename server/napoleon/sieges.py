@@ -13,26 +13,15 @@ from server.battle.units import ARTILLERY, UNIT_TYPES
 from server.campaign.grid import Cell
 from server.core.errors import BadOrder, NotYourUnit
 from server.siege import sequence
-from server.siege.fortress import NAMED_FORTRESSES, Fortress
+from server.siege.fortress import Fortress
 from server.siege.sequence import BATTLE, ENDED, INVESTED, TERMS, Siege, SiegeArmy
 
 from . import retreats
 from .battles import battle_setup, start_siege_battle
 from .events import Ctx
+from .fortify import fortress_at
 from .movement import retreat_path
 from .state import BESIEGED, BESIEGING, CAPTURED, IN_BATTLE, READY, NapoleonicState, cell_of
-
-
-def fortress_at(state: NapoleonicState, cell: Cell) -> Fortress | None:
-    """N-SIEGE-1: the fortress in a cell (scenario places of kind "fortress", ports from the place's flag; and the
-    fortresses built during the campaign, D-N-16)."""
-    place = state.map.place_at.get(cell)
-    if place is not None and place.name in state.fortresses:
-        return Fortress.load(state.fortresses[place.name])
-    if place is None or place.kind != "fortress":
-        return None
-    raw: Mapping[str, Any] = next((p for p in state.scen.raw["map"]["places"] if p["name"] == place.name), {})
-    return NAMED_FORTRESSES.get(place.name) or Fortress(place.name, port=bool(raw.get("port")))
 
 
 def _siege_army(armies: list[dict[str, Any]]) -> SiegeArmy:

@@ -9,15 +9,15 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterator, Mapping
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, ProcessCollector, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily, Metric
 from prometheus_client.registry import Collector
 
-if TYPE_CHECKING:
-    from server.net.app import Node
+from server.net.outbox import Outbox
+from server.rooms.hub import Hub
 
 LATENCY_BUCKETS_MS = (0.5, 1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500)
 
@@ -83,6 +83,14 @@ class Metrics:
             buckets.append(("+Inf" if bound == float("inf") else f"{bound:g}", cumulative))
         yield HistogramMetricFamily("ks_command_latency_ms", "Time from a command's arrival to its ack (durable), "
                                     "milliseconds.", buckets=buckets, sum_value=self._latency_sum)
+
+
+class Node(Protocol):
+    """What the collector reads of a node (server/net/node.py)."""
+
+    hub: Hub
+    metrics: Metrics
+    outbox: Outbox
 
 
 class _NodeCollector(Collector):

@@ -3,27 +3,18 @@ moderator's and the spectators', the grants the store keeps (token hashes only),
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from server.bus import names
 from server.clock import ClockSettings
+from server.core.registry import Registry
 from server.core.turns import in_turn_order
-from server.rooms.engines import engine_config, engine_names, find_engine
-from server.rooms.errors import RoomError
+from server.rooms.ids import RoomId
 from server.rooms.members import Member
-from server.rooms.room import LOCKOUT_MS
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def _token() -> str:
-    return secrets.token_urlsafe(24)  # 192 bits
+from server.rooms.seats import new_token, token_hash
+from server.rooms.state import LOCKOUT_MS
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,14 +25,14 @@ class CampaignPlan:
     answer: dict[str, Any]  # for the creator: tokens in clear
 
 
-def plan_campaign(spec: Mapping[str, Any], now_ms: int) -> CampaignPlan:
+def plan_campaign(spec: Mapping[str, Any], now_ms: int, engines: Registry) -> CampaignPlan:
     """Seats in turn order (C-1.7: red first), player ids `<colour>-<seat>`, clocks from the level's C-1.9
     defaults under the request's settings, house rules (C-0.3) for the engine. The engine vets the setup here, so
     a config it refuses is refused before anything is stored."""
     engine_name = str(spec.get("scenario") or "drill")
-    if engine_name not in engine_names():
-        raise KeyError(f"no campaign engine or scenario {engine_name!r}; known: {', '.join(engine_names())}")
-    engine = find_engine(engine_name)
+    if engine_name not in engines.names():
+        raise KeyError(f"no campaign engine or scenario {engine_name!r}; known: {', '.join(engines.names())}")
+    engine = engines.find(engine_name)
     level = int(spec.get("level", 1))
     campaign_id = secrets.token_hex(5)
     teams = list(in_turn_order([t["colour"] for t in spec["teams"]]))
@@ -51,11 +42,11 @@ def plan_campaign(spec: Mapping[str, Any], now_ms: int) -> CampaignPlan:
     for team_spec in sorted(spec["teams"], key=lambda t: teams.index(t["colour"])):
         colour = team_spec["colour"]
         for seat in range(1, int(team_spec["seats"]) + 1):
-            token, player = _token(), f"{colour}-{seat}"
+            token, player = new_token(), f"{colour}-{seat}"
             players[player] = colour
             grants[token_hash(token)] = Member(campaign_id, "player", player, colour, seat).dump()
             seats.append({"team": colour, "seat": seat, "player": player, "token": token})
-    moderator_token, spectator_token = _token(), _token()
+    moderator_token, spectator_token = new_token(), new_token()
     grants[token_hash(moderator_token)] = Member(campaign_id, "moderator", "moderator").dump()
     grants[token_hash(spectator_token)] = Member(campaign_id, "spectator", "spectator").dump()
     clock: dict[str, Any] | None = None
@@ -70,39 +61,21 @@ def plan_campaign(spec: Mapping[str, Any], now_ms: int) -> CampaignPlan:
     }
     if spec.get("open_spectating"):
         meta["spectator_token"] = spectator_token  # deliberately public: the lobby hands it to anyone
-    config = engine_config(engine_name, {**dict(spec.get("config") or {}), "teams": meta["teams"], "level": level,
+    config = engines.config(engine_name, {**dict(spec.get("config") or {}), "teams": meta["teams"], "level": level,
                                          "house_rules": meta["house_rules"]})
     seed = secrets.randbits(62)
     engine.setup(config, seed)
     lockout_ms = int(float(spec.get("lockout_minutes", LOCKOUT_MS / 60_000)) * 60_000)
     rooms: dict[str, dict[str, Any]] = {
-        names.campaign_room(campaign_id): {
+        RoomId.campaign_room(campaign_id): {
             "engine": engine_name, "campaign": campaign_id, "teams": teams, "players": players, "clock": clock,
             "seed": seed, "lockout_ms": lockout_ms, "config": config,
             "clocks_paused": bool(spec.get("clocks_paused", False)),
         },
-        names.secret_room(campaign_id): {
+        RoomId.secret_room(campaign_id): {
             "engine": None, "campaign": campaign_id, "teams": teams, "players": players, "clock": None,
         },
     }
-    answer = {"campaign": campaign_id, "room": names.campaign_room(campaign_id), "meta": meta, "seats": seats,
+    answer = {"campaign": campaign_id, "room": RoomId.campaign_room(campaign_id), "meta": meta, "seats": seats,
               "moderator_token": moderator_token, "spectator_token": spectator_token}
     return CampaignPlan(meta, grants, rooms, answer)
-
-
-def reissued_grant(meta: Mapping[str, Any], player: str) -> Member:
-    """The grant a re-issued token carries: a seat's player (`<colour>-<seat>`), "moderator" or "spectator"."""
-    campaign_id = str(meta["id"])
-    if player in ("moderator", "spectator"):
-        if player == "spectator" and meta.get("spectator_token"):
-            raise RoomError("forbidden", "this campaign's spectators' link is public (open spectating)")
-        return Member(campaign_id, "moderator" if player == "moderator" else "spectator", player)
-    colour, _, seat = player.rpartition("-")
-    seats = {t["colour"]: int(t["seats"]) for t in meta["teams"]}
-    if not seat.isdigit() or not 1 <= int(seat) <= seats.get(colour, 0):
-        raise RoomError("no_such_player", f"no player {player!r} in this campaign")
-    return Member(campaign_id, "player", player, colour, int(seat))
-
-
-def new_token() -> str:
-    return _token()

@@ -17,13 +17,7 @@ from collections.abc import Sequence
 from server.core.engine import MODERATOR, PUBLIC, SPECTATOR, team_viewer
 from server.rooms.errors import RoomError, forbidden
 from server.rooms.members import Member
-
-SECRET = "secret"
-
-
-def secret_viewer(player: str) -> str:
-    """The viewer class (and channel) of a player in the secret module: only that player and the moderator."""
-    return f"{SECRET}:{player}"
+from server.rooms.secret_module import SECRET, secret_viewer
 
 
 def audience(channel: str, teams: Sequence[str]) -> frozenset[str] | None:

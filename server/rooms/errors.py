@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from server.core.errors import RuleError
+from server.rooms.members import Member
 
 
 class RoomError(RuleError):
@@ -13,9 +14,15 @@ class RoomError(RuleError):
         self.code = code
 
 
-def forbidden(message: str) -> RoomError:
-    return RoomError("forbidden", message)
+def forbidden(message: str, *, rule: str | None = None) -> RoomError:
+    return RoomError("forbidden", message, rule=rule)
 
 
 def game_over() -> RoomError:
     return RoomError("game_over", "the game is over")
+
+
+def moderator_only(member: Member | None, what: str) -> None:
+    """Only the moderator (or the server acting as one) may do `what`."""
+    if member is None or member.role != "moderator":
+        raise forbidden(f"only the moderator may {what}")

@@ -14,16 +14,19 @@ one. Spectators of a delayed room get it when the command's events are released 
 
 from __future__ import annotations
 
-import asyncio
 import json
-import time
+from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from server.bus.base import LoggedEvent
 from server.core.engine import MODERATOR, PUBLIC, SPECTATOR
+from server.rooms import secret_module
+from server.rooms.ids import RoomId
+from server.rooms.scheduler import LoopScheduler, Scheduler, Timer, wall_ms
+from server.store.records import LoggedEvent
 from shared.protocol.codec import encode, encode_json, encode_with
+from shared.protocol.server import event_head, event_message, view_head
 
 
 class Outlet(Protocol):
@@ -71,15 +74,14 @@ class _View:
     state: Mapping[str, Any]
 
 
-def _wall_ms() -> int:
-    return time.time_ns() // 1_000_000
-
-
 class Feed:
-    def __init__(self, room: str, now: Callable[[], int] = _wall_ms):
+    def __init__(self, room: str, now: Callable[[], int] = wall_ms, *, scheduler: Scheduler | None = None):
         self.room = room
         self.subs: dict[Outlet, Subscription] = {}
         self.now = now
+        self.scheduler = scheduler or LoopScheduler(now)
+        self._late: deque[tuple[int, Subscription, bytes]] = deque()  # spectators' frames held back, in order
+        self._late_timer: Timer | None = None
         self.spectator_delay_ms = 0
         """Spectators get each event this long after it happened (the moderator's `spectator_delay` ruling)."""
         self.seen: int | None = None  # the last sequence number the bus brought (or a catch-up reached)
@@ -138,14 +140,12 @@ class Feed:
                 if outlet.json:
                     if text is None:
                         text = outlet.frame(encode_json(
-                            {"t": "ev", "room": room, "seq": seq, "at_ms": ev.at_ms, "kind": ev.kind,
-                             "data": ev.plain_data()}))
+                            event_message(room, seq, ev.at_ms, ev.kind, ev.plain_data())))
                     frame = text
                 else:
                     if binary is None:
                         binary = outlet.frame(encode_with(
-                            {"t": "ev", "room": room, "seq": seq, "at_ms": ev.at_ms, "kind": ev.kind}, "data",
-                            ev.packed_data()))
+                            event_head(room, seq, ev.at_ms, ev.kind), "data", ev.packed_data()))
                     frame = binary
                 self._deliver(sub, frame, ev.at_ms)
         if only is None:
@@ -156,18 +156,28 @@ class Feed:
     def _deliver(self, sub: Subscription, frame: bytes, at_ms: int) -> bool:
         """Write one frame; a spectator's waits out the moderator's delay first (False when it was put off)."""
         if sub.viewer == SPECTATOR and self.spectator_delay_ms:
-            due = at_ms + self.spectator_delay_ms - self.now()
-            if due > 0:
-                asyncio.get_running_loop().call_later(due / 1000, self._send_late, sub, frame)
+            due = at_ms + self.spectator_delay_ms
+            if due > self.now():
+                self._late.append((due, sub, frame))
+                if self._late_timer is None:
+                    self._late_timer = self.scheduler.at(due, lambda: self._send_late(due))
                 return False
         sub.outlet.write(frame)
         self.frames_out += 1
         return True
 
-    def _send_late(self, sub: Subscription, frame: bytes) -> None:
-        if self.subs.get(sub.outlet) is sub:
-            sub.outlet.write(frame)
-            self.frames_out += 1
+    async def _send_late(self, until: int) -> None:
+        """The frames held back until `until` go out, in the order they came (never reordered)."""
+        late = self._late
+        while late and late[0][0] <= until:
+            _, sub, frame = late.popleft()
+            if self.subs.get(sub.outlet) is sub:
+                sub.outlet.write(frame)
+                self.frames_out += 1
+        self._late_timer = None
+        if late:
+            due = late[0][0]
+            self._late_timer = self.scheduler.at(due, lambda: self._send_late(due))
 
     # --- views -------------------------------------------------------------------------------------------------
 
@@ -190,7 +200,7 @@ class Feed:
             return False
         self._last_view[viewer] = packed
         self._last_state[viewer] = state
-        head = {"t": "view", "room": self.room, "seq": seq, "clocks": dict(clocks), "server_ms": server_ms}
+        head = view_head(self.room, seq, clocks, server_ms)
         self._views[viewer] = _View(seq, at_ms, head, packed, state)
         self._flush_views()
         return True
@@ -236,7 +246,7 @@ class Feed:
         sent = ev.data.get("action") == "sent"
         for sub in subs:
             if sub.pending is None and sub.outlet.player == player and ev.seq > sub.last:
-                if sent and self.room.startswith("c-"):
+                if sent and secret_module.sees_public_while_away(RoomId(self.room).kind):
                     sub.viewer = PUBLIC
                 sub.outlet.lockout_changed(self.room, sent)
 

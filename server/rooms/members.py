@@ -9,6 +9,8 @@ from typing import Any, Literal
 from server.core.engine import MODERATOR, SPECTATOR, Actor, team_viewer
 
 Role = Literal["player", "moderator", "spectator"]
+SERVER = "server"
+"""The player name of the server acting as the moderator (a battle's result, a fallen general's lockout)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,6 +22,14 @@ class Member:
     player: str
     team: str | None = None
     seat: int | None = None
+
+    @classmethod
+    def server(cls, campaign: str) -> Member:
+        return cls(campaign, "moderator", SERVER)
+
+    @property
+    def is_server(self) -> bool:
+        return self.role == "moderator" and self.player == SERVER
 
     @property
     def actor(self) -> Actor | None:

@@ -11,13 +11,13 @@ game is over nothing in it is secret any more, so anyone may ask for any viewer 
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable
 from typing import Any
 
-from server.bus.base import EventBus, Store
 from server.core.engine import MODERATOR, SPECTATOR
+from server.rooms.catch_up import visible
 from server.rooms.errors import RoomError
-from server.rooms.room import Room, visible
+from server.rooms.room import Room, RoomServices
+from server.rooms.state import RoomSpec
 
 CACHED = 32  # finished rooms never change: their replays are kept (per room and viewer class)
 
@@ -32,8 +32,8 @@ def viewer_class(wanted: str, teams: list[str]) -> str:
 
 
 class Replays:
-    def __init__(self, store: Store, bus: EventBus, now: Callable[[], int]):
-        self.store, self.bus, self.now = store, bus, now
+    def __init__(self, services: RoomServices):
+        self.services = services
         self._cache: OrderedDict[tuple[str, str, str], dict[str, Any]] = OrderedDict()
 
     async def replay(self, room_id: str, wanted: str, current: Room | None = None, by: str = "turn") -> dict[str, Any]:
@@ -41,7 +41,7 @@ class Replays:
         room when this node owns it (to refuse a running game without reading its whole log)."""
         if by not in ("turn", "event"):
             raise RoomError("bad_message", "'by' is turn or event")
-        head = current or await Room.open(room_id, self.store, self.bus, self.now, owner=False, history=1)
+        head = current or await Room.open(room_id, self.services, owner=False, history=1)
         if head is None or head.engine is None:
             raise RoomError("no_such_room", f"no room {room_id} with a game")
         viewer = viewer_class(wanted, head.teams)
@@ -50,7 +50,7 @@ class Replays:
         if cached is not None:
             self._cache.move_to_end(key)
             return cached
-        if not head.engine.is_over(head.core.state):
+        if not head.engine.is_over(head.state.game):
             raise RoomError("not_over", f"room {room_id} is still being played: its replay comes when it is over")
         build = self._build if by == "turn" else self._build_steps
         answer = await build(room_id, viewer, wanted)
@@ -60,8 +60,8 @@ class Replays:
         return answer
 
     async def _build(self, room_id: str, viewer: str, wanted: str) -> dict[str, Any]:
-        records = await self.store.read_log(room_id, 0)
-        room = Room(room_id, records[0].body, self.store, self.bus, self.now, history=1)
+        records = await self.services.store.log.read(room_id, 0)
+        room = Room(RoomSpec.of(room_id, records[0].body, self.services.engines), self.services, history=1)
         engine = room.engine
         assert engine is not None
         turns: list[dict[str, Any]] = []
@@ -70,7 +70,7 @@ class Replays:
             room.advance([record])
             if not any(e.kind == "turn" for e in record.events):
                 continue  # who is to act did not change: no turn can have ended
-            state = engine.view(room.core.state, viewer)
+            state = engine.view(room.state.game, viewer)
             turn = state.get("turn")
             if record.index == 1:
                 last_turn = turn
@@ -78,15 +78,15 @@ class Replays:
                 turns.append({"turn": last_turn, "seq": room.seq, "at_ms": record.at_ms, "state": state})
                 last_turn = turn
         final = {"turn": last_turn, "seq": room.seq, "at_ms": room.last_at,
-                 "state": engine.view(room.core.state, viewer)}
+                 "state": engine.view(room.state.game, viewer)}
         return {"room": room_id, "as": wanted, "viewer": viewer, "kind": room.kind, "teams": room.teams,
                 "turns": turns, "final": final}
 
     async def _build_steps(self, room_id: str, viewer: str, wanted: str) -> dict[str, Any]:
         """Every command whose events `viewer` saw, or that changed its view: `{seq, at_ms, turn, events, patch}`,
         the first with the whole view in `state`; `patch` (`view_patch`) turns the view before into the one after."""
-        records = await self.store.read_log(room_id, 0)
-        room = Room(room_id, records[0].body, self.store, self.bus, self.now, history=1)
+        records = await self.services.store.log.read(room_id, 0)
+        room = Room(RoomSpec.of(room_id, records[0].body, self.services.engines), self.services, history=1)
         engine = room.engine
         assert engine is not None
         steps: list[dict[str, Any]] = []
@@ -95,7 +95,7 @@ class Replays:
             room.advance([record])
             seen = [{"seq": e.seq, "at_ms": e.at_ms, "kind": e.kind, "data": e.plain_data()}
                     for e in record.events if visible(e.audience, viewer)]
-            after = engine.view(room.core.state, viewer)
+            after = engine.view(room.state.game, viewer)
             patch = view_patch(before, after) if before is not None else None
             if before is not None and not seen and not patch:
                 continue

@@ -21,7 +21,7 @@ from server.battle.log import Log
 from server.battle.movement import end_move
 from server.battle.state import DISPERSED, BattleState
 from server.battle.terrain import TERRAIN
-from server.core.engine import MODERATOR, SPECTATOR, Actor, Engine, Event, team_viewer
+from server.core.engine import MODERATOR, SPECTATOR, Actor, BaseEngine, Engine, Event, team_viewer
 from server.core.errors import BadOrder, IllegalOrder
 
 from . import walls
@@ -59,7 +59,7 @@ class StormState:
         return BESIEGER if side == self.besieger else GARRISON
 
 
-class SiegeEngine:
+class SiegeEngine(BaseEngine[StormState]):
     kind = "siege"
 
     def __init__(self) -> None:
@@ -227,6 +227,10 @@ class SiegeEngine:
 
     def is_over(self, state: StormState) -> bool:
         return state.battle.over
+
+    def result(self, state: StormState) -> Mapping[str, Any] | None:
+        """N-SIEGE-7, D-L-1: the storm's result once it is over (the battle's, as the siege reads it)."""
+        return state.battle.result
 
     def dump(self, state: StormState) -> dict[str, Any]:
         return {"battle": state.battle.dump(), "fortress": state.fortress.dump(), "map_seed": state.field.seed,

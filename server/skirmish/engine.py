@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from server.core.dice import Dice
-from server.core.engine import Actor, Engine, Event
+from server.core.engine import Actor, BaseEngine, Engine, Event
 from server.core.errors import BadOrder, IllegalOrder, NotYourTurn, RuleError
 from server.core.turns import in_turn_order
 
@@ -88,9 +88,9 @@ def _teams(config: Mapping[str, Any], specs: Any) -> list[str]:
     return list(in_turn_order(teams))
 
 
-class SkirmishEngine:
+class SkirmishEngine(BaseEngine[SkirmishState]):
     kind = "skirmish"
-    any_time_orders = ("auto_terrain",)
+    any_time_orders = frozenset({"auto_terrain"})
 
     def setup(self, config: Mapping[str, Any], seed: int) -> tuple[SkirmishState, Sequence[Event]]:
         try:

@@ -88,7 +88,7 @@ def pack_array_header(n: int) -> bytes:
 
 def encode(message: BaseModel | dict[str, Any]) -> bytes:
     """Pack a message (a model, or an already-built dict on the hot path) as one msgpack frame."""
-    obj = message.model_dump(mode="json") if isinstance(message, BaseModel) else message
+    obj = message.model_dump(by_alias=True) if isinstance(message, BaseModel) else message
     return _packer.pack(obj)  # type: ignore[no-any-return]
 
 
@@ -102,5 +102,5 @@ def encode_with(head: dict[str, Any], key: str, packed: bytes) -> bytes:
 
 
 def encode_json(message: BaseModel | dict[str, Any]) -> str:
-    obj = message.model_dump(mode="json") if isinstance(message, BaseModel) else message
+    obj = message.model_dump(by_alias=True) if isinstance(message, BaseModel) else message
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)

@@ -1,12 +1,15 @@
 """Messages the server sends to a client (`ServerMessage`, discriminated by `t`).
 
-The server builds these once per viewer class and does not re-validate them on the way out; the models are the
-contract and the source of the JSON Schema.
+The models are the contract and the source of the JSON Schema, and the server builds its messages from them. The
+messages of the hot paths — `ev` and `view`, packed once per viewer class and written to many sockets, and the
+`ack` of every command — are built by `event_message`, `event_head`, `view_head` and `ack_message` below without
+validating them each time; the protocol tests check that what they build is the model's message.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from collections.abc import Mapping
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -34,6 +37,7 @@ ErrorCode = Literal[
     "clock_error",  # a clock command that does not fit the clocks (C-1.9)
     "internal",
 ]
+ERROR_CODES: frozenset[str] = frozenset(get_args(ErrorCode))
 
 
 class _Msg(BaseModel):
@@ -155,3 +159,28 @@ ServerMessage = Annotated[
     Welcome | Ack | Error | Event | Snapshot | View | Ping | Joined,
     Field(discriminator="t"),
 ]
+
+
+def event_head(room: str, seq: int, at_ms: int, kind: str) -> dict[str, Any]:
+    """An `ev` message (Event) but its `data`, which the fan-out splices in already packed."""
+    return {"t": "ev", "room": room, "seq": seq, "at_ms": at_ms, "kind": kind}
+
+
+def event_message(room: str, seq: int, at_ms: int, kind: str, data: dict[str, Any]) -> dict[str, Any]:
+    """An `ev` message (Event) as a plain map: catch-ups send thousands."""
+    return {"t": "ev", "room": room, "seq": seq, "at_ms": at_ms, "kind": kind, "data": data}
+
+
+def view_head(room: str, seq: int, clocks: Mapping[str, Any], server_ms: int) -> dict[str, Any]:
+    """A `view` message (View) but its `state`, packed once per viewer class and spliced in."""
+    return {"t": "view", "room": room, "seq": seq, "clocks": dict(clocks), "server_ms": server_ms}
+
+
+def ack_message(cid: int, seq: int | None) -> dict[str, Any]:
+    """An `ack` message (Ack): one per command."""
+    return {"t": "ack", "cid": cid, "seq": seq}
+
+
+def wire(message: BaseModel) -> dict[str, Any]:
+    """A message model as the codec packs it (fields by their wire names: a chat line's `from`)."""
+    return message.model_dump(by_alias=True)

@@ -113,8 +113,8 @@ if __name__ == "__main__":
 def room_log(data_dir: Path, room: str) -> list[Any]:
     """The records of a room as the embedded store wrote them (read beside the running server, which holds the
     store's lock; whole frames only)."""
-    from server.bus.base import Record
-    from server.bus.embedded import _frames
+    from server.store.embedded.journal import _frames
+    from server.store.records import Record
 
     data = (data_dir / "rooms" / room / "journal").read_bytes()
     return [Record.unpack(body) for _, body, _ in _frames(data, 0)]

@@ -9,8 +9,9 @@ from typing import Any
 
 import msgpack
 
-from server.bus.base import LoggedEvent, PackedData, Record, pack_events, unpack_events
-from server.rooms.room import event_message
+from server.bus import pack_events, unpack_events
+from server.rooms.catch_up import ev
+from server.store.records import LoggedEvent, PackedData, Record
 from shared.protocol.codec import encode, encode_json, encode_with
 
 
@@ -58,5 +59,5 @@ def test_read_back_from_the_log_or_the_bus_an_events_data_stays_packed_until_it_
 def test_a_rooms_history_keeps_packed_bytes_and_serves_catch_ups_as_plain_messages() -> None:
     kept = _events(2)[1].kept()
     assert isinstance(kept.data, PackedData) and kept.kept() is kept
-    message = event_message("c-1", kept)
+    message = ev("c-1", kept)
     assert type(message["data"]) is dict and encode_json(message)  # JSON clients get plain maps

@@ -9,13 +9,13 @@ from typing import Any
 
 import pytest
 
-from server.bus.base import LoggedEvent
+from server.store.records import LoggedEvent
 
 pytestmark = pytest.mark.redis
 
 
 async def test_a_ticks_publishes_become_one_message_per_room_in_order(redis_url: str) -> None:
-    from server.bus.redis import open_redis
+    from server.backends import open_redis
 
     prefix = f"kstest{secrets.token_hex(4)}"
     store_a, bus_a = await open_redis(redis_url, prefix)
@@ -43,7 +43,7 @@ async def test_a_ticks_publishes_become_one_message_per_room_in_order(redis_url:
 
 
 async def test_commands_are_relayed_to_the_node_that_serves_them(redis_url: str) -> None:
-    from server.bus.redis import open_redis
+    from server.backends import open_redis
 
     prefix = f"kstest{secrets.token_hex(4)}"
     store_a, bus_a = await open_redis(redis_url, prefix)

@@ -10,25 +10,27 @@ from typing import Any
 
 import pytest
 
-from server.bus.base import LogConflict, LoggedEvent, Record, RoomSnapshot, Store
-from server.bus.embedded import DataDirLocked, FileStore, LocalBus
+from server.bus.local import LocalBus
+from server.store import Store
+from server.store.embedded import DataDirLocked, FileLog, open_embedded
+from server.store.records import LogConflict, LoggedEvent, Record, RoomSnapshot
 
 
 @pytest.fixture(params=["embedded", pytest.param("redis", marks=pytest.mark.redis)])
 async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
     if request.param == "embedded":
-        s: Any = FileStore(tmp_path, fsync=False)
+        s: Any = open_embedded(tmp_path, fsync=False)
         yield s
         await s.close()
         return
     url = request.getfixturevalue("redis_url")
-    from server.bus.redis import open_redis
+    from server.backends import open_redis
 
     prefix = f"kstest{secrets.token_hex(4)}"
     s, bus = await open_redis(url, prefix)
     yield s
-    async for key in s.r.scan_iter(match=f"{prefix}:*"):
-        await s.r.delete(key)
+    async for key in s.log.r.scan_iter(match=f"{prefix}:*"):
+        await s.log.r.delete(key)
     await bus.close()
     await s.close()
 
@@ -40,61 +42,61 @@ def _record(index: int) -> Record:
 
 async def test_append_only_the_next_index_and_read_after(store: Store) -> None:
     for i in (1, 2, 3):
-        await store.append("c-x", _record(i))
+        await store.log.append("c-x", _record(i))
     with pytest.raises(LogConflict):
-        await store.append("c-x", _record(3))
+        await store.log.append("c-x", _record(3))
     with pytest.raises(LogConflict):
-        await store.append("c-x", _record(5))
-    got = await store.read_log("c-x", 1)
+        await store.log.append("c-x", _record(5))
+    got = await store.log.read("c-x", 1)
     assert [r.index for r in got] == [2, 3]
     assert got[0] == _record(2)
-    assert await store.read_log("c-x", 3) == []
+    assert await store.log.read("c-x", 3) == []
 
 
 async def test_snapshot_alive_and_campaigns_roundtrip(store: Store) -> None:
-    assert await store.load_snapshot("c-y") is None
-    await store.save_snapshot("c-y", RoomSnapshot(7, 21, {"state": {"a": [1, 2]}}))
-    assert await store.load_snapshot("c-y") == RoomSnapshot(7, 21, {"state": {"a": [1, 2]}})
-    await store.mark_alive(["c-y"], 12345)
+    assert await store.log.load_snapshot("c-y") is None
+    await store.log.save_snapshot("c-y", RoomSnapshot(7, 21, {"state": {"a": [1, 2]}}))
+    assert await store.log.load_snapshot("c-y") == RoomSnapshot(7, 21, {"state": {"a": [1, 2]}})
+    await store.leases.mark_alive(["c-y"], 12345)
     # embedded: one process, so a room is never orphaned (its downtime is the service's outages)
-    assert await store.last_alive("c-y") == (None if isinstance(store, FileStore) else 12345)
-    await store.put_campaign({"id": "y", "name": "Y"}, {"abc": {"campaign": "y", "role": "spectator"}})
-    assert (await store.get_campaign("y")) == {"id": "y", "name": "Y"}
-    assert (await store.find_grant("abc")) == {"campaign": "y", "role": "spectator"}
-    assert await store.find_grant("nope") is None
+    assert await store.leases.last_alive("c-y") == (None if isinstance(store.log, FileLog) else 12345)
+    await store.grants.put_campaign({"id": "y", "name": "Y"}, {"abc": {"campaign": "y", "role": "spectator"}})
+    assert (await store.grants.get_campaign("y")) == {"id": "y", "name": "Y"}
+    assert (await store.grants.find("abc")) == {"campaign": "y", "role": "spectator"}
+    assert await store.grants.find("nope") is None
 
 
 async def test_lease_has_one_holder(store: Store) -> None:
-    assert await store.acquire_lease("c-z", "node-a", 5_000)
-    assert await store.acquire_lease("c-z", "node-a", 5_000)  # renewal
-    if isinstance(store, FileStore):
+    assert await store.leases.acquire("c-z", "node-a", 5_000)
+    assert await store.leases.acquire("c-z", "node-a", 5_000)  # renewal
+    if isinstance(store.log, FileLog):
         return  # one process per data directory: the LOCK file is the lease
-    assert not await store.acquire_lease("c-z", "node-b", 5_000)
-    await store.release_lease("c-z", "node-b")  # not the holder: nothing happens
-    assert not await store.acquire_lease("c-z", "node-b", 5_000)
-    await store.release_lease("c-z", "node-a")
-    assert await store.acquire_lease("c-z", "node-b", 5_000)
+    assert not await store.leases.acquire("c-z", "node-b", 5_000)
+    await store.leases.release("c-z", "node-b")  # not the holder: nothing happens
+    assert not await store.leases.acquire("c-z", "node-b", 5_000)
+    await store.leases.release("c-z", "node-a")
+    assert await store.leases.acquire("c-z", "node-b", 5_000)
 
 
 async def test_torn_journal_frame_is_cut_off_on_open(tmp_path: Path) -> None:
-    s = FileStore(tmp_path, fsync=False)
-    await s.append("c-t", _record(1))
-    await s.append("c-t", _record(2))
+    s = open_embedded(tmp_path, fsync=False)
+    await s.log.append("c-t", _record(1))
+    await s.log.append("c-t", _record(2))
     await s.close()
     journal = tmp_path / "rooms" / "c-t" / "journal"
     whole = journal.read_bytes()
     journal.write_bytes(whole + whole[: len(whole) // 3])  # a crash in the middle of writing record 3
-    s = FileStore(tmp_path, fsync=False)
-    assert [r.index for r in await s.read_log("c-t", 0)] == [1, 2]
-    await s.append("c-t", _record(3))
-    assert [r.index for r in await s.read_log("c-t", 0)] == [1, 2, 3]
+    s = open_embedded(tmp_path, fsync=False)
+    assert [r.index for r in await s.log.read("c-t", 0)] == [1, 2]
+    await s.log.append("c-t", _record(3))
+    assert [r.index for r in await s.log.read("c-t", 0)] == [1, 2, 3]
     await s.close()
 
 
 def test_one_process_per_data_directory(tmp_path: Path) -> None:
-    s = FileStore(tmp_path)
+    s = open_embedded(tmp_path)
     with pytest.raises(DataDirLocked):
-        FileStore(tmp_path)
+        open_embedded(tmp_path)
     import asyncio
 
     asyncio.run(s.close())
@@ -115,57 +117,57 @@ async def test_local_bus_delivers_in_order_to_subscribers() -> None:
 
 
 async def test_schedule_keeps_each_rooms_next_timer(store: Store) -> None:
-    await store.append("c-d", _record(1), due_ms=5_000)
-    await store.append("c-e", _record(1), due_ms=9_000)
-    assert set(await store.due_rooms(6_000)) >= {"c-d"}
-    assert "c-e" not in await store.due_rooms(6_000)
-    await store.append("c-d", _record(2), due_ms=None)  # nothing due any more
-    await store.set_due("c-e", 4_000)
-    assert "c-d" not in await store.due_rooms(10_000)
-    assert "c-e" in await store.due_rooms(4_000)
+    await store.log.append("c-d", _record(1), due_ms=5_000)
+    await store.log.append("c-e", _record(1), due_ms=9_000)
+    assert set(await store.log.due_rooms(6_000)) >= {"c-d"}
+    assert "c-e" not in await store.log.due_rooms(6_000)
+    await store.log.append("c-d", _record(2), due_ms=None)  # nothing due any more
+    await store.log.set_due("c-e", 4_000)
+    assert "c-d" not in await store.log.due_rooms(10_000)
+    assert "c-e" in await store.log.due_rooms(4_000)
 
 
 async def test_outage_is_recorded_when_nothing_was_alive(store: Store) -> None:
-    await store.mark_alive([], 10_000)
-    await store.record_outage(10_300, 2_000)
-    if not isinstance(store, FileStore):  # another node was alive 300 ms ago: no outage
-        assert await store.outages(0) == []
-    await store.mark_alive([], 11_000)
-    await store.record_outage(20_000, 2_000)
-    assert (11_000, 20_000) in await store.outages(15_000)
-    assert await store.outages(20_000) == []
+    await store.leases.mark_alive([], 10_000)
+    await store.leases.record_outage(10_300, 2_000)
+    if not isinstance(store.log, FileLog):  # another node was alive 300 ms ago: no outage
+        assert await store.leases.outages(0) == []
+    await store.leases.mark_alive([], 11_000)
+    await store.leases.record_outage(20_000, 2_000)
+    assert (11_000, 20_000) in await store.leases.outages(15_000)
+    assert await store.leases.outages(20_000) == []
 
 
 async def test_a_room_released_is_no_orphan_one_left_behind_is(store: Store) -> None:
-    if isinstance(store, FileStore):
-        assert await store.orphans(10**13) == []
+    if isinstance(store.log, FileLog):
+        assert await store.leases.orphans(10**13) == []
         return
-    await store.acquire_lease("c-o", "node-a", 5_000)
-    await store.acquire_lease("c-p", "node-a", 5_000)
-    await store.mark_alive(["c-o", "c-p"], 1_000)
-    await store.release_lease("c-p", "node-a")
-    assert await store.orphans(2_000) == ["c-o"]
-    assert await store.last_alive("c-p") is None
+    await store.leases.acquire("c-o", "node-a", 5_000)
+    await store.leases.acquire("c-p", "node-a", 5_000)
+    await store.leases.mark_alive(["c-o", "c-p"], 1_000)
+    await store.leases.release("c-p", "node-a")
+    assert await store.leases.orphans(2_000) == ["c-o"]
+    assert await store.leases.last_alive("c-p") is None
 
 
 async def test_journal_opens_from_its_last_checkpoint(tmp_path: Path) -> None:
     """Opening a journal reads only the records after the last snapshot's checkpoint; reads before it still work,
     and a checkpoint file that does not fit the journal is ignored."""
-    s = FileStore(tmp_path, fsync=False)
+    s = open_embedded(tmp_path, fsync=False)
     for i in range(1, 501):
-        await s.append("c-k", _record(i))
-    await s.save_snapshot("c-k", RoomSnapshot(400, 400, {}))
+        await s.log.append("c-k", _record(i))
+    await s.log.save_snapshot("c-k", RoomSnapshot(400, 400, {}))
     await s.close()
-    s = FileStore(tmp_path, fsync=False)
-    journal = s._journal("c-k")
+    s = open_embedded(tmp_path, fsync=False)
+    journal = s.log.journal("c-k")
     assert journal.last_index == 500
     assert len(journal.checkpoints) == 1 + 1 + 100  # the start, the snapshot's, then one per record read
-    assert [r.index for r in await s.read_log("c-k", 397)][:4] == [398, 399, 400, 401]
-    assert len(await s.read_log("c-k", 0)) == 500
-    await s.append("c-k", _record(501))
+    assert [r.index for r in await s.log.read("c-k", 397)][:4] == [398, 399, 400, 401]
+    assert len(await s.log.read("c-k", 0)) == 500
+    await s.log.append("c-k", _record(501))
     await s.close()
     (tmp_path / "rooms" / "c-k" / "checkpoints").write_bytes(b"\0" * 7 + b"\x05" + b"\0" * 7 + b"\x03")
-    s = FileStore(tmp_path, fsync=False)
-    assert s._journal("c-k").last_index == 501
-    assert [r.index for r in await s.read_log("c-k", 0)] == list(range(1, 502))
+    s = open_embedded(tmp_path, fsync=False)
+    assert s.log.journal("c-k").last_index == 501
+    assert [r.index for r in await s.log.read("c-k", 0)] == list(range(1, 502))
     await s.close()

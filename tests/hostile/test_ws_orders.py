@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from server.bus import names
+from server.rooms.ids import RoomId
 from tests.net.client import Client, join_when_spawned, signed_in
 
 BULOW, NEY = "bulow", "ney"
@@ -172,7 +172,7 @@ async def test_hostile_campaign_orders_are_refused_and_the_game_carries_on_C_1_7
         await g.refused("spectator", {"type": "posture", "army": BULOW, "intercept": True}, "forbidden")
         await g.refused("red-1", {"t": "mod_ruling", "room": g.room, "ruling": {"type": "impose_quick",
                                                                                  "battle": "1"}}, "forbidden")
-        await g.refused("red-2", {"t": "end_turn", "room": names.battle_room("nope")}, "not_joined")
+        await g.refused("red-2", {"t": "end_turn", "room": "b-nope"}, "not_joined")
         await g.ack("red-2", posture)
         # a player in the secret module (D-N-14) gives no orders until he is back
         assert (await g.c["moderator"].request({"t": "mod_secret_module", "player": "red-2"}))["t"] == "ack"
@@ -217,7 +217,7 @@ async def test_hostile_battle_orders_are_refused_and_the_battle_carries_on_D_N_1
         battle = (await g.c["blue-1"].event("contact"))["data"]["battle"]
         await g.ack("blue-2", {"type": "answer", "battle": battle, "choice": "accept"})
         started = (await g.c["spectator"].event("battle_started", within=10))["data"]
-        room = names.battle_room(f"{g.made['campaign']}-{started['battle']}")
+        room = RoomId.child_room(g.made['campaign'], str(started['battle']))
         for who in ("moderator", "red-1", "red-2", "blue-1", "blue-2", "spectator"):
             await join_when_spawned(g.c[who], room)
         snap = await g.c["red-1"].wait(lambda m: m["t"] == "snapshot" and m["room"] == room)
@@ -339,7 +339,7 @@ async def test_hostile_storm_orders_in_a_spawned_siege_room_N_SIEGE_8_N_SIEGE_10
         assert reply["t"] == "ack", reply
         await g.ack("red-2", {"type": "siege", "fortress": "Dresden", "action": "storm"})
         started = (await g.c["spectator"].event("battle_started", within=10))["data"]
-        room = names.battle_room(f"{g.made['campaign']}-{started['battle']}")
+        room = RoomId.child_room(g.made['campaign'], str(started['battle']))
         for who in ("moderator", "red-1", "blue-1", "spectator"):
             await join_when_spawned(g.c[who], room)
         garrison = [u["id"] for u in started["config"]["garrison"]["units"]]
@@ -390,7 +390,7 @@ async def test_after_hostile_orders_a_killed_server_loses_nothing_accepted(serve
         await g.refused("blue-1", {"type": "answer", "battle": battle, "choice": None}, "bad_order", "N-START-3")
         await g.ack("blue-2", {"type": "answer", "battle": battle, "choice": "accept"})
         started = (await g.c["spectator"].event("battle_started", within=10))["data"]
-        room = names.battle_room(f"{g.made['campaign']}-{started['battle']}")
+        room = RoomId.child_room(g.made['campaign'], str(started['battle']))
         for who in ("moderator", "red-1", "blue-1"):
             await join_when_spawned(g.c[who], room)
         mine = next(u["id"] for u in started["config"]["sides"][0]["units"] if u["type"] == "infantry")

@@ -4,7 +4,7 @@ result while a spectator watches from a second server node, and the campaign sho
 prisoners, the general's fate and the secret-module lockout (N-START-1, D-L-1, N-MORALE-7, N-VICTORY-3/4,
 D-N-14). Then the same with the quick resolution (D-L-2) and with a siege (N-SIEGE-2, N-SIEGE-5, N-SIEGE-8).
 A subscriber-only process (redis-py, as redis-cli would) follows it all on the documented channels
-(`<prefix>:room:<room>:events`, server/bus/names.py)."""
+(`<prefix>:room:<room>:events`, server/store/keys.py)."""
 
 from __future__ import annotations
 
@@ -21,8 +21,9 @@ import redis.asyncio as aioredis
 
 from server.battle.ai import BattleAI
 from server.battle.engine import BattleEngine
-from server.bus import names
 from server.napoleon.field import room_engine_config
+from server.rooms.ids import RoomId
+from server.store import keys as names
 from tests.net.client import Client, join_when_spawned, signed_in
 
 pytestmark = pytest.mark.redis
@@ -160,7 +161,7 @@ async def test_armies_meet_battle_room_is_fought_and_the_campaign_shows_the_resu
             table(server_factory, redis_url, redis_prefix) as (t, _, second):
         campaign = t.room
         started = await meet(t)
-        battle_room = names.battle_room(f"{t.made['campaign']}-{started['battle']}")
+        battle_room = RoomId.child_room(t.made['campaign'], str(started['battle']))
         for client in [*t.players.values(), t.moderator]:
             await join_when_spawned(client, battle_room)
         # the moderator delays what spectators see of the battle (so they cannot leak it to the players)
@@ -240,7 +241,7 @@ async def test_quick_resolution_offered_and_accepted_ends_the_battle_D_L_2(
         server_factory: Any, redis_url: str, redis_prefix: str) -> None:
     async with table(server_factory, redis_url, redis_prefix) as (t, _, _):
         started = await meet(t)
-        battle_room = names.battle_room(f"{t.made['campaign']}-{started['battle']}")
+        battle_room = RoomId.child_room(t.made['campaign'], str(started['battle']))
         await join_when_spawned(t.spectator, battle_room)
         await t.order("blue-1", {"type": "offer_quick", "battle": started["battle"]})
         offer = await t.players["red-2"].event("quick_offered")
@@ -270,7 +271,7 @@ async def test_siege_storm_and_terms_capture_the_general_N_SIEGE_2_N_SIEGE_5_N_S
         await t.order("red-2", {"type": "siege", "fortress": "Dresden", "action": "storm"})
         started = (await t.spectator.event("battle_started", within=10))["data"]
         assert started["engine"] == "siege" and started["kind"] == "storm"
-        storm_room = names.battle_room(f"{t.made['campaign']}-{started['battle']}")
+        storm_room = RoomId.child_room(t.made['campaign'], str(started['battle']))
         for client in [*t.players.values(), t.moderator, t.spectator]:
             await join_when_spawned(client, storm_room)
         snap = await t.spectator.wait(lambda m: m["t"] == "snapshot" and m["room"] == storm_room)

@@ -11,7 +11,7 @@ import msgpack
 import pytest
 import redis
 
-from server.bus import names
+from server.store import keys as names
 from tests.net.client import signed_in
 from tests.net.test_play import campaign, move
 

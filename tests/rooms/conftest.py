@@ -1,4 +1,5 @@
-"""Hubs over one store for the room tests: the embedded store, and Redis when REDIS_URL is set."""
+"""Hubs over one store for the room tests: the embedded store, and Redis when REDIS_URL is set; with a manual clock,
+their timers run when the test moves time on (helpers.ManualScheduler)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,11 @@ from typing import Any
 
 import pytest
 
-from server.bus.embedded import FileStore, LocalBus
+from server.bus.local import LocalBus
+from server.engines import ENGINES
 from server.rooms.hub import Hub
-from tests.rooms.helpers import ManualClock
+from server.store.embedded import open_embedded
+from tests.rooms.helpers import ManualClock, ManualScheduler
 
 HubMaker = Callable[..., Any]
 
@@ -26,13 +29,14 @@ async def _hubs(backend: str, request: pytest.FixtureRequest, tmp_path: Path) ->
 
     async def make(clock: ManualClock | None = None, **kw: Any) -> Hub:
         if backend == "embedded":
-            store: Any = FileStore(tmp_path, fsync=False)
+            store: Any = open_embedded(tmp_path, fsync=False)
             bus: Any = LocalBus()
         else:
-            from server.bus.redis import open_redis
+            from server.backends import open_redis
 
             store, bus = await open_redis(request.getfixturevalue("redis_url"), prefix)
-        hub = Hub(store, bus, **kw) if clock is None else Hub(store, bus, now=clock, **kw)
+        scheduler = ManualScheduler(clock) if clock is not None else None
+        hub = Hub(store, bus, ENGINES, scheduler=scheduler, **kw)
         opened.append(hub)
         return hub
 
@@ -40,9 +44,9 @@ async def _hubs(backend: str, request: pytest.FixtureRequest, tmp_path: Path) ->
     for hub in opened:
         with contextlib.suppress(Exception):
             await hub.close()
-        if hasattr(hub.store, "r"):
-            async for key in hub.store.r.scan_iter(match=f"{prefix}:*"):
-                await hub.store.r.delete(key)
+        if hasattr(hub.store.log, "r"):
+            async for key in hub.store.log.r.scan_iter(match=f"{prefix}:*"):
+                await hub.store.log.r.delete(key)
         await hub.bus.close()
         await hub.store.close()
 

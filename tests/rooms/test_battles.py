@@ -12,9 +12,9 @@ import pytest
 
 from server.battle.ai import BattleAI
 from server.core.errors import NotYourTurn
-from server.rooms.battles import battle_room_id
 from server.rooms.errors import RoomError
 from server.rooms.hub import Hub
+from server.rooms.ids import RoomId
 from server.rooms.members import Member
 from server.rooms.room import Room
 from tests.rooms.helpers import ManualClock, open_hub, spec
@@ -67,7 +67,7 @@ async def meet(hub: Hub, made: dict[str, Any]) -> tuple[Room, Room, dict[str, Me
     await hub.submit(room, "order", {"order": {"type": "move", "army": "r1", "path": [[11, 17], [12, 17]]}},
                      m["red-1"])
     await hub.submit(room, "order", {"order": {"type": "answer", "battle": "1", "choice": "accept"}}, m["blue-2"])
-    battle_id = battle_room_id(made["campaign"], "1")
+    battle_id = RoomId.child_room(made["campaign"], "1")
     await until(lambda: battle_id in hub.rooms)
     return hub.rooms[room], hub.rooms[battle_id], m
 
@@ -76,13 +76,13 @@ async def fight(battle: Room, m: dict[str, Member]) -> None:
     """Both teams' players give the battle AI's orders in turn (seat 1 and seat 2 alternately)."""
     ai = BattleAI()
     phase = 0
-    while not battle.engine.is_over(battle.core.state):  # type: ignore[union-attr]
-        side = battle.core.state.active_side
-        _, _, orders = ai.play_phase(battle.core.state, side)
+    while not battle.engine.is_over(battle.state.game):  # type: ignore[union-attr]
+        side = battle.state.game.active_side
+        _, _, orders = ai.play_phase(battle.state.game, side)
         player = m[f"{side}-{1 + phase % 2}"]
         for order in orders:
             await battle.submit("order", {"order": order}, player)
-        if not battle.engine.is_over(battle.core.state):  # type: ignore[union-attr]
+        if not battle.engine.is_over(battle.state.game):  # type: ignore[union-attr]
             await battle.submit("end_turn", {}, player)
         phase += 1
 
@@ -94,7 +94,7 @@ async def test_battle_room_spawns_is_fought_and_its_result_returns_D_L_1_D_N_14(
     campaign, battle, m = await meet(hub, made)
     assert battle.setup["teams"] == ["red", "blue"] and battle.setup["parent"] == made["room"]
     assert set(battle.setup["players"]) == {"red-1", "red-2", "blue-1", "blue-2"}
-    assert battle.core.clocks is not None and battle.core.clocks.running() == {"red"}
+    assert battle.state.clocks is not None and battle.state.clocks.running() == {"red"}
     with pytest.raises(NotYourTurn):
         await battle.submit("order", {"order": {"type": "retreat"}}, m["blue-1"])
     with pytest.raises(RoomError):
@@ -102,20 +102,20 @@ async def test_battle_room_spawns_is_fought_and_its_result_returns_D_L_1_D_N_14(
     with pytest.raises(NotYourTurn):  # the campaign armies are frozen, the teams' campaign turn waits (D-L-1)
         await hub.submit(made["room"], "order", {"order": {"type": "move", "army": "r1", "path": [[11, 17]]}},
                          m["red-1"])
-    assert campaign.core.clocks is not None and campaign.core.clocks.running() == set()  # D-NAP-5
+    assert campaign.state.clocks is not None and campaign.state.clocks.running() == set()  # D-NAP-5
     await fight(battle, m)
-    await until(lambda: campaign.core.state.battles["1"]["status"] == "over")
+    await until(lambda: campaign.state.game.battles["1"]["status"] == "over")
     ended = next(e for e in campaign.history if e.kind == "battle_ended")
-    result = battle.core.state.result
+    result = battle.state.game.result
     assert ended.data["winner"] == result["winner"] and ended.data["how"] == "battle"
     loser_army = "r1" if result["loser"] == "red" else "b1"
-    assert campaign.core.state.armies[loser_army]["cell"] != [12, 17] or \
-        campaign.core.state.armies[loser_army]["status"] != "ready"
+    assert campaign.state.game.armies[loser_army]["cell"] != [12, 17] or \
+        campaign.state.game.armies[loser_army]["status"] != "ready"
     fate = ended.data["general"]
     if fate["fate"] != "survived":
         player = fate["secret_module"]["player"]
-        await until(lambda: player in campaign.core.away)
-        assert campaign.core.away[player].until_ms - campaign.core.away[player].since_ms == 20 * 60_000
+        await until(lambda: player in campaign.state.away)
+        assert campaign.state.away[player].until_ms - campaign.state.away[player].since_ms == 20 * 60_000
     await hub.close()
 
 
@@ -127,8 +127,8 @@ async def test_quick_resolution_accepted_ends_the_battle_room_D_L_2(tmp_path: Pa
     await hub.submit(made["room"], "order", {"order": {"type": "offer_quick", "battle": "1"}}, m["red-2"])
     await hub.submit(made["room"], "order", {"order": {"type": "answer_quick", "battle": "1", "accept": True}},
                      m["blue-1"])
-    assert campaign.core.state.battles["1"]["status"] == "over"
-    await until(lambda: battle.engine.is_over(battle.core.state))  # type: ignore[union-attr]
+    assert campaign.state.game.battles["1"]["status"] == "over"
+    await until(lambda: battle.engine.is_over(battle.state.game))  # type: ignore[union-attr]
     over = next(e for e in battle.history if e.kind == "battle_over")
     assert over.data["reason"] == "quick resolution (D-L-2)"
     await asyncio.sleep(0.05)
@@ -141,13 +141,13 @@ async def test_a_node_reopening_the_campaign_spawns_missing_battle_rooms(tmp_pat
     hub = await open_hub(tmp_path / "a", clock)
     made = await hub.create_campaign(napoleonic())
     m = players(made["campaign"])
-    hub.battles.spawn = _never  # type: ignore[method-assign,assignment]
+    hub.children.spawn = _never  # type: ignore[method-assign,assignment]
     await hub.submit(made["room"], "order", {"order": {"type": "move", "army": "r1", "path": [[11, 17], [12, 17]]}},
                      m["red-1"])
     await hub.submit(made["room"], "order", {"order": {"type": "answer", "battle": "1", "choice": "accept"}},
                      m["blue-2"])
     await asyncio.sleep(0.02)
-    battle_id = battle_room_id(made["campaign"], "1")
+    battle_id = RoomId.child_room(made["campaign"], "1")
     assert battle_id not in hub.rooms
     await hub.close()
     await hub.store.close()
@@ -173,13 +173,13 @@ async def test_a_captured_generals_player_commands_nothing_in_the_other_battles_
     for battle in ("1", "2"):
         await hub.submit(room, "order", {"order": {"type": "answer", "battle": battle, "choice": "accept"}},
                          m["blue-2"])
-    first, second = (battle_room_id(made["campaign"], b) for b in ("1", "2"))
+    first, second = (RoomId.child_room(made["campaign"], b) for b in ("1", "2"))
     await until(lambda: first in hub.rooms and second in hub.rooms)
     await hub.submit(room, "ruling", {"ruling": {"type": "impose_quick", "battle": "2"}}, m["moderator"])
     campaign = hub.rooms[room]
     ended = next(e for e in campaign.history if e.kind == "battle_ended")
     assert ended.data["how"] == "capitulation" and ended.data["general"]["player"] == "blue-1"
-    await until(lambda: "blue-1" in hub.rooms[first].core.away and "blue-1" in campaign.core.away)
+    await until(lambda: "blue-1" in hub.rooms[first].state.away and "blue-1" in campaign.state.away)
     with pytest.raises(RoomError) as err:
         await hub.rooms[first].submit("order", {"order": {"type": "retreat"}}, m["blue-1"])
     assert err.value.code == "locked_out"
@@ -199,18 +199,18 @@ async def test_spectator_delay_is_the_moderators_checked_and_survives_a_snapshot
     await battle.submit("ruling", {"ruling": {"type": "spectator_delay", "ms": 90_000}}, m["moderator"])
     assert battle.history[-1].kind == "spectator_delay" and battle.spectator_delay_ms == 90_000
     await battle.save_snapshot()
-    copy = await Room.open(battle.id, hub.store, hub.bus, clock, owner=False)
+    copy = await Room.open(battle.id, hub.services, owner=False)
     assert copy is not None and copy.spectator_delay_ms == 90_000
-    past = await Room.open(battle.id, hub.store, hub.bus, clock, owner=False, until_ms=clock.ms - 1)
+    past = await Room.open(battle.id, hub.services, owner=False, until_ms=clock.ms - 1)
     assert past is not None and past.seq < battle.seq  # the room as a delayed spectator may see it
     await hub.close()
 
 
 async def test_battle_room_engines_are_not_campaign_scenarios(tmp_path: Path) -> None:
-    from server.rooms.engines import engine_names, find_engine
+    from server.engines import ENGINES
 
-    assert "napoleonic" in engine_names() and not {"battle", "siege"} & set(engine_names())
-    assert find_engine("battle").kind == "battle" and find_engine("siege").kind == "siege"
+    assert "napoleonic" in ENGINES.names() and not {"battle", "siege"} & set(ENGINES.names())
+    assert ENGINES.find("battle").kind == "battle" and ENGINES.find("siege").kind == "siege"
     hub = await open_hub(tmp_path, ManualClock())
     with pytest.raises(KeyError):
         await hub.create_campaign(spec(scenario="battle"))
@@ -227,23 +227,23 @@ async def test_campaign_clocks_of_teams_in_battle_stop_the_others_run_and_replay
         {"colour": c, "seats": 2} for c in ("red", "blue", "green")]))
     campaign, battle, m = await meet(hub, made)
     m["green-1"] = Member(made["campaign"], "player", "green-1", "green", 1)
-    assert campaign.core.clocks is not None and campaign.core.clocks.running() == {"green"}
-    assert battle.core.clocks is not None and battle.core.clocks.running() == {"red"}  # the battle's own clocks
+    assert campaign.state.clocks is not None and campaign.state.clocks.running() == {"green"}
+    assert battle.state.clocks is not None and battle.state.clocks.running() == {"red"}  # the battle's own clocks
     clock.advance(30_000)
-    assert campaign.core.clocks.remaining_ms("red", clock.ms) == 60_000  # stopped, charged nothing
-    assert campaign.core.clocks.remaining_ms("green", clock.ms) == 30_000
+    assert campaign.state.clocks.remaining_ms("red", clock.ms) == 60_000  # stopped, charged nothing
+    assert campaign.state.clocks.remaining_ms("green", clock.ms) == 30_000
     await hub.submit(made["room"], "ruling", {"ruling": {"type": "impose_quick", "battle": "1"}}, m["moderator"])
-    beaten = [a for a in campaign.core.state.armies.values() if a["status"] == "retreating"]
+    beaten = [a for a in campaign.state.game.armies.values() if a["status"] == "retreating"]
     # the battle is over; green's turn goes on — and the beaten side chooses its retreat under its clock (N-VICTORY-4)
-    assert campaign.core.clocks.running() == {"green", *(a["team"] for a in beaten)}
+    assert campaign.state.clocks.running() == {"green", *(a["team"] for a in beaten)}
     for a in beaten:
         await hub.submit(made["room"], "order", {"order": {"type": "retreat", "army": a["id"],
                                                            "path": a["retreat"]["suggested"]}}, m[f"{a['team']}-1"])
-    assert campaign.core.clocks.running() == {"green"}
+    assert campaign.state.clocks.running() == {"green"}
     await hub.submit(made["room"], "end_turn", {}, m["green-1"])
-    assert campaign.core.clocks.running() == {"red"}
-    copy = await Room.open(made["room"], hub.store, hub.bus, clock, owner=False)
-    assert copy is not None and copy.core.clocks == campaign.core.clocks  # replay rebuilds the clocks exactly
+    assert campaign.state.clocks.running() == {"red"}
+    copy = await Room.open(made["room"], hub.services, owner=False)
+    assert copy is not None and copy.state.clocks == campaign.state.clocks  # replay rebuilds the clocks exactly
     await hub.close()
 
 
@@ -255,18 +255,18 @@ async def test_the_lobby_lists_live_battles_of_public_campaigns_with_counts(tmp_
     hidden = await hub.create_campaign({**napoleonic(), "public": False})
     await meet(hub, made)
     await meet(hub, hidden)
-    metas = [m for m in await hub.store.list_campaigns() if m.get("public", True)]
-    room = battle_room_id(made["campaign"], "1")
+    metas = [m for m in await hub.store.grants.list_campaigns() if m.get("public", True)]
+    room = RoomId.child_room(made["campaign"], "1")
     counts = {room: {"player": 3, "spectator": 2}}
-    listed = await hub.battles.lobby(metas, lambda r: counts.get(r, {}), lambda m: "link")
+    listed = await hub.lobby.children(metas, lambda r: counts.get(r, {}), lambda m: "link")
     assert [b["room"] for b in listed] == [room]
     assert listed[0]["players_online"] == 3 and listed[0]["spectators_online"] == 2
     assert listed[0]["scenario"] == "battle" and listed[0]["teams"][0] == {"colour": "red", "side": "attacker"}
     await hub.submit(made["room"], "ruling", {"ruling": {"type": "impose_quick", "battle": "1"}},
                      players(made["campaign"])["moderator"])
-    assert await hub.battles.lobby(metas, lambda r: {}, lambda m: None) == []  # over: no longer live
+    assert await hub.lobby.children(metas, lambda r: {}, lambda m: None) == []  # over: no longer live
     # issue 17: a finished battle is listed among the finished, with its winner, so its replay opens from the lobby
-    done = await hub.battles.lobby(metas, lambda r: {}, lambda m: None, finished=True)
+    done = await hub.lobby.children(metas, lambda r: {}, lambda m: None, finished=True)
     assert [b["room"] for b in done] == [room] and done[0]["winner"] in ("red", "blue")
     await hub.close()
 
@@ -283,8 +283,8 @@ async def test_a_spawned_battle_rooms_followers_get_views_after_each_command(tmp
     _, battle, m = await meet(hub, made)
     follower = Outlet("red-2")
     await hub.join(follower, m["red-2"], battle.id, None, lambda _: None)
-    side = battle.core.state.active_side
-    _, _, orders = BattleAI().play_phase(battle.core.state, side)
+    side = battle.state.game.active_side
+    _, _, orders = BattleAI().play_phase(battle.state.game, side)
     await battle.submit("order", {"order": orders[0]}, m[f"{side}-1"])
     kinds = [msgpack.unpackb(frame[1:])["t"] for frame in follower.frames]  # the test outlet's frame is b"F" + payload
     assert "ev" in kinds and "view" in kinds
@@ -301,10 +301,10 @@ async def test_the_lobbys_copies_of_campaigns_owned_elsewhere_are_not_kept_for_g
     await first.close()
     await first.store.close()
     node = await open_hub(tmp_path, clock)  # owns neither campaign: the lobby reads copies from the log
-    metas = {m["id"]: m for m in await node.store.list_campaigns()}
-    assert len(await node.battles.lobby([metas[made["campaign"]]], lambda r: {}, lambda m: None)) == 1
-    assert set(node.battles._copies) == {made["room"]}
+    metas = {m["id"]: m for m in await node.store.grants.list_campaigns()}
+    assert len(await node.lobby.children([metas[made["campaign"]]], lambda r: {}, lambda m: None)) == 1
+    assert node.lobby.cached() == {made["room"]}
     clock.advance(60_000)
-    assert len(await node.battles.lobby([metas[other["campaign"]]], lambda r: {}, lambda m: None)) == 1
-    assert set(node.battles._copies) == {other["room"]}
+    assert len(await node.lobby.children([metas[other["campaign"]]], lambda r: {}, lambda m: None)) == 1
+    assert node.lobby.cached() == {other["room"]}
     await node.close()

@@ -9,12 +9,13 @@ from typing import Any
 
 import pytest
 
-from server.bus.embedded import FileStore, LocalBus
+from server.bus.local import LocalBus
 from server.core.errors import BadOrder, IllegalOrder, NotYourTurn
 from server.rooms.members import Member
 from server.rooms.room import Room
+from server.store.embedded import open_embedded
 from tests.campaign.helpers import RED, order, place, start
-from tests.rooms.helpers import ManualClock, open_hub, spec
+from tests.rooms.helpers import ManualClock, open_hub, services, spec
 
 
 def _spec(**kw: Any) -> dict[str, Any]:
@@ -30,7 +31,7 @@ async def _operations(room: Room, red: Member, blue: Member) -> None:
     """Planning (C-1.5) ends when both teams have finished it: red is then to act (C-1.8)."""
     await room.submit("end_turn", {}, red)
     await room.submit("end_turn", {}, blue)
-    assert room.engine is not None and room.engine.active_teams(room.core.state) == frozenset({"red"})
+    assert room.engine is not None and room.engine.active_teams(room.state.game) == frozenset({"red"})
 
 
 async def test_an_order_the_rules_refuse_costs_50_points_and_is_logged_C_9_3_D_C_6(tmp_path: Path) -> None:
@@ -41,7 +42,7 @@ async def test_an_order_the_rules_refuse_costs_50_points_and_is_logged_C_9_3_D_C
     room = hub.rooms[made["room"]]
     red, blue = _members(made["campaign"])
     await _operations(room, red, blue)
-    unit = next(u for u in room.core.state.units.values() if u.team == "red")
+    unit = next(u for u in room.state.game.units.values() if u.team == "red")
     index = room.index
     with pytest.raises(IllegalOrder) as refused:  # the player still gets the refusal
         await room.submit("order", {"order": {"type": "move", "unit": unit.id,
@@ -51,18 +52,19 @@ async def test_an_order_the_rules_refuse_costs_50_points_and_is_logged_C_9_3_D_C
     penalty = room.history[-1]
     assert penalty.kind == "penalty" and penalty.data["team"] == "red" and penalty.data["points"] == 50
     assert penalty.data["rule"] == "C-9.3" and penalty.audience is None
-    assert room.core.state.penalties[-1]["points"] == 50
+    assert room.state.game.penalties[-1]["points"] == 50
     # a malformed order is not an incorrect order in the rules' sense: nothing is logged
     with pytest.raises(BadOrder):
         await room.submit("order", {"order": {"type": "move", "unit": unit.id}}, red)
     assert room.index == index + 1
-    dumped = room.engine.dump(room.core.state)  # type: ignore[union-attr]
+    dumped = room.engine.dump(room.state.game)  # type: ignore[union-attr]
     await hub.close()
     await hub.store.close()
 
-    reopened = await Room.open(made["room"], FileStore(tmp_path, fsync=False), LocalBus(), clock, owner=False)
+    reopened = await Room.open(made["room"], services(open_embedded(tmp_path, fsync=False), LocalBus(), clock),
+                               owner=False)
     assert reopened is not None and reopened.engine is not None
-    assert reopened.engine.dump(reopened.core.state) == dumped  # replay applies the penalty again
+    assert reopened.engine.dump(reopened.state.game) == dumped  # replay applies the penalty again
     await reopened.store.close()
 
 
@@ -73,7 +75,7 @@ async def test_no_penalty_unless_the_campaign_turns_it_on_D_C_6(tmp_path: Path) 
     room = hub.rooms[made["room"]]
     red, blue = _members(made["campaign"])
     await _operations(room, red, blue)
-    unit = next(u for u in room.core.state.units.values() if u.team == "red")
+    unit = next(u for u in room.state.game.units.values() if u.team == "red")
     index = room.index
     with pytest.raises(IllegalOrder):
         await room.submit("order", {"order": {"type": "move", "unit": unit.id,
@@ -94,15 +96,15 @@ async def test_blue_answers_a_peace_offer_during_reds_turn_C_10_2(tmp_path: Path
     place(war, "blue", "RD", (56, 20), uid="bA")
     war, _ = order(war, RED, type="move", unit=a, path=[[44, 18]])
     assert war.war
-    room.core = replace(room.core, state=war)
+    room.state = replace(room.state, game=war)
 
     offered = await room.submit("order", {"order": {"type": "propose_peace", "to": "blue"}}, red)
     assert offered is not None
     number = next(e for e in room.history if e.kind == "peace_proposed").data["number"]
-    assert room.engine is not None and room.engine.active_teams(room.core.state) == frozenset({"red"})
+    assert room.engine is not None and room.engine.active_teams(room.state.game) == frozenset({"red"})
     with pytest.raises(NotYourTurn):  # an ordinary order is still red's turn only (C-1.8)
         await room.submit("order", {"order": {"type": "move", "unit": "bA", "path": [[55, 20]]}}, blue)
     await room.submit("order", {"order": {"type": "answer_peace", "proposal": number, "accept": True}}, blue)
     assert any(e.kind == "peace_concluded" for e in room.history)
-    assert ["blue", "red"] in room.core.state.peace_pairs
+    assert ["blue", "red"] in room.state.game.peace_pairs
     await hub.close()

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from server.bus.base import LoggedEvent
 from server.core.engine import PUBLIC
 from server.rooms.feed import Feed
+from server.store.records import LoggedEvent
 
 
 class Outlet:

@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from server.rooms.hub import FOLLOWER_IDLE_MS, Hub
+from server.rooms.followers import FOLLOWER_IDLE_MS
+from server.rooms.hub import Hub
 from server.rooms.members import Member
 from tests.rooms.conftest import HubMaker
 from tests.rooms.helpers import ManualClock, spec
@@ -71,5 +72,5 @@ async def test_joins_on_a_follower_node_reuse_one_copy_updated_from_the_log(
     for outlet in list(follower.feeds[room].subs):
         await follower.leave(outlet, room)
     clock.advance(FOLLOWER_IDLE_MS + 1)
-    await follower._drop_idle_feeds()
+    await follower.drop_idle_feeds()
     assert room not in follower.mirrors  # dropped when idle

@@ -9,11 +9,12 @@ import secrets
 
 import pytest
 
-from server.bus.embedded import FileStore
+from server.engines import ENGINES
 from server.rooms.hub import Hub
 from server.rooms.members import Member
+from server.store.embedded import FileLog
 from tests.rooms.conftest import HubMaker
-from tests.rooms.helpers import ManualClock, spec
+from tests.rooms.helpers import ManualClock, ManualScheduler, spec
 
 
 async def test_a_lockout_ends_in_a_room_nobody_joined_after_a_restart_D_N_14(make_hub: HubMaker) -> None:
@@ -30,14 +31,12 @@ async def test_a_lockout_ends_in_a_room_nobody_joined_after_a_restart_D_N_14(mak
     await again.start()
     try:
         assert again.rooms == {}  # nothing is due: no room is opened, no journal read
-        if isinstance(again.store, FileStore):
-            assert again.store._journals == {}
-        clock.advance(59_000)
-        await again._open_due()
+        if isinstance(again.store.log, FileLog):
+            assert again.store.log.held() == []
+        await again.scheduler.advance(59_000)  # the keep-alive's look for due rooms
         assert set(again.rooms) == {locked["room"]}  # its lockout ends within the look-ahead
         room = again.rooms[locked["room"]]
-        clock.advance(1_000)
-        await room._fire()
+        await again.scheduler.advance(1_000)  # its own timer brings the player back
         back = [e for e in room.history if e.kind == "secret_module"][-1]
         assert back.data["action"] == "returned" and back.data["player"] == "red-1"
         assert await again.owned(quiet["room"]) is not None  # a join opens the other
@@ -52,12 +51,11 @@ async def test_a_clock_deadline_does_not_move_in_the_schedule_across_an_outage(m
     await hub.start()
     made = await hub.create_campaign(spec())  # red's 60 s are running
     clock.advance(20_000)
-    await hub.store.mark_alive([], clock())
-    for task in hub._tasks:  # the process dies: no shutdown
-        task.cancel()
-    if hasattr(hub.store, "r"):
-        await hub.store.release_lease(made["room"], hub.node)  # as if its lease ran out
-        await hub.store.release_lease(f"s-{made['campaign']}", hub.node)
+    await hub.store.leases.mark_alive([], clock())
+    # the process dies: no shutdown (its timers never run again)
+    if hasattr(hub.store.log, "r"):
+        await hub.store.leases.release(made["room"], hub.node)  # as if its lease ran out
+        await hub.store.leases.release(f"s-{made['campaign']}", hub.node)
     else:
         await hub.store.close()
     clock.advance(3_600_000)
@@ -65,36 +63,35 @@ async def test_a_clock_deadline_does_not_move_in_the_schedule_across_an_outage(m
     await again.start()
     try:
         assert made["room"] not in again.rooms
-        clock.advance(39_000)
-        await again._open_due()
+        await again.scheduler.advance(39_000)  # the keep-alive's look for due rooms
         room = again.rooms[made["room"]]  # 40 s of red's time were left: due now, not an hour ago
-        assert room.core.clocks is not None and room.core.clocks.remaining_ms("red", clock()) == 1_000
+        assert room.state.clocks is not None and room.state.clocks.remaining_ms("red", clock()) == 1_000
     finally:
         await again.close()
 
 
 @pytest.mark.redis
 async def test_a_node_adopts_the_rooms_of_a_node_that_died(redis_url: str) -> None:
-    from server.bus.redis import open_redis
+    from server.backends import open_redis
 
     prefix = f"kstest{secrets.token_hex(4)}"
     clock = ManualClock()
     hubs = []
     for node in ("a", "b"):
         store, bus = await open_redis(redis_url, prefix)
-        hubs.append(Hub(store, bus, node=node, lease_ms=300, now=clock))
+        hubs.append(Hub(store, bus, ENGINES, node=node, lease_ms=300, scheduler=ManualScheduler(clock)))
     first, second = hubs
     try:
         made = await first.create_campaign(spec())
+        await second.start()
         await asyncio.sleep(0.4)  # a's lease runs out: it died without releasing the room
-        clock.advance(5_000)
-        await second._open_due()
+        await second.scheduler.advance(5_000)  # b's keep-alive finds the orphan
         room = second.rooms[made["room"]]
         skipped = [e for e in room.history if e.kind == "clock_downtime_skipped"]
         assert skipped and skipped[-1].data["skipped_ms"] == 5_000
     finally:
-        async for key in second.store.r.scan_iter(match=f"{prefix}:*"):  # type: ignore[attr-defined]
-            await second.store.r.delete(key)  # type: ignore[attr-defined]
+        async for key in second.store.log.r.scan_iter(match=f"{prefix}:*"):  # type: ignore[attr-defined]
+            await second.store.log.r.delete(key)  # type: ignore[attr-defined]
         for hub in hubs:
             await hub.close()
             await hub.bus.close()

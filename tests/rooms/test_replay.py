@@ -23,13 +23,13 @@ async def test_a_finished_battle_replays_turn_by_turn_for_each_viewer_N_VICTORY_
     assert running.value.code == "not_over"
     await fight(battle, m)
     engine = battle.engine
-    assert engine is not None and engine.is_over(battle.core.state)
+    assert engine is not None and engine.is_over(battle.state.game)
 
     full = await hub.replays.replay(battle.id, "full", battle)
-    final_turn = battle.core.state.turn
+    final_turn = battle.state.game.turn
     assert final_turn > 2  # a battle of several turns
     assert [t["turn"] for t in full["turns"]] == list(range(1, final_turn))
-    assert full["final"]["state"] == engine.view(battle.core.state, "moderator")
+    assert full["final"]["state"] == engine.view(battle.state.game, "moderator")
     assert full["final"]["seq"] == battle.seq
     assert all(t["state"]["turn"] == t["turn"] + 1 for t in full["turns"])  # the view once the turn resolved
     seqs = [t["seq"] for t in full["turns"]]
@@ -37,7 +37,7 @@ async def test_a_finished_battle_replays_turn_by_turn_for_each_viewer_N_VICTORY_
 
     red = await hub.replays.replay(battle.id, "team:red", None)  # from the store, as another node would
     assert red["viewer"] == "team:red" and len(red["turns"]) == len(full["turns"])
-    assert red["final"]["state"] == engine.view(battle.core.state, "team:red")
+    assert red["final"]["state"] == engine.view(battle.state.game, "team:red")
     with pytest.raises(RoomError) as bad:
         await hub.replays.replay(battle.id, "team:green", None)
     assert bad.value.code == "bad_message"
@@ -79,7 +79,7 @@ async def test_a_finished_battle_replays_event_by_event_each_side_seeing_only_it
         await hub.replays.replay(battle.id, "full", battle, by="frame")
     assert bad.value.code == "bad_message"
 
-    log = await hub.store.read_log(battle.id, 0)
+    log = await hub.store.log.read(battle.id, 0)
     texts: dict[str, list[str]] = {}
     for wanted, viewer in (("full", "moderator"), ("team:red", "team:red"), ("team:blue", "team:blue"),
                            ("spectator", "spectator")):
@@ -88,7 +88,7 @@ async def test_a_finished_battle_replays_event_by_event_each_side_seeing_only_it
         view = steps[0]["state"]
         for step in steps[1:]:
             view = patched(view, step["patch"])
-        assert view == engine.view(battle.core.state, viewer)
+        assert view == engine.view(battle.state.game, viewer)
         seen = [e["seq"] for step in steps for e in step["events"]]
         expected = [e.seq for r in log for e in r.events if e.audience is None or viewer == "moderator"
                     or viewer in e.audience]

@@ -7,13 +7,14 @@ from typing import Any
 
 import pytest
 
-from server.bus.base import PackedData
-from server.bus.embedded import FileStore, LocalBus
+from server.bus.local import LocalBus
 from server.core.errors import NotYourTurn, NotYourUnit
 from server.rooms.errors import RoomError
 from server.rooms.members import Member
 from server.rooms.room import Room
-from tests.rooms.helpers import ManualClock, open_hub, spec
+from server.store.embedded import open_embedded
+from server.store.records import PackedData
+from tests.rooms.helpers import ManualClock, open_hub, services, spec
 
 
 def _members(campaign: str) -> dict[str, Member]:
@@ -39,17 +40,18 @@ async def test_commands_are_logged_with_contiguous_seq_and_replay_rebuilds_the_r
     seqs = [e.seq for e in room.history]
     assert seqs == list(range(1, room.seq + 1))
     assert all(isinstance(e.data, PackedData) for e in room.history)  # kept as bytes, not as Python objects
-    state_before = room.engine.dump(room.core.state)  # type: ignore[union-attr]
-    clocks_before = room.core.clocks.dump()  # type: ignore[union-attr]
+    state_before = room.engine.dump(room.state.game)  # type: ignore[union-attr]
+    clocks_before = room.state.clocks.dump()  # type: ignore[union-attr]
     await hub.close()
     await hub.store.close()
 
-    reopened = await Room.open(made["room"], FileStore(tmp_path, fsync=False), LocalBus(), clock, owner=False)
+    reopened = await Room.open(made["room"], services(open_embedded(tmp_path, fsync=False), LocalBus(), clock),
+                               owner=False)
     assert reopened is not None
     assert reopened.seq == room.seq and reopened.index == room.index
     assert list(reopened.history) == list(room.history)
-    assert reopened.engine.dump(reopened.core.state) == state_before  # type: ignore[union-attr]
-    assert reopened.core.clocks.dump() == clocks_before  # type: ignore[union-attr]
+    assert reopened.engine.dump(reopened.state.game) == state_before  # type: ignore[union-attr]
+    assert reopened.state.clocks.dump() == clocks_before  # type: ignore[union-attr]
     await reopened.store.close()
 
 
@@ -103,14 +105,13 @@ async def test_flag_ends_the_turn_with_orders_given_C_1_9(tmp_path: Path) -> Non
     room = hub.rooms[made["room"]]
     m = _members(made["campaign"])
     await room.submit("order", {"order": {"type": "move", "counter": "r1", "to": [1, 1]}}, m["red"])
-    clock.advance(60_000)
-    await room._fire()
+    await hub.scheduler.advance(60_000)  # red's clock runs out: its timer flags it
     kinds = [e.kind for e in room.history]
     assert "clock_flagged" in kinds
     ended = [e for e in room.history if e.kind == "turn_ended"][-1]
     assert ended.data["flagged"] is True and ended.data["team"] == "red"
-    assert room.engine.active_teams(room.core.state) == {"blue"}  # type: ignore[union-attr]
-    assert room.engine.dump(room.core.state)["counters"][0]["y"] == 1  # type: ignore[union-attr]
+    assert room.engine.active_teams(room.state.game) == {"blue"}  # type: ignore[union-attr]
+    assert room.engine.dump(room.state.game)["counters"][0]["y"] == 1  # type: ignore[union-attr]
     await hub.close()
 
 
@@ -125,8 +126,7 @@ async def test_secret_module_lockout_and_automatic_return_D_N_14(tmp_path: Path)
     with pytest.raises(RoomError) as err:
         await room.submit("order", {"order": {"type": "move", "counter": "r1", "to": [1, 1]}}, m["red"])
     assert err.value.code == "locked_out" and err.value.rule == "D-N-14"
-    clock.advance(60_000)
-    await room._fire()
+    await hub.scheduler.advance(60_000)  # the lockout's timer brings the player back
     assert room.viewer_of(m["red"]) == "team:red"
     returned = [e for e in room.history if e.kind == "secret_module"][-1]
     assert returned.data["action"] == "returned" and returned.data["early"] is False
@@ -140,14 +140,13 @@ async def test_level_3_all_teams_order_and_the_turn_resolves_when_all_finished_o
     made = await hub.create_campaign(spec(level=3, clock={"mode": "per_turn", "turn_ms": 60_000}))
     room = hub.rooms[made["room"]]
     m = _members(made["campaign"])
-    assert room.core.clocks.running() == {"red", "blue"}  # type: ignore[union-attr]
+    assert room.state.clocks.running() == {"red", "blue"}  # type: ignore[union-attr]
     await room.submit("order", {"order": {"type": "move", "counter": "b1", "to": [1, 6]}}, m["blue"])
     clock.advance(10_000)
     await room.submit("end_turn", {}, m["red"])
-    assert room.core.clocks.running() == {"blue"}  # type: ignore[union-attr]
-    clock.advance(50_000)
-    await room._fire()  # blue flags: every team is done, the turn resolves and the next begins
-    assert room.core.clocks.running() == {"red", "blue"}  # type: ignore[union-attr]
+    assert room.state.clocks.running() == {"blue"}  # type: ignore[union-attr]
+    await hub.scheduler.advance(50_000)  # blue flags: every team is done, the turn resolves and the next begins
+    assert room.state.clocks.running() == {"red", "blue"}  # type: ignore[union-attr]
     turn = [e for e in room.history if e.kind == "turn"][-1]
     assert turn.data["ended"] == "blue" and turn.data["active"] == ["blue", "red"]
     assert turn.data["clocks"]["teams"]["blue"]["remaining_ms"] == 60_000
@@ -160,7 +159,7 @@ async def test_downtime_record_charges_nobody_on_reopen(tmp_path: Path) -> None:
     made = await hub.create_campaign(spec())
     room = hub.rooms[made["room"]]
     clock.advance(20_000)
-    await hub.store.mark_alive([made["room"]], clock())
+    await hub.store.leases.mark_alive([made["room"]], clock())
     await hub.store.close()  # the process dies here: no shutdown snapshot
     clock.advance(3_600_000)  # an hour down
     again = await open_hub(tmp_path, clock)
@@ -168,7 +167,7 @@ async def test_downtime_record_charges_nobody_on_reopen(tmp_path: Path) -> None:
     assert made["room"] not in again.rooms
     back = await again.owned(made["room"])  # a join opens it
     assert back is not None
-    assert back.core.clocks.remaining_ms("red", clock()) == 40_000  # type: ignore[union-attr]
+    assert back.state.clocks.remaining_ms("red", clock()) == 40_000  # type: ignore[union-attr]
     assert back.history[-2].kind == "clock_downtime_skipped"
     assert room.seq < back.seq
     await again.close()
@@ -180,12 +179,11 @@ async def test_clocks_can_start_paused_until_the_moderator_resumes_them_C_1_9(tm
     made = await hub.create_campaign(spec(clocks_paused=True))
     room = hub.rooms[made["room"]]
     m = _members(made["campaign"])
-    clock.advance(120_000)
-    await room._fire()
-    assert room.core.clocks.remaining_ms("red", clock()) == 60_000  # type: ignore[union-attr]
+    await hub.scheduler.advance(120_000)  # no clock runs: nothing is due
+    assert room.state.clocks.remaining_ms("red", clock()) == 60_000  # type: ignore[union-attr]
     await room.submit("clock", {"action": "resume"}, m["mod"])
     clock.advance(1_000)
-    assert room.core.clocks.remaining_ms("red", clock()) == 59_000  # type: ignore[union-attr]
+    assert room.state.clocks.remaining_ms("red", clock()) == 59_000  # type: ignore[union-attr]
     await hub.close()
 
 
@@ -201,8 +199,8 @@ async def test_after_a_restart_resumes_reach_back_before_the_snapshot(tmp_path: 
     expected = room.catch_up("team:blue", since)
     await hub.close()  # saves a snapshot at the end
     await hub.store.close()
-    store = FileStore(tmp_path, fsync=False)
-    back = await Room.open(made["room"], store, LocalBus(), clock, owner=False)
+    store = open_embedded(tmp_path, fsync=False)
+    back = await Room.open(made["room"], services(store, LocalBus(), clock), owner=False)
     assert back is not None
     assert back.catch_up("team:blue", since) == expected
     assert [e["t"] for e in expected] == ["ev"] * 5
@@ -216,12 +214,12 @@ async def test_the_room_runs_the_campaign_engine_through_the_same_interface_C_1_
     made = await hub.create_campaign(spec(scenario="continental", level=1))
     room = hub.rooms[made["room"]]
     m = _members(made["campaign"])
-    assert room.core.clocks.running() == {"red", "blue"}  # type: ignore[union-attr]
+    assert room.state.clocks.running() == {"red", "blue"}  # type: ignore[union-attr]
     await room.submit("end_turn", {}, m["red"])
-    assert room.core.clocks.running() == {"blue"}  # type: ignore[union-attr]
+    assert room.state.clocks.running() == {"blue"}  # type: ignore[union-attr]
     await room.submit("end_turn", {}, m["blue"])
-    assert room.engine.active_teams(room.core.state) == {"red"}  # type: ignore[union-attr]
-    assert room.core.clocks.running() == {"red"}  # type: ignore[union-attr]
+    assert room.engine.active_teams(room.state.game) == {"red"}  # type: ignore[union-attr]
+    assert room.state.clocks.running() == {"red"}  # type: ignore[union-attr]
     with pytest.raises(NotYourTurn):
         await room.submit("end_turn", {}, m["blue"])
     view = room.snapshot_for("team:blue")

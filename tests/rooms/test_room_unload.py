@@ -4,16 +4,15 @@ timer falling due later (a clock running out, C-1.9; the end of a lockout, D-N-1
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import pytest
 
-from server.bus.embedded import FileStore
-from server.rooms import hub as hub_module
-from server.rooms.battles import battle_room_id
+from server.rooms import ownership
 from server.rooms.hub import Hub
+from server.rooms.ids import RoomId
 from server.rooms.members import Member
+from server.store.embedded import FileLog
 from tests.rooms.conftest import HubMaker
 from tests.rooms.helpers import ManualClock, spec
 from tests.rooms.test_battles import fight, meet, napoleonic, until
@@ -45,8 +44,7 @@ def _moderator(made: dict[str, Any]) -> Member:
 
 async def _unload(hub: Hub) -> list[str]:
     """`unload_idle` once the battle rooms' work (a campaign room is reconciled when opened) is done."""
-    if hub.battles._worker is not None:
-        await hub.battles._worker
+    await hub.children.settled()
     return await hub.unload_idle()
 
 
@@ -55,20 +53,20 @@ async def test_an_idle_room_is_unloaded_and_its_lease_released(make_hub: HubMake
     hub = await make_hub(clock)
     made = await hub.create_campaign(spec(clocks_paused=True))
     secret = f"s-{made['campaign']}"
-    assert await hub.store.lease_holder(made["room"]) in (hub.node, None)  # embedded: no leases to hold
+    assert await hub.store.leases.holder(made["room"]) in (hub.node, None)  # embedded: no leases to hold
     clock.advance(IDLE_MS - 1)
     assert await _unload(hub) == []
     clock.advance(1)
     assert sorted(await _unload(hub)) == sorted([made["room"], secret])
     assert hub.rooms == {} and hub.unloaded == 2
-    assert await hub.store.lease_holder(made["room"]) is None
-    assert await hub.store.orphans(clock() + 10_000) == []  # released cleanly: no downtime is charged later
-    if isinstance(hub.store, FileStore):
-        assert hub.store._journals == {}  # nor does the embedded store keep its journal open
+    assert await hub.store.leases.holder(made["room"]) is None
+    assert await hub.store.leases.orphans(clock() + 10_000) == []  # released cleanly: no downtime is charged later
+    if isinstance(hub.store.log, FileLog):
+        assert hub.store.log.held() == []  # nor does the embedded store keep its journal open
 
 
 async def test_the_keep_alive_loop_unloads_idle_rooms(make_hub: HubMaker, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(hub_module, "IDLE_EVERY", 1)
+    monkeypatch.setattr(ownership, "IDLE_EVERY", 1)
     clock = ManualClock()
     hub = await make_hub(clock)
     await hub.start()
@@ -77,7 +75,7 @@ async def test_the_keep_alive_loop_unloads_idle_rooms(make_hub: HubMaker, monkey
     for _ in range(40):  # one pass unloads the campaign room, then its secret-module room
         if hub.unloaded == 2:
             break
-        await asyncio.sleep(0.1)
+        await hub.scheduler.advance(500)  # a keep-alive tick
     assert hub.rooms == {} and hub.unloaded == 2
 
 
@@ -105,7 +103,7 @@ async def test_a_join_or_command_reopens_an_unloaded_room_as_it_was(make_hub: Hu
     mod = _moderator(made)
     await hub.submit(made["room"], "chat", {"channel": "announce", "text": "before"}, mod)
     room = hub.rooms[made["room"]]
-    seq, state = room.seq, room.engine.dump(room.core.state)  # type: ignore[union-attr]
+    seq, state = room.seq, room.engine.dump(room.state.game)  # type: ignore[union-attr]
     clock.advance(IDLE_MS)
     assert made["room"] in await _unload(hub)
 
@@ -114,10 +112,10 @@ async def test_a_join_or_command_reopens_an_unloaded_room_as_it_was(make_hub: Hu
     again = hub.rooms[made["room"]]
     assert again is not room and room.closed
     assert joined_seq == again.seq == seq
-    assert again.engine.dump(again.core.state) == state  # type: ignore[union-attr]
+    assert again.engine.dump(again.state.game) == state  # type: ignore[union-attr]
 
     await hub.leave(outlet, made["room"])
-    await hub._drop_idle_feeds()
+    await hub.drop_idle_feeds()
     clock.advance(IDLE_MS)
     assert made["room"] in await _unload(hub)
     assert await hub.submit(made["room"], "chat", {"channel": "announce", "text": "after"}, mod) == seq + 1
@@ -127,14 +125,13 @@ async def test_a_join_or_command_reopens_an_unloaded_room_as_it_was(make_hub: Hu
 async def test_a_clock_that_runs_out_after_its_room_was_unloaded_still_flags_C_1_9(make_hub: HubMaker) -> None:
     clock = ManualClock()
     hub = await make_hub(clock)
+    await hub.start()
     made = await hub.create_campaign(spec(clock=LONG_CLOCK))  # red's 20 minutes are running
     clock.advance(IDLE_MS)
     assert made["room"] in await _unload(hub)
-    clock.advance(20 * 60_000 - IDLE_MS - 1_000)
-    await hub._open_due()  # red's deadline is within the look-ahead
+    await hub.scheduler.advance(20 * 60_000 - IDLE_MS - 1_000)  # the keep-alive: red's deadline is within its look
     room = hub.rooms[made["room"]]
-    clock.advance(1_000)
-    await room._fire()
+    await hub.scheduler.advance(1_000)  # its own timer flags red
     assert [e for e in room.history if e.kind == "clock_flagged"]
     ended = [e for e in room.history if e.kind == "turn_ended"][-1]
     assert ended.data["flagged"] is True and ended.data["team"] == "red"
@@ -143,14 +140,13 @@ async def test_a_clock_that_runs_out_after_its_room_was_unloaded_still_flags_C_1
 async def test_a_lockout_ends_in_a_room_unloaded_meanwhile_D_N_14(make_hub: HubMaker) -> None:
     clock = ManualClock()
     hub = await make_hub(clock)
+    await hub.start()
     made = await hub.create_campaign(spec(clocks_paused=True))
     await hub.submit(made["room"], "lock", {"player": "red-1", "minutes": 20}, _moderator(made))
     clock.advance(IDLE_MS)
     assert made["room"] in await _unload(hub)
-    clock.advance(20 * 60_000 - IDLE_MS)
-    await hub._open_due()
+    await hub.scheduler.advance(20 * 60_000 - IDLE_MS)  # the keep-alive opens it, its timer brings red-1 back
     room = hub.rooms[made["room"]]
-    await room._fire()
     back = [e for e in room.history if e.kind == "secret_module"][-1]
     assert back.data["action"] == "returned" and back.data["player"] == "red-1"
 
@@ -174,12 +170,12 @@ async def test_a_battle_fought_after_both_rooms_were_unloaded_returns_its_result
     assert {made["room"], battle.id} <= set(unloaded)  # the campaign's clocks wait for the battle (D-NAP-5)
 
     await hub.submit(battle.id, "clock", {"action": "resume"}, m["moderator"])
-    again = hub.rooms[battle_room_id(made["campaign"], "1")]
+    again = hub.rooms[RoomId.child_room(made["campaign"], "1")]
     assert made["room"] not in hub.rooms
     await fight(again, m)
     await until(lambda: made["room"] in hub.rooms)  # the result reopens the campaign room
     campaign = hub.rooms[made["room"]]
-    await until(lambda: campaign.core.state.battles["1"]["status"] == "over")
+    await until(lambda: campaign.state.game.battles["1"]["status"] == "over")
     assert [e.kind for e in campaign.history].count("battle_ended") == 1
 
 
@@ -188,7 +184,7 @@ async def test_a_room_with_battle_work_queued_stays_open(make_hub: HubMaker) -> 
     hub = await make_hub(clock)
     made = await hub.create_campaign(spec(clocks_paused=True))
     clock.advance(IDLE_MS)
-    hub.battles._pending[made["room"]] += 1  # e.g. a battle's result to be applied to the campaign room
+    hub.children.pending[made["room"]] += 1  # e.g. a battle's result to be applied to the campaign room
     assert made["room"] not in await _unload(hub)
 
 

@@ -1,4 +1,4 @@
-"""The drill engine: a small, honest stand-in used by the room's tests and the demo until the campaign engine lands.
+"""The drill engine: a small, honest stand-in game used by the rooms' tests and the demo.
 
 Counters of each team stand on a grid. In its turn a team may move each of its counters one cell (eight
 neighbours, D-GEN-2); turns follow `TurnOrder` (C-1.7, C-1.8; level 3 simultaneous). A team sees its own counters
@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from server.core.engine import MODERATOR, SPECTATOR, Actor, Event, team_viewer
+from server.core.engine import MODERATOR, SPECTATOR, Actor, BaseEngine, Event, team_viewer
 from server.core.errors import BadOrder, IllegalOrder, NotYourTurn, NotYourUnit, UnknownOrder
 from server.core.turns import TurnOrder
 
@@ -50,7 +50,7 @@ def _dump_counter(c: Counter) -> dict[str, Any]:
     return {"id": c.id, "team": c.team, "x": c.x, "y": c.y}
 
 
-class DrillEngine:
+class DrillEngine(BaseEngine[DrillState]):
     kind = "drill"
 
     def setup(self, config: Mapping[str, Any], seed: int) -> tuple[DrillState, Sequence[Event]]:

@@ -1,6 +1,6 @@
 """Every Redis key and pub/sub channel name, in one place (docs/operating.md lists them).
 
-`prefix` namespaces one deployment (default "ks"). A room id is `c-<campaign>`, `b-<battle>` or `s-<campaign>`.
+`prefix` namespaces one deployment (default "ks"). Room ids are server/rooms/ids.py's.
 """
 
 from __future__ import annotations
@@ -78,24 +78,3 @@ def presence(prefix: str, node: str) -> str:
 
 def presence_pattern(prefix: str) -> str:
     return f"{prefix}:presence:*"
-
-
-def campaign_room(campaign: str) -> str:
-    return f"c-{campaign}"
-
-
-def secret_room(campaign: str) -> str:
-    return f"s-{campaign}"
-
-
-def battle_room(battle: str) -> str:
-    return f"b-{battle}"
-
-
-def campaign_of(room: str) -> str | None:
-    """The campaign a campaign, secret-module or battle room (`b-<campaign>-<battle>`) belongs to."""
-    if room.startswith(("c-", "s-")):
-        return room[2:]
-    if room.startswith("b-") and "-" in room[2:]:
-        return room[2:].split("-", 1)[0]
-    return None

@@ -1,0 +1,288 @@
+"""A room's own rules as one pure step, beside the engine's `apply`: `step(spec, state, kind, body, member, at)`
+gives the new room state and its events, raises a typed refusal, or says there is nothing to do (None: a timer
+that found nothing due). No asyncio, no I/O, time passed in: replaying a room's log through `step` rebuilds it.
+
+Commands (the kinds of the log's records):
+    setup        the room's first record: engine state, clocks (C-1.9), maybe paused until the moderator starts
+    order        a player's (or the moderator's) order for the engine: role → secret module → game over → turn
+    end_turn     a team ends its turn (the player's measured lag credited, issue 2 §7)
+    flag         a team's clock ran out: its turn ends with the orders it gave (C-1.9); a timer's
+    refused      the consequence the engine attaches to an order it refused (D-C-6, C-9.3)
+    chat         a line on a channel (server/rooms/channels.py)
+    clock        the moderator pauses, resumes or adjusts the clocks
+    ruling       a moderator's ruling: the spectator delay, else the engine's
+    lock/release the secret module (server/rooms/secret_module.py); release by time is a timer's
+    downtime     the server was down: nobody's clock is charged for it (issue 2 §5)
+    child_over   a child room's result comes back to its parent (D-L-1); the server's
+
+The order of checks for a command (boardgame.io's master): role, then the secret module, then game over, then
+whose turn it is (C-1.7, C-1.8); issue 12's `paused` refusal belongs after the secret module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from server.clock import Clocks, ClockSettings
+from server.core import errors
+from server.core.engine import Event
+from server.core.errors import IllegalOrder, NotYourTurn, RuleError
+from server.rooms import channels, secret_module
+from server.rooms.errors import RoomError, forbidden, game_over, moderator_only
+from server.rooms.members import Member
+from server.rooms.state import RoomSpec, RoomState
+
+CHAT_HISTORY = 100
+MAX_SPECTATOR_DELAY_MS = 3_600_000
+
+Outcome = tuple[RoomState, list[Event]]
+Step = Callable[[RoomSpec, RoomState, Mapping[str, Any], Member | None, int], Outcome | None]
+
+
+def step(spec: RoomSpec, state: RoomState, kind: str, body: Mapping[str, Any], member: Member | None,
+         at: int) -> Outcome | None:
+    """The room's transition for one command at time `at`."""
+    handler = STEPS.get(kind)
+    if handler is None:
+        raise RoomError("bad_message", f"unknown room command {kind!r}")
+    return handler(spec, state, body, member, at)
+
+
+def after_refusal(kind: str, member: Member | None, error: RuleError) -> dict[str, Any] | None:
+    """D-C-6, C-9.3: when the engine refuses a player's order as illegal, the `refused` command that lets it record
+    a consequence (the player still gets the refusal)."""
+    if kind != "order" or not isinstance(error, IllegalOrder) or member is None or member.team is None:
+        return None
+    return {"team": member.team, "error": type(error).__name__, "message": error.message, "rule": error.rule}
+
+
+def timers_due(spec: RoomSpec, state: RoomState, now: int) -> list[tuple[str, dict[str, Any]]]:
+    """The timer commands due by `now`: returns from the secret module, then flags."""
+    due: list[tuple[str, dict[str, Any]]] = [("release", body) for body in secret_module.due_returns(state, now)]
+    clocks = state.clocks
+    if clocks is not None:
+        due += [("flag", {"team": t}) for t in spec.teams
+                if t in clocks.running() and (clocks.deadline_ms(t) or now + 1) <= now]
+    return due
+
+
+def next_due(state: RoomState) -> int | None:
+    """When the room's next timer falls due (a clock deadline, the end of a lockout), if any."""
+    due: list[int] = [a.until_ms for a in state.away.values()]
+    clocks = state.clocks
+    if clocks is not None:
+        due += [d for t in clocks.running() if (d := clocks.deadline_ms(t)) is not None]
+    return min(due) if due else None
+
+
+def downtime(last_at: int, outages: Sequence[tuple[int, int]], alive: int | None, now: int) -> list[tuple[int, int]]:
+    """The stretches since the room's last record when nobody served it, merged: the service's outages, and the
+    time since its last owner's last mark of life if that owner died holding it (`alive`)."""
+    spans = [(max(a, last_at), min(b, now)) for a, b in outages]
+    if alive is not None:
+        spans.append((max(last_at, alive), now))
+    merged: list[tuple[int, int]] = []
+    for a, b in sorted(s for s in spans if s[1] > s[0]):
+        if merged and a <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], b))
+        else:
+            merged.append((a, b))
+    return merged
+
+
+# --- turns and clocks -------------------------------------------------------------------------------------------
+
+def _turn_event(spec: RoomSpec, state: RoomState, ending: str | None, at: int) -> Event:
+    return Event("turn", {"active": sorted(spec.active(state.game)), "ended": ending,
+                          "clocks": state.clocks.view(at) if state.clocks is not None else None})
+
+
+def _turn_changes(spec: RoomSpec, state: RoomState, before: frozenset[str], events: list[Event], at: int, *,
+                  ending: str | None = None, lag_ms: int = 0) -> Outcome:
+    """Clocks follow the engine's active teams: the ending team's clock stops (lag credit), the clocks of newly
+    active teams start; a `turn` event carries the active teams and every clock's remaining time."""
+    after = spec.active(state.game)
+    clocks = state.clocks
+    if clocks is not None:
+        for team in sorted(before):
+            if (team == ending or team not in after) and team in clocks.running():
+                clocks, evs = clocks.end_turn(team, at, lag_ms if team == ending else 0)
+                events += evs
+        for team in spec.teams:
+            if team in after and team not in clocks.running():
+                clocks, evs = clocks.start_turn(team, at)
+                events += evs
+    if clocks is not state.clocks:
+        state = state.with_clocks(clocks)
+    if ending is not None or after != before:
+        events.append(_turn_event(spec, state, ending, at))
+    return state, events
+
+
+def _player_checks(spec: RoomSpec, state: RoomState, member: Member | None, *, phase: bool = True) -> None:
+    """Role, then the secret module, then game over, then phase (C-1.7/C-1.8: only the teams to act give orders)."""
+    if member is None or member.role == "spectator":
+        raise forbidden("spectators watch; they do not command")
+    if spec.engine is None:
+        raise forbidden(f"the {spec.kind} room takes no orders")
+    if member.role == "moderator":
+        return
+    secret_module.refuse_commands(state, member)
+    if spec.engine.is_over(state.game):
+        raise game_over()
+    if phase and member.team not in spec.active(state.game):
+        raise NotYourTurn(f"{member.team} is not to act now", rule="C-1.8")
+
+
+def _setup(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Member | None, at: int) -> Outcome:
+    events: list[Event] = [Event("room_opened", {"room": str(spec.id), "kind": spec.kind, "teams": list(spec.teams)})]
+    game = None
+    if spec.engine is not None:
+        game, opening = spec.engine.setup(body.get("config") or {}, int(body.get("seed", 0)))
+        events += opening
+    clocks = Clocks.create(ClockSettings.load(body["clock"]), list(spec.teams)) if body.get("clock") else None
+    state, events = _turn_changes(spec, RoomState(game, clocks), frozenset(), events, at)
+    if state.clocks is not None and body.get("clocks_paused"):
+        clocks, paused = state.clocks.pause(at)  # the moderator starts the game by resuming them
+        state = state.with_clocks(clocks)
+        events += [*paused, _turn_event(spec, state, None, at)]
+    return state, events
+
+
+def _order(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Member | None, at: int) -> Outcome:
+    order = body.get("order")
+    kind = order.get("type") if isinstance(order, Mapping) else None
+    # an engine names orders a team gives out of its turn (answers, offers); the engine checks who may
+    _player_checks(spec, state, member, phase=spec.engine is None or kind not in spec.engine.any_time_orders)
+    assert spec.engine is not None and member is not None and member.actor is not None
+    before = spec.active(state.game)
+    game, events = spec.engine.apply(state.game, member.actor, body["order"])
+    return _turn_changes(spec, state.with_game(game), before, list(events), at)
+
+
+def _end_turn(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Member | None, at: int) -> Outcome:
+    _player_checks(spec, state, member)
+    assert spec.engine is not None and member is not None
+    if member.role == "moderator":
+        raise forbidden("the moderator does not end a team's turn; its players or its clock do")
+    team = str(member.team)
+    before = spec.active(state.game)
+    game, events = spec.engine.end_turn(state.game, team, flagged=False)
+    return _turn_changes(spec, state.with_game(game), before, list(events), at, ending=team,
+                         lag_ms=int(body.get("lag_ms", 0)))
+
+
+def _flag(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Member | None,
+          at: int) -> Outcome | None:
+    """The team's clock ran out: its turn ends with the orders it had given (issue 2 §7, C-1.9)."""
+    team = str(body["team"])
+    if state.clocks is None or spec.engine is None:
+        return None
+    clocks, events = state.clocks.flag_if_due(team, at)
+    if not events:
+        return None
+    before = spec.active(state.game)
+    try:
+        game, more = spec.engine.end_turn(state.game, team, flagged=True)
+    except RuleError as exc:  # the engine has moved on; the clock stays flagged and is not re-armed
+        return state.with_clocks(clocks), [*events, Event("flag_not_applied", {
+            "team": team, "code": exc.code, "message": exc.message, "rule": exc.rule})]
+    events += more
+    return _turn_changes(spec, RoomState(game, clocks, state.away, state.chat, state.spectator_delay_ms), before,
+                         events, at, ending=team)
+
+
+def _refused(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Member | None,
+             at: int) -> Outcome | None:
+    if spec.engine is None:
+        return None
+    error_type = getattr(errors, str(body["error"]), None)  # the error's class, named in the record
+    if not (isinstance(error_type, type) and issubclass(error_type, IllegalOrder)):
+        error_type = IllegalOrder
+    error = error_type(str(body["message"]), rule=body.get("rule"))
+    before = spec.active(state.game)
+    game, events = spec.engine.refused(state.game, str(body["team"]), error)
+    if not events:
+        return None
+    return _turn_changes(spec, state.with_game(game), before, list(events), at)
+
+
+def _chat(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Member | None, at: int) -> Outcome:
+    if member is None:
+        raise forbidden("no voice without a seat")
+    secret_module.refuse_chat(spec, state, member)
+    channel = channels.resolve(member, str(body["channel"]), spec.teams, secret_room=spec.kind == "secret_module",
+                               players=list(spec.players))
+    line = {"channel": channel, "from": member.player, "role": member.role, "team": member.team,
+            "name": body.get("name") or member.player, "text": str(body["text"]), "at_ms": at}
+    chat = dict(state.chat)
+    chat[channel] = (*chat.get(channel, ())[-(CHAT_HISTORY - 1):], line)
+    return replace(state, chat=chat), [Event("chat", line, channels.audience(channel, spec.teams))]
+
+
+def _clock(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Member | None, at: int) -> Outcome:
+    moderator_only(member, "change clocks")
+    clocks = state.clocks
+    if clocks is None:
+        raise RoomError("bad_order", "this room plays without clocks", rule="C-1.9")
+    action = body["action"]
+    if action == "pause":
+        clocks, events = clocks.pause(at)
+    elif action == "resume":
+        clocks, events = clocks.resume(at)
+    else:
+        team = body.get("team")
+        if team not in spec.teams:
+            raise RoomError("bad_order", f"no team {team!r} in this room")
+        clocks, events = clocks.adjust(str(team), int(body.get("delta_ms", 0)), at)
+    state = state.with_clocks(clocks)
+    return state, [*events, _turn_event(spec, state, None, at)]
+
+
+def _ruling(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Member | None, at: int) -> Outcome:
+    moderator_only(member, "give rulings")
+    ruling = body["ruling"]
+    if ruling.get("type") == "spectator_delay":
+        return _spectator_delay(state, ruling)
+    if spec.engine is None:
+        raise forbidden(f"the {spec.kind} room takes no rulings")
+    before = spec.active(state.game)
+    game, events = spec.engine.moderate(state.game, ruling)
+    return _turn_changes(spec, state.with_game(game), before, list(events), at)
+
+
+def _spectator_delay(state: RoomState, ruling: Mapping[str, Any]) -> Outcome:
+    """The moderator delays what spectators see of a live battle, so that they cannot leak it to players."""
+    ms = ruling.get("ms")
+    if isinstance(ms, bool) or not isinstance(ms, int) or not 0 <= ms <= MAX_SPECTATOR_DELAY_MS:
+        raise RoomError("bad_order", f"a spectator delay is 0 to {MAX_SPECTATOR_DELAY_MS} ms")
+    return replace(state, spectator_delay_ms=ms), [Event("spectator_delay", {"ms": ms})]
+
+
+def _downtime(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Member | None,
+              at: int) -> Outcome | None:
+    """The server was down: its clocks are charged nothing for the outage (issue 2 §5)."""
+    if state.clocks is None:
+        return None
+    clocks, events = state.clocks.skip_downtime(int(body["from"]), int(body["to"]))
+    state = state.with_clocks(clocks)
+    return state, [*events, _turn_event(spec, state, None, at)]
+
+
+def _child_over(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Member | None,
+                at: int) -> Outcome:
+    """D-L-1: a child room's game is over; its result is applied here by the engine (the server's command)."""
+    if member is None or not member.is_server or spec.engine is None:
+        raise forbidden("only the server reports a child room's result")
+    before = spec.active(state.game)
+    game, events = spec.engine.child_over(state.game, str(body["child"]), body["result"])
+    return _turn_changes(spec, state.with_game(game), before, list(events), at)
+
+
+STEPS: dict[str, Step] = {
+    "setup": _setup, "order": _order, "end_turn": _end_turn, "flag": _flag, "refused": _refused, "chat": _chat,
+    "clock": _clock, "ruling": _ruling, "lock": secret_module.lock, "release": secret_module.release,
+    "downtime": _downtime, "child_over": _child_over,
+}

@@ -1,0 +1,53 @@
+"""The embedded store (no Redis): files under a data directory, used by one process at a time (the LOCK file).
+
+    LOCK                 held (flock) by the one process using the directory
+    rooms/, schedule     the room log (log.py, journal.py)
+    alive, outages       liveness and the service's outages (leases.py)
+    campaigns/           campaigns with their token grants (grants.py)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+from pathlib import Path
+
+from server.store import Store
+from server.store.embedded.grants import FileGrants
+from server.store.embedded.leases import FileLeases
+from server.store.embedded.log import FileLog
+from server.store.embedded.presence import MemoryPresence
+
+
+class DataDirLocked(RuntimeError):
+    pass
+
+
+def open_embedded(data_dir: str | os.PathLike[str], *, fsync: bool = True) -> Store:
+    root = Path(data_dir)
+    root.mkdir(parents=True, exist_ok=True)
+    lock_fd = os.open(root / "LOCK", os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(lock_fd)
+        raise DataDirLocked(f"data directory {root} is in use by another server process") from None
+    leases = FileLeases(root, fsync=fsync)
+    log = FileLog(root, fsync=fsync, down_ms=leases.down_ms)
+
+    closed: list[bool] = []
+
+    async def close() -> None:
+        if closed:
+            return
+        closed.append(True)
+        log.close()
+        with contextlib.suppress(OSError):
+            fcntl.flock(lock_fd, fcntl.LOCK_UN)
+            os.close(lock_fd)
+
+    return Store(log, leases, FileGrants(root, fsync=fsync), MemoryPresence(), close)
+
+
+__all__ = ["DataDirLocked", "FileGrants", "FileLeases", "FileLog", "MemoryPresence", "open_embedded"]

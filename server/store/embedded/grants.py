@@ -1,0 +1,59 @@
+"""Campaigns and their token grants in the embedded store: `campaigns/<id>.msgpack` holds a campaign with its
+grants (token hashes only); all of them are read once, at start."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import msgpack
+
+from server.store.embedded.journal import write_atomic
+
+
+class FileGrants:
+    def __init__(self, root: Path, *, fsync: bool):
+        self.dir = root / "campaigns"
+        self.fsync = fsync
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self._campaigns: dict[str, dict[str, Any]] = {}
+        self._grants: dict[str, dict[str, Any]] = {}
+        for path in sorted(self.dir.glob("*.msgpack")):
+            record = msgpack.unpackb(path.read_bytes(), raw=False, strict_map_key=False)
+            self._index(record["campaign"], record["grants"])
+
+    def _index(self, campaign: Mapping[str, Any], grants: Mapping[str, Mapping[str, Any]]) -> None:
+        self._campaigns[str(campaign["id"])] = dict(campaign)
+        for digest, grant in grants.items():
+            self._grants[digest] = dict(grant)
+
+    async def _write(self, campaign: Mapping[str, Any], grants: Mapping[str, Mapping[str, Any]]) -> None:
+        payload = msgpack.packb({"campaign": dict(campaign), "grants": {k: dict(v) for k, v in grants.items()}},
+                                use_bin_type=True)
+        await asyncio.to_thread(write_atomic, self.dir / f"{campaign['id']}.msgpack", payload, self.fsync)
+
+    async def put_campaign(self, campaign: Mapping[str, Any], grants: Mapping[str, Mapping[str, Any]]) -> None:
+        await self._write(campaign, grants)
+        self._index(campaign, grants)
+
+    async def get_campaign(self, campaign_id: str) -> dict[str, Any] | None:
+        found = self._campaigns.get(campaign_id)
+        return dict(found) if found else None
+
+    async def list_campaigns(self) -> list[dict[str, Any]]:
+        return [dict(c) for c in self._campaigns.values()]
+
+    async def find(self, token_hash: str) -> dict[str, Any] | None:
+        found = self._grants.get(token_hash)
+        return dict(found) if found else None
+
+    async def replace(self, campaign_id: str, player: str, token_hash: str, grant: Mapping[str, Any]) -> None:
+        grants = {d: g for d, g in self._grants.items() if g.get("campaign") == campaign_id
+                  and g.get("player") != player}
+        grants[token_hash] = dict(grant)
+        await self._write(self._campaigns[campaign_id], grants)
+        for digest in [d for d, g in self._grants.items() if g.get("campaign") == campaign_id]:
+            del self._grants[digest]
+        self._grants.update(grants)

@@ -1,0 +1,141 @@
+"""One room's append-only journal file, with a checkpoint file beside it; and atomic writes of small files.
+
+    journal       frames: u32 length, u32 crc32, msgpack Record
+    checkpoints   u64 index, u64 offset: where the record after each snapshot's index starts
+
+A frame torn by a crash (short or bad checksum) is cut off when the journal is opened: it was never acknowledged.
+"""
+
+from __future__ import annotations
+
+import bisect
+import contextlib
+import os
+import struct
+import zlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import msgpack
+
+from server.store.records import Record
+
+_FRAME = struct.Struct(">II")
+_MARK = struct.Struct(">QQ")
+
+
+def write_atomic(path: Path, payload: bytes, fsync: bool) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "wb") as f:
+        f.write(payload)
+        if fsync:
+            f.flush()
+            os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def read_msgpack(path: Path, default: Any) -> Any:
+    try:
+        return msgpack.unpackb(path.read_bytes(), raw=False, strict_map_key=False)
+    except (FileNotFoundError, ValueError):
+        return default
+
+
+class Journal:
+    """`checkpoints` holds (index, offset) pairs: the record after `index` starts at `offset`. One is appended to
+    the checkpoint file at every snapshot, so opening a journal reads only the records after the last checkpoint
+    (to find the last index and cut a torn tail), and a read seeks to the nearest checkpoint instead of the start.
+    """
+
+    def __init__(self, path: Path, fsync: bool):
+        self.path = path
+        self.marks_path = path.with_name("checkpoints")
+        self.fsync = fsync
+        self.fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
+        size = os.fstat(self.fd).st_size
+        self.checkpoints: list[tuple[int, int]] = [(0, 0)]
+        with contextlib.suppress(FileNotFoundError):
+            raw = self.marks_path.read_bytes()
+            for i in range(0, len(raw) - len(raw) % _MARK.size, _MARK.size):
+                index, offset = _MARK.unpack_from(raw, i)
+                if offset <= size and index > self.checkpoints[-1][0] and offset > self.checkpoints[-1][1]:
+                    self.checkpoints.append((index, offset))
+        self.last_index, good = self._scan_tail(size)
+        if size != good:
+            os.ftruncate(self.fd, good)
+        self.size = good
+
+    def _scan_tail(self, size: int) -> tuple[int, int]:
+        """(last index, end of the last whole frame) from the last checkpoint whose first frame is the record
+        it names (a checkpoint that does not fit is dropped)."""
+        while True:
+            index, start = self.checkpoints[-1]
+            with open(self.path, "rb") as f:
+                f.seek(start)
+                data = f.read(size - start)
+            frames = list(_frames(data, start, check=True))
+            if frames and frames[0][0] != index + 1 and len(self.checkpoints) > 1:
+                self.checkpoints.pop()
+                continue
+            if not frames and start > 0 and start != size:
+                self.checkpoints.pop()
+                continue
+            self.checkpoints += [(idx, end) for idx, _, end in frames]
+            return (frames[-1][0], frames[-1][2]) if frames else (index, start)
+
+    def write(self, index: int, payload: bytes, fsync: bool) -> None:
+        frame = _FRAME.pack(len(payload), zlib.crc32(payload)) + payload
+        os.write(self.fd, frame)
+        if fsync:
+            os.fsync(self.fd)
+        self.size += len(frame)
+        self.last_index = index
+        self.checkpoints.append((index, self.size))
+
+    def checkpoint(self, index: int) -> None:
+        """Remember where the record after `index` starts, in the checkpoint file (at a snapshot)."""
+        pos = bisect.bisect_left(self.checkpoints, (index, -1))
+        if index == 0 or pos == len(self.checkpoints) or self.checkpoints[pos][0] != index:
+            return
+        offset = self.checkpoints[pos][1]
+        with open(self.marks_path, "ab") as f:
+            f.write(_MARK.pack(index, offset))
+            if self.fsync:
+                f.flush()
+                os.fsync(f.fileno())
+
+    def read_after(self, after_index: int) -> list[Record]:
+        pos = bisect.bisect_right(self.checkpoints, (after_index, 1 << 62)) - 1
+        start = self.checkpoints[max(0, pos)][1]
+        if start >= self.size:
+            return []
+        with open(self.path, "rb") as f:
+            f.seek(start)
+            data = f.read(self.size - start)
+        return [Record.unpack(body) for idx, body, _ in _frames(data, start) if idx > after_index]
+
+    def close(self) -> None:
+        os.close(self.fd)
+
+
+def _frames(data: bytes, base: int, check: bool = False) -> Iterator[tuple[int, bytes, int]]:
+    """(index, record bytes, file offset after the frame) of each whole frame; stops at a torn or bad one."""
+    pos = 0
+    while pos + _FRAME.size <= len(data):
+        length, crc = _FRAME.unpack_from(data, pos)
+        end = pos + _FRAME.size + length
+        if end > len(data):
+            return
+        body = data[pos + _FRAME.size:end]
+        if check and zlib.crc32(body) != crc:
+            return
+        yield _index_of(body), body, base + end
+        pos = end
+
+
+def _index_of(body: bytes) -> int:
+    unpacker = msgpack.Unpacker(raw=False, strict_map_key=False)
+    unpacker.feed(body)
+    unpacker.read_array_header()
+    return int(unpacker.unpack())

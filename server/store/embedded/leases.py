@@ -1,0 +1,58 @@
+"""Ownership and liveness in the embedded store: one process owns every room of its data directory (the LOCK file
+is the lease), so no room is ever an orphan and its downtime is the service's outages:
+
+    alive      last time (ms) the process was seen alive (every half second)
+    outages    msgpack [[from, to], ...]: when the server was down (recorded at each start)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import msgpack
+
+from server.store.embedded.journal import read_msgpack, write_atomic
+
+
+class FileLeases:
+    def __init__(self, root: Path, *, fsync: bool):
+        self.root = root
+        self.fsync = fsync
+        self._outages: list[tuple[int, int]] = [(int(a), int(b)) for a, b in read_msgpack(root / "outages", [])]
+
+    async def acquire(self, room: str, node: str, ttl_ms: int) -> bool:
+        return True  # the LOCK file makes this process the only owner of every room in the directory
+
+    async def release(self, room: str, node: str) -> None:
+        return None
+
+    async def holder(self, room: str) -> str | None:
+        return None
+
+    async def mark_alive(self, rooms: Sequence[str], now_ms: int) -> None:
+        """One process owns every room of the directory: one mark for all of them."""
+        write_atomic(self.root / "alive", str(now_ms).encode(), False)
+
+    async def last_alive(self, room: str) -> int | None:
+        return None  # one process: when it stops, the service stops (an outage), no room is left orphaned
+
+    async def orphans(self, before_ms: int) -> list[str]:
+        return []
+
+    async def record_outage(self, now_ms: int, gap_ms: int) -> None:
+        """The LOCK makes this the only process: all the time since its predecessor's last mark was an outage."""
+        try:
+            last = int((self.root / "alive").read_text())
+        except (FileNotFoundError, ValueError):
+            last = None
+        if last is not None and now_ms > last:
+            self._outages.append((last, now_ms))
+            write_atomic(self.root / "outages", msgpack.packb(self._outages, use_bin_type=True), self.fsync)
+        write_atomic(self.root / "alive", str(now_ms).encode(), False)
+
+    async def outages(self, after_ms: int) -> list[tuple[int, int]]:
+        return [o for o in self._outages if o[1] > after_ms]
+
+    def down_ms(self) -> int:
+        return sum(b - a for a, b in self._outages)

@@ -1,0 +1,127 @@
+"""The embedded room log: a journal per room (journal.py), its latest snapshot, and the schedule of every room's
+next timer, under the data directory:
+
+    rooms/<room>/journal, checkpoints   the log (journal.py)
+    rooms/<room>/snapshot               latest RoomSnapshot (written to a temp file, then renamed)
+    schedule                            msgpack {room: ms}: each room's next timer in service time (wall time less
+                                        the outages before it: a clock deadline does not move when the server is down)
+
+Nothing is read for a room until it is opened, and then only from its last checkpoint on. A room whose journal
+is newer than the schedule file (a crash between the two writes) is reported due once at start.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable
+from pathlib import Path
+
+import msgpack
+
+from server.store.embedded.journal import Journal, read_msgpack, write_atomic
+from server.store.records import LogConflict, Record, RoomSnapshot
+
+
+class FileLog:
+    def __init__(self, root: Path, *, fsync: bool, down_ms: Callable[[], int]):
+        self.root = root
+        self.fsync = fsync
+        self.down_ms = down_ms
+        (root / "rooms").mkdir(parents=True, exist_ok=True)
+        self._journals: dict[str, Journal] = {}
+        self._due: dict[str, int] = {str(k): int(v) for k, v in read_msgpack(root / "schedule", {}).items()}
+        self._unscheduled = self._written_after(root / "schedule")
+        self._journals_ahead = False  # a journal was written after the schedule file
+
+    def _written_after(self, path: Path) -> list[str]:
+        """Rooms whose journal changed after `path` did (stat only: no journal is read)."""
+        try:
+            since = path.stat().st_mtime_ns
+        except FileNotFoundError:
+            since = -1
+        out = []
+        for journal in (self.root / "rooms").glob("*/journal"):
+            with contextlib.suppress(FileNotFoundError):
+                if journal.stat().st_mtime_ns > since:
+                    out.append(journal.parent.name)
+        return sorted(out)
+
+    def _room_dir(self, room: str) -> Path:
+        if not room or "/" in room or room.startswith("."):
+            raise ValueError(f"bad room id {room!r}")
+        path = self.root / "rooms" / room
+        path.mkdir(exist_ok=True)
+        return path
+
+    def journal(self, room: str) -> Journal:
+        journal = self._journals.get(room)
+        if journal is None:
+            journal = self._journals[room] = Journal(self._room_dir(room) / "journal", self.fsync)
+        return journal
+
+    def held(self) -> list[str]:
+        """The rooms whose journal is open."""
+        return sorted(self._journals)
+
+    async def append(self, room: str, record: Record, due_ms: int | None = None) -> None:
+        journal = self.journal(room)
+        if record.index != journal.last_index + 1:
+            raise LogConflict(f"{room}: record {record.index} after {journal.last_index}")
+        payload = record.pack()
+        if self.fsync:
+            await asyncio.to_thread(journal.write, record.index, payload, True)
+        else:
+            journal.write(record.index, payload, False)
+        self._journals_ahead = True
+        await self.set_due(room, due_ms)
+
+    async def read(self, room: str, after_index: int) -> list[Record]:
+        return self.journal(room).read_after(after_index)
+
+    async def save_snapshot(self, room: str, snapshot: RoomSnapshot) -> None:
+        path = self._room_dir(room) / "snapshot"
+        await asyncio.to_thread(write_atomic, path, snapshot.pack(), self.fsync)
+        self.journal(room).checkpoint(snapshot.index)
+
+    async def load_snapshot(self, room: str) -> RoomSnapshot | None:
+        path = self._room_dir(room) / "snapshot"
+        return RoomSnapshot.unpack(path.read_bytes()) if path.exists() else None
+
+    async def set_due(self, room: str, due_ms: int | None) -> None:
+        due = None if due_ms is None else due_ms - self.down_ms()
+        if self._due.get(room) == due:
+            return
+        if due is None:
+            del self._due[room]
+        else:
+            self._due[room] = due
+        self._write_schedule()
+
+    def _write_schedule(self) -> None:
+        """Rewritten when a due time changes, and every half second after appends: so that after a crash only
+        the rooms written in the last moment are newer than it."""
+        write_atomic(self.root / "schedule", msgpack.packb(self._due, use_bin_type=True), False)
+        self._journals_ahead = False
+
+    async def due_rooms(self, until_ms: int) -> list[str]:
+        until = until_ms - self.down_ms()
+        due = [room for room, at in self._due.items() if at <= until]
+        extra, self._unscheduled = self._unscheduled, []
+        return sorted({*due, *extra})
+
+    async def sync(self) -> None:
+        if self._journals_ahead:
+            self._write_schedule()
+
+    async def forget(self, room: str) -> None:
+        """The room is closed here (an idle room unloaded): its journal's file and checkpoints are let go."""
+        journal = self._journals.pop(room, None)
+        if journal is not None:
+            journal.close()
+
+    def close(self) -> None:
+        self._write_schedule()
+        for journal in self._journals.values():
+            journal.close()
+        self._journals.clear()

@@ -1,0 +1,36 @@
+"""The room log: each room's accepted commands in order, its snapshots, and the schedule of its next timers."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from server.store.records import Record, RoomSnapshot
+
+
+class RoomLog(Protocol):
+    async def append(self, room: str, record: Record, due_ms: int | None = None) -> None:
+        """Make `record` durable; it must be the room's next index (else LogConflict). `due_ms` is the room's next
+        timer after the record (clock deadline, end of a lockout; None: nothing due), kept in the schedule."""
+        ...
+
+    async def read(self, room: str, after_index: int) -> list[Record]: ...
+
+    async def save_snapshot(self, room: str, snapshot: RoomSnapshot) -> None: ...
+
+    async def load_snapshot(self, room: str) -> RoomSnapshot | None: ...
+
+    async def set_due(self, room: str, due_ms: int | None) -> None:
+        """Keep the room's next timer in the schedule (None: nothing due)."""
+        ...
+
+    async def due_rooms(self, until_ms: int) -> list[str]:
+        """Rooms with a timer due by `until_ms`: they are opened even when nobody joins them."""
+        ...
+
+    async def sync(self) -> None:
+        """Write what is kept lazily (the embedded schedule after appends), every half second."""
+        ...
+
+    async def forget(self, room: str) -> None:
+        """The room is closed on this node (unloaded): let go of what is held open for it."""
+        ...

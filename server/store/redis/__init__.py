@@ -1,0 +1,25 @@
+"""The store on Redis (REDIS_URL): one client for its four parts; key names are server/store/keys.py's."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from server.store import Store
+from server.store.redis.grants import RedisGrants
+from server.store.redis.leases import RedisLeases
+from server.store.redis.log import RedisLog
+from server.store.redis.presence import RedisPresence
+
+
+def redis_store(client: Any, prefix: str) -> Store:
+    """The store on `client` under `prefix`; closing it closes the client."""
+    leases = RedisLeases(client, prefix)
+
+    async def close() -> None:
+        await client.aclose()
+
+    return Store(RedisLog(client, prefix, down_ms=leases.down_ms), leases, RedisGrants(client, prefix),
+                 RedisPresence(client, prefix), close)
+
+
+__all__ = ["RedisGrants", "RedisLeases", "RedisLog", "RedisPresence", "redis_store"]
