@@ -22,11 +22,12 @@ from bench import report
 from bench.common import RESULTS, ROOT
 from bench.targets import NODE_DIR
 
-ORDER = ("codec", "battle_turn", "fanout", "rooms", "slow", "relay")
+ORDER = ("codec", "battle_turn", "client_frames", "fanout", "rooms", "slow", "relay")
 
 QUICK: dict[str, list[str]] = {
     "codec": ["--seconds", "0.003"],
     "battle_turn": ["--turns", "2", "--repeat", "2", "--battles", "1"],
+    "client_frames": ["--seconds", "0.5"],
     "fanout": ["--n", "4", "--payloads", "small,turn", "--seconds", "0.3", "--max-steps", "2", "--start-fps", "40",
                "--retries", "0"],
     "rooms": ["--rooms", "3", "--seconds", "0.3", "--max-steps", "2", "--retries", "0"],

@@ -26,6 +26,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench import cli
+from bench.common import against as common_against
 from bench.common import git_commit, previous_result
 from server.battle.engine import BattleEngine
 from server.battle.state import BattleState
@@ -112,22 +113,9 @@ COMPARED = {  # figure: larger is better
 }
 
 
-def _figure(doc: dict[str, Any], key: str) -> float | None:
-    value: Any = doc
-    for part in key.split("."):
-        value = value.get(part) if isinstance(value, dict) else None
-    return float(value) if isinstance(value, int | float) else None
-
-
 def against(figures: dict[str, Any], previous: dict[str, Any] | None) -> dict[str, Any] | None:
     """This run ÷ the last commit's stored run, figure by figure (time: < 1 is faster; battles/s: > 1 is)."""
-    if previous is None:
-        return None
-    ratios = {}
-    for key in COMPARED:
-        now, then = _figure(figures, key), _figure(previous, key)
-        ratios[key] = round(now / then, 3) if now is not None and then else None
-    return {"commit": previous.get("commit", "unknown"), "utc": previous.get("utc"), "ratios": ratios}
+    return common_against(figures, previous, COMPARED)
 
 
 def show(result: dict[str, Any]) -> str:

@@ -11,7 +11,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Coroutine, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -106,6 +106,26 @@ def write_result(name: str, body: Mapping[str, Any], out_dir: Path | None = None
     }
     out.write_text(json.dumps(doc, indent=2, sort_keys=False) + "\n")
     return out
+
+
+def figure_at(doc: Mapping[str, Any], key: str) -> float | None:
+    """A figure of a result by its dotted key ("resolution_ms.p99"), if it is a number."""
+    value: Any = doc
+    for part in key.split("."):
+        value = value.get(part) if isinstance(value, Mapping) else None
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def against(figures: Mapping[str, Any], previous: Mapping[str, Any] | None,
+            keys: Iterable[str]) -> dict[str, Any] | None:
+    """This run ÷ the last commit's stored run, figure by figure (None without a stored run)."""
+    if previous is None:
+        return None
+    ratios: dict[str, float | None] = {}
+    for key in keys:
+        now, then = figure_at(figures, key), figure_at(previous, key)
+        ratios[key] = round(now / then, 3) if now is not None and then else None
+    return {"commit": previous.get("commit", "unknown"), "utc": previous.get("utc"), "ratios": ratios}
 
 
 def percentile(values: Sequence[float], q: float) -> float:

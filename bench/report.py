@@ -148,6 +148,23 @@ def battle_turn(doc: dict[str, Any]) -> list[str]:
     return out
 
 
+def client_frames(doc: dict[str, Any]) -> list[str]:
+    out = ["### The web client's battlefield (issue 17: 50 units, a resolution animating, panned and zoomed)", "",
+           _source(doc), ""]
+    vs = doc.get("vs_previous")
+    then = f"÷ commit {vs['commit']}" if vs else "÷ previous"
+    ratios = vs["ratios"] if vs else {}
+    out += [f"| figure | this run | same-run baseline (the bare ground) | this run {then} |", "|---|---|---|---|"]
+    for q in ("p50", "p95", "p99"):
+        out.append(f"| paint ms {q} | {_f(doc['frame_ms'][q], 2)} | {_f(doc['bare_frame_ms'][q], 2)} "
+                   f"| {_f(ratios.get(f'frame_ms.{q}'), 3)} |")
+    out.append(f"| display frame interval ms p95 ({doc['late_frames']} frames > 25 ms) "
+               f"| {_f(doc['interval_ms']['p95'], 1)} | — | {_f(ratios.get('interval_ms.p95'), 3)} |")
+    out.append(f"| game bundle, KB gzipped | {_f(doc['bundle_gzip_kb'], 1)} | — "
+               f"| {_f(ratios.get('bundle_gzip_kb'), 3)} |")
+    return out
+
+
 def _verdict(ok: bool | None) -> str:
     return "—" if ok is None else ("met" if ok else "**not met**")
 
@@ -208,6 +225,12 @@ def targets(docs: dict[str, dict[str, Any]]) -> list[str]:
         p99, cpu = turn["resolution_ms"]["p99"], turn["resolution_cpu_ms"]["p99"]
         rows.append(("25v25 turn p99 ≤ 5 ms (wall; CPU time in brackets)", f"{p99} ms ({cpu} ms)",
                      _verdict(p99 <= 5)))
+    frames = docs.get("client_frames")
+    if frames:
+        rows.append(("client: field paint p95 ≤ 16 ms (issue 17)", f"{frames['frame_ms']['p95']} ms",
+                     _verdict(frames["target_p95_met"])))
+        rows.append(("client: game bundle ≤ 120 KB gzipped (issue 17)", f"{frames['bundle_gzip_kb']} KB",
+                     _verdict(frames["target_bundle_met"])))
     if not rows:
         return []
     return ["### Targets of issue 8 (ours ÷ baseline, same run)", "", "| target | figure | verdict |", "|---|---|---|",
@@ -220,6 +243,7 @@ RENDER: dict[str, Callable[[dict[str, Any]], list[str]]] = {
     "slow": slow,
     "relay": lambda d: _ceiling_rows(d, "Redis relay (node A → Redis → node B)", "N on B"),
     "battle_turn": battle_turn,
+    "client_frames": client_frames,
 }
 
 

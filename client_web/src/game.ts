@@ -12,11 +12,11 @@ import { kindWord, phaseWord, playerWord, statusWord, teamWord } from "./i18n/wo
 import { fetchLobby } from "./lobby/api";
 import { CommandError, Connection, websocketUrl, type Command, type ConnectionState } from "./net/connection";
 import { OrderGate } from "./net/lockout";
-import { fetchReplay, ReplayUnavailable, type Frame, type ReplayAs } from "./net/replay";
+import { fetchSteps, ReplayRefused, ReplayUnavailable, Timeline, type Frame, type ReplayAs, type ReplayEvent } from "./net/replay";
 import { battleRoom, campaignRoom, compareRooms, isBattleRoom, isSecretRoom, parseRoom, secretRoom } from "./net/room-id";
 import { Session, type RoomView } from "./net/session";
 import { readBattle } from "./battle/model";
-import { ruleHref } from "./rules/links";
+import { ruleLinks } from "./ui/rule-links";
 import { Attention, sound } from "./ui/attention";
 import { ChannelsPanel } from "./ui/channels";
 import { clocksAt, ClocksPanel } from "./ui/clocks";
@@ -27,20 +27,16 @@ import { moderatorDesk } from "./ui/moderator";
 import { engineOf } from "./ui/rulings";
 import { namesFor, type Names } from "./ui/names";
 import { stateLine, type StateLine } from "./ui/status";
+import { ReplayPlayer } from "./ui/replay-player";
+import { afterAction } from "./battle/report";
+import { reportView } from "./ui/report";
 
 /** Question kinds of the campaign engine (C-8.3). */
 const RECON_KINDS = ["presence", "count", "arm", "locate", "feature", "mobilization"] as const;
 /** How long "you are back from the secret module" stays up. */
 const BACK_NOTICE_MS = 15_000;
 
-/** Rule IDs as links into the rulebook (in this language), or plain text where it has no such rule. */
-export function ruleLinks(rules: readonly string[]): (HTMLElement | string)[] {
-  return rules.flatMap((rule, i) => {
-    const href = ruleHref(rule, lang());
-    const node = href ? h("a", { href, target: "_blank", rel: "noopener", class: "rule", "data-rule": rule }, rule) : h("span", { class: "rule" }, rule);
-    return i ? [", ", node] : [node];
-  });
-}
+export { ruleLinks };
 
 export class GamePage {
   readonly root: HTMLElement;
@@ -74,8 +70,10 @@ export class GamePage {
   private readonly desks = new Map<string, HTMLElement & { refresh?: () => void }>();
   /** Stepping through the turns this client saw of the current room (null: live). */
   private replayAt: number | null = null;
-  /** A replay fetched from the server (a finished room's per-turn views as `as` saw them); null: our own frames. */
-  private serverReplay: { room: string; as: ReplayAs; frames: Frame[] } | null = null;
+  /** A replay fetched from the server (a finished room, event by event, as `as` saw it) and its player; null: live. */
+  private serverReplay: { room: string; as: ReplayAs; player: ReplayPlayer } | null = null;
+  /** the after-action report's dialog */
+  private readonly reportDialog = h("dialog", { class: "report-dialog", "data-testid": "report-dialog" });
   private replayNote = "";
   private replayChoice: ReplayAs | null = null;
   /** the moderator's last full view of each room's false reconnaissance answers */
@@ -101,7 +99,7 @@ export class GamePage {
   constructor(token: string, private readonly back: () => void, private readonly focus: string | null = null) {
     this.conn = new Connection({ url: websocketUrl(location), token, heartbeat: true });
     this.root = h("div", { class: "game", "data-testid": "game" }, this.header, this.stateBar, this.banners, this.roomTabs,
-      h("div", { class: "game-body" }, this.stage, this.side), this.errorLine, this.live);
+      h("div", { class: "game-body" }, this.stage, this.side), this.errorLine, this.live, this.reportDialog);
     this.gate = new OrderGate(this.session, () => this.conn.serverNow(), (locked) => this.lockChanged(locked));
     this.conn.on("state", (state, detail) => {
       this.connState = state;
@@ -127,7 +125,7 @@ export class GamePage {
     this.conn.on("event", (e) => {
       if (this.session.onEvent(e)) this.scheduleResync(e.room);
       const view = this.views.get(e.room);
-      if (view instanceof BattleView) view.play(e.kind, e.data);
+      if (view instanceof BattleView && this.serverReplay?.room !== e.room) view.play(e.kind, e.data, describeEvent(e, this.names(e.room)).text);
       this.followBattle(e.data, e.kind);
     });
     this.conn.on("joined", (j) => {
@@ -489,7 +487,13 @@ export class GamePage {
     const wantBattle = room.kind === "battle";
     if (!view || (wantBattle !== view instanceof BattleView)) {
       const order = (o: Record<string, unknown>) => this.send({ t: "order", room: id, order: o });
-      view = wantBattle ? new BattleView({ order }, canOrder && !this.locked) : new CampaignView({ order }, canOrder && !this.locked,
+      // a refused order in words, said at the unit as well as on the error line
+      const refusalText = (exc: unknown) => {
+        const e = exc as { code?: unknown; message?: unknown; rule?: unknown };
+        const code = typeof e?.code === "string" ? e.code : "other";
+        return { text: this.errorText(code, lang() === "en" ? String(e?.message ?? "") : ""), rule: typeof e?.rule === "string" ? e.rule : null };
+      };
+      view = wantBattle ? new BattleView({ order, refusalText }, canOrder && !this.locked) : new CampaignView({ order }, canOrder && !this.locked,
         () => (this.session.welcome?.role === "player" && !this.locked ? this.session.welcome.team ?? null : null));
       this.views.set(id, view);
     }
@@ -503,12 +507,25 @@ export class GamePage {
       this.stage.append(h("div", { class: "secret-room" }, h("h2", {}, t("chan.secret"))));
       return;
     }
-    if (view instanceof BattleView) view.names = this.names(id);
-    const frame = this.replayAt !== null ? this.framesOf(room)[this.replayAt] : undefined;
-    const replayTeam = frame && this.serverReplay?.as.startsWith("team:") ? this.serverReplay.as.slice(5) : null;
+    if (view instanceof BattleView) {
+      view.names = this.names(id);
+      const over = !!readBattle(room.state).result;
+      view.onReport = over ? () => void this.openReport(id) : null;
+      view.onReplay = over ? () => void this.loadReplay(id, this.defaultReplayAs()) : null;
+    }
+    const replay = this.serverReplay?.room === id ? this.serverReplay.player : null;
+    if (replay) {
+      // the replay's player drives the view; the live room goes on underneath
+      if (this.stage.firstChild !== replay.root) this.stage.replaceChildren(replay.root, view.root);
+      this.stage.classList.add("replaying");
+      return;
+    }
+    this.stage.classList.remove("replaying");
+    if (this.stage.childNodes.length !== 1 || this.stage.firstChild !== view.root) this.stage.replaceChildren(view.root);
+    const frame = this.replayAt !== null ? room.frames[this.replayAt] : undefined;
     const seenAs = this.conn.viewing.get(id);
     const deskTeam = seenAs?.startsWith("team:") ? seenAs.slice(5) : null;
-    view.setState(frame ? frame.state : room.state, replayTeam ?? deskTeam ?? (w?.role === "player" ? w.team ?? null : null));
+    view.setState(frame ? frame.state : room.state, deskTeam ?? (w?.role === "player" ? w.team ?? null : null));
   }
 
   /** C-8.3: questions by kind (yes/no ½, numeric 1, arm of service 2 from the quota), the answers so far. */
@@ -556,7 +573,11 @@ export class GamePage {
         const quickBy = b.status === "running" && quick && typeof quick === "object" && "offered_by" in quick ? String(quick.offered_by) : null;
         return h("li", {},
           `${this.names(id).place(b.raw.cell ?? [b.cell.x, b.cell.y])} · ${teamWord(b.attacker)} × ${teamWord(b.defender)} · ${kindWord(b.kind)} · ${statusWord(b.status)} `,
-          w?.rooms.includes(room) ? h("button", { onclick: () => { this.current = room; this.replayAt = null; this.renderAll(); } }, t("lobby.open")) : null,
+          this.rooms.includes(room) ? h("button", { onclick: () => { this.current = room; this.replayAt = null; this.renderAll(); } }, t("lobby.open")) : null,
+          // a battle fought to its end: its replay and report (issue 17), in a tab of their own when not followed here
+          b.status === "over" && !this.rooms.includes(room) ? h("span", { class: "buttons inline" },
+            h("a", { class: "button", href: `#replay=${encodeURIComponent(room)}&as=${encodeURIComponent(this.defaultReplayAs())}&title=${encodeURIComponent(this.names(id).battle(b.id))}`, target: "_blank", "data-testid": "battle-replay" }, t("lobby.replay")),
+            h("a", { class: "button", href: `#replay=${encodeURIComponent(room)}&as=${encodeURIComponent(this.defaultReplayAs())}&title=${encodeURIComponent(this.names(id).battle(b.id))}&report=1`, target: "_blank", "data-testid": "battle-report" }, t("report.open"))) : null,
           mine && contact && team === b.defender ? h("span", { class: "buttons" },
             ...(["accept", "withdraw", "retreat_with_battle"] as const).map((choice) =>
               h("button", { onclick: send({ type: "answer", battle: b.id, choice }) }, t(`battle.answer.${choice}`)))) : null,
@@ -623,57 +644,110 @@ export class GamePage {
     return [...fromClocks, ...fromView].filter((x, i, a) => x && a.indexOf(x) === i);
   }
 
-  /** What the replay steps through: the server's replay of this room when one was loaded, else our own frames. */
-  private framesOf(room: RoomView): Frame[] {
-    return this.serverReplay?.room === room.id ? this.serverReplay.frames : room.frames;
+  /** The viewer class a replay or report is for by default: a player its own side, anyone else everything. */
+  private defaultReplayAs(): ReplayAs {
+    const w = this.session.welcome;
+    return w?.role === "player" ? `team:${w.team ?? ""}` : w?.role === "spectator" ? "spectator" : "full";
   }
 
-  /** Load a room's replay from the server as `as` saw it (issue 7 "Replays"); a server without the endpoint
-   * leaves the frames this client kept. */
+  private describe(room: string): (e: ReplayEvent) => string {
+    const names = this.names(room);
+    return (e) => (e.kind === "chat" ? `${String(e.data.name ?? e.data.from ?? "")}: ${String(e.data.text ?? "")}`
+      : describeEvent({ t: "ev", room, ...e } as never, names).text);
+  }
+
+  /** Load a finished room's replay from the server, event by event, as `as` saw it (issue 17 item 4); while it is
+   * still played (409), or on a server without replays, step through the turns this client saw. */
   private async loadReplay(room: string, as: ReplayAs): Promise<void> {
     this.replayNote = t("replay.loading");
     this.renderSide();
     try {
-      const frames = await fetchReplay(room, as, sessionStorage.getItem("token"));
-      this.serverReplay = { room, as, frames };
-      this.replayAt = frames.length ? 0 : null;
-      this.replayNote = t("replay.loaded", { n: frames.length, as: as === "full" ? t("replay.full") : as === "spectator" ? t("mod.view.spectator") : teamWord(as.slice(5)) });
+      const { steps } = await fetchSteps(room, as, sessionStorage.getItem("token"));
+      const timeline = new Timeline(steps);
+      this.closeReplay();
+      const view = this.views.get(room);
+      if (!view || !timeline.length) throw new ReplayRefused(404, t("replay.empty"));
+      const side = as.startsWith("team:") ? as.slice(5) : null;
+      const title = t("replay.as", { room: this.names(room).room(room), as: this.asWord(as) });
+      const player = new ReplayPlayer(timeline, view, side, this.describe(room), () => { this.closeReplay(); this.renderAll(); }, title);
+      this.serverReplay = { room, as, player };
+      this.replayAt = null;
+      this.replayNote = t("replay.loaded_events", { n: tn("n.events", timeline.length), as: this.asWord(as) });
+      this.current = room;
     } catch (exc) {
-      this.replayNote = exc instanceof ReplayUnavailable ? t("replay.unavailable") : String((exc as Error).message);
+      this.replayNote = exc instanceof ReplayUnavailable ? t("replay.unavailable")
+        : exc instanceof ReplayRefused && exc.status === 409 ? t("replay.running") : String((exc as Error).message);
     }
-    this.renderStage();
-    this.renderSide();
+    this.renderAll();
+  }
+
+  private closeReplay(): void {
+    this.serverReplay?.player.destroy();
+    this.serverReplay = null;
+  }
+
+  private asWord(as: ReplayAs): string {
+    return as === "full" ? t("replay.full") : as === "spectator" ? t("mod.view.spectator") : teamWord(as.slice(5));
+  }
+
+  /** The after-action report of a battle room (issue 17 item 5), from the events this viewer may see: the server's
+   * event replay once the battle is over, else the events this client received. */
+  private async openReport(room: string): Promise<void> {
+    const dialog = this.reportDialog;
+    dialog.replaceChildren(h("p", {}, t("report.loading")));
+    if (!dialog.open) dialog.showModal?.();
+    const as = this.serverReplay?.room === room ? this.serverReplay.as : this.defaultReplayAs();
+    let events: ReplayEvent[];
+    let first: Record<string, unknown>;
+    let last: Record<string, unknown>;
+    try {
+      const { steps } = await fetchSteps(room, as, sessionStorage.getItem("token"));
+      events = steps.flatMap((s) => s.events);
+      first = steps[0]?.state ?? {};
+      last = steps[steps.length - 1]?.state ?? {};
+    } catch {
+      const r = this.session.room(room);
+      events = r.log.map((e) => ({ seq: e.seq, at_ms: e.at_ms, kind: e.kind, data: e.data }));
+      first = r.frames[0]?.state ?? r.state;
+      last = r.state;
+    }
+    const names = this.names(room);
+    const title = names.room(room);
+    const report = afterAction(events, first, last);
+    dialog.replaceChildren(h("button", { type: "button", class: "close no-print", "data-testid": "report-close", onclick: () => dialog.close() }, t("report.close")),
+      reportView(report, title, (id) => names.unit(id), `report-${room}`));
+    dialog.scrollTop = 0;
+    dialog.querySelector<HTMLElement>("h2")?.focus();
   }
 
   private replayPanel(room: RoomView): HTMLElement | null {
-    const frames = this.framesOf(room);
+    const frames: Frame[] = room.frames;
     const n = frames.length;
     const w = this.session.welcome;
-    const canLoad = room.kind === "battle";
+    const canLoad = room.kind === "battle" || (room.kind === "campaign" && (room.state.phase === "over" || !!room.state.winner));
     if (n < 2 && this.replayAt === null && !canLoad) return null;
     const at = this.replayAt;
     const go = (i: number | null) => {
       this.replayAt = i === null || n === 0 ? null : Math.max(0, Math.min(n - 1, i));
-      if (this.replayAt === null && this.serverReplay?.room === room.id) this.serverReplay = null;
       this.renderStage();
       this.renderSide();
     };
     // A player replays its own side; spectators and the moderator the full view or any side's.
     const options: ReplayAs[] = w?.role === "player" ? [`team:${w.team ?? ""}`] : ["full", "spectator", ...this.teamsOf(room).map((s): ReplayAs => `team:${s}`)];
-    // Our own frames end with the live state (the step past the last is "live"); a server replay ends on its last turn.
-    const fromServer = this.serverReplay?.room === room.id;
     const chosen = this.replayChoice && options.includes(this.replayChoice) ? this.replayChoice : null;
-    const loaded = chosen ?? (this.serverReplay?.room === room.id ? this.serverReplay.as : null);
-    const as = h("select", { "data-testid": "replay-as", onchange: () => { this.replayChoice = as.value as ReplayAs; } }, ...options.map((o) => h("option", { value: o, ...(o === loaded ? { selected: "" } : {}) },
-      o === "full" ? t("replay.full") : o === "spectator" ? t("mod.view.spectator") : teamWord(o.slice(5)))));
+    const loaded = chosen ?? (this.serverReplay?.room === room.id ? this.serverReplay.as : this.defaultReplayAs());
+    const as = h("select", { "data-testid": "replay-as", onchange: () => { this.replayChoice = as.value as ReplayAs; } }, ...options.map((o) => h("option", { value: o, ...(o === loaded ? { selected: "" } : {}) }, this.asWord(o))));
+    const replaying = this.serverReplay?.room === room.id;
     return h("section", { class: "replay", "data-testid": "replay" }, h("h3", {}, t("replay.title")),
-      h("div", { class: "buttons" },
-        h("button", { "data-testid": "replay-prev", disabled: n === 0 ? "" : null, onclick: () => go((at ?? n - 1) - 1) }, t("replay.prev")),
+      // the turns this client saw, while the room is still played
+      !replaying && n > 1 ? h("div", { class: "buttons" },
+        h("button", { "data-testid": "replay-seen-prev", onclick: () => go((at ?? n - 1) - 1) }, t("replay.prev")),
         h("span", { "data-testid": "replay-turn" }, at === null || !frames[at] ? t("replay.live") : t("replay.turn", { n: frames[at].turn, of: frames[n - 1]!.turn })),
-        h("button", { "data-testid": "replay-next", disabled: n === 0 ? "" : null, onclick: () => go(at === null ? null : at + 1 < n - 1 ? at + 1 : fromServer ? n - 1 : null) }, t("replay.next")),
-        at !== null ? h("button", { "data-testid": "replay-live", onclick: () => go(null) }, t("replay.live")) : null),
+        h("button", { "data-testid": "replay-seen-next", onclick: () => go(at === null ? null : at + 1 < n - 1 ? at + 1 : null) }, t("replay.next")),
+        at !== null ? h("button", { "data-testid": "replay-seen-live", onclick: () => go(null) }, t("replay.live")) : null) : null,
       canLoad ? h("div", { class: "buttons" }, t("replay.view"), " ", as, " ",
         h("button", { "data-testid": "replay-load", onclick: () => void this.loadReplay(room.id, as.value as ReplayAs) }, t("replay.load"))) : null,
+      room.kind === "battle" ? h("div", { class: "buttons" }, h("button", { "data-testid": "report-load", onclick: () => void this.openReport(room.id) }, t("report.open"))) : null,
       this.replayNote ? h("p", { class: "muted", "data-testid": "replay-note" }, this.replayNote) : null);
   }
 

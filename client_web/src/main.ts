@@ -32,6 +32,10 @@ function route(): void {
       location.hash = "";
     }, sessionStorage.getItem("room"));
     app.append(game.root);
+  } else if (hash.get("replay")) {
+    // a finished room replayed from the lobby, without a seat
+    const room = hash.get("replay")!;
+    void import("./replay-page").then(({ replayPage }) => app.append(replayPage(room, (hash.get("as") as never) ?? null, hash.get("report") === "1", hash.get("title"))));
   } else if (hash.get("preview")) {
     // the preview carries captured engine views: loaded only when asked for, never in the game's bundle
     const which = hash.get("preview")!;

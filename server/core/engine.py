@@ -65,6 +65,8 @@ class ChildRoom:
     engine: str
     sides: tuple[tuple[str, str], ...]
     title: str = ""
+    winner: str | None = None
+    """Of a child room fought to its end (`finished_child_rooms`): the side that won, if one did."""
 
     @property
     def teams(self) -> tuple[str, ...]:
@@ -155,6 +157,10 @@ class Engine(Protocol[S]):
         """The child rooms that run now (battles being fought)."""
         ...
 
+    def finished_child_rooms(self, state: S) -> Sequence[ChildRoom]:
+        """The child rooms fought to their end, with their winners (the lobby offers their replays, issue 17)."""
+        ...
+
     def child_opened(self, kind: str, data: Mapping[str, Any]) -> str | None:
         """The key of the child room an event of this engine opens (`battle_started`), else None."""
         ...
@@ -187,6 +193,9 @@ class BaseEngine(Generic[S]):
         return None
 
     def child_rooms(self, state: S) -> Sequence[ChildRoom]:
+        return ()
+
+    def finished_child_rooms(self, state: S) -> Sequence[ChildRoom]:
         return ()
 
     def child_opened(self, kind: str, data: Mapping[str, Any]) -> str | None:

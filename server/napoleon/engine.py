@@ -46,7 +46,7 @@ from . import battle_rooms, battles, decisions, fortify, quick, retreats, sieges
 from .events import Ctx
 from .interception import watch
 from .movement import parse_path, path_cost
-from .state import FROZEN, GONE, READY, RUNNING, NapoleonicState, cell_of
+from .state import FROZEN, GONE, OVER, READY, RUNNING, NapoleonicState, cell_of
 from .view import view_of
 
 SCENARIO = "napoleonic"
@@ -117,6 +117,9 @@ class NapoleonicEngine(BaseEngine[NapoleonicState]):
     # -- battle rooms (the child-room hooks of server.core.engine; battle_rooms.py) ----------------------------
     def child_rooms(self, state: NapoleonicState) -> Sequence[ChildRoom]:
         return battle_rooms.child_rooms(state)
+
+    def finished_child_rooms(self, state: NapoleonicState) -> Sequence[ChildRoom]:
+        return battle_rooms.child_rooms(state, OVER)
 
     def child_opened(self, kind: str, data: Mapping[str, Any]) -> str | None:
         return battle_rooms.child_opened(kind, data)

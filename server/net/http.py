@@ -99,20 +99,25 @@ async def lobby(request: web.Request) -> web.Response:
     public = await listing.public()
     campaigns = [LobbyRoom(**c) for c in listing.campaigns(public, online, link)]
     battles = [LobbyRoom(**b) for b in await listing.children(public, online, link)]
-    return web.json_response(Lobby(campaigns=campaigns, battles=battles).model_dump())
+    finished = [LobbyRoom(**b) for b in await listing.children(public, online, link, finished=True)]
+    return web.json_response(Lobby(campaigns=campaigns, battles=battles, finished=finished).model_dump())
 
 
 async def replay(request: web.Request) -> web.Response:
-    """GET /api/rooms/{room}/replay?as=full|spectator|team:<colour>: a finished room's view after each completed
-    turn and at the end (server/rooms/replay.py); 409 while it is still being played."""
+    """GET /api/rooms/{room}/replay?as=full|spectator|team:<colour>[&by=event]: a finished room's view after each
+    completed turn and at the end — or every command's events and view patch (server/rooms/replay.py); 409 while it
+    is still being played. Compressed when the client accepts it (an event replay is large and repetitive)."""
     hub = request.app[NODE].hub
     room_id = request.match_info["room"]
     try:
-        body = await hub.replays.replay(RoomId(room_id), request.query.get("as", "full"), hub.rooms.get(room_id))
+        body = await hub.replays.replay(RoomId(room_id), request.query.get("as", "full"), hub.rooms.get(room_id),
+                                        by=request.query.get("by", "turn"))
     except RoomError as exc:
         return web.json_response({"error": exc.code, "message": exc.message},
                                  status=_REPLAY_STATUS.get(exc.code, 400))
-    return web.json_response(body)
+    response = web.json_response(body)
+    response.enable_compression()
+    return response
 
 
 async def engines(request: web.Request) -> web.Response:

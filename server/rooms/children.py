@@ -59,6 +59,11 @@ def running(parent: Room) -> list[ChildRoom]:
     return list(parent.engine.child_rooms(parent.state.game)) if parent.engine is not None else []
 
 
+def finished(parent: Room) -> list[ChildRoom]:
+    """The children of the parent's game fought to their end."""
+    return list(parent.engine.finished_child_rooms(parent.state.game)) if parent.engine is not None else []
+
+
 class Children:
     def __init__(self, rooms: Rooms) -> None:
         self.rooms = rooms

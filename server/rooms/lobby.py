@@ -8,6 +8,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 from server.core.registry import Registry
+from server.rooms.children import finished as done
 from server.rooms.children import running
 from server.rooms.ids import RoomId
 from server.rooms.room import Room
@@ -43,9 +44,11 @@ class Lobby:
             })
         return out
 
-    async def children(self, metas: Sequence[Mapping[str, Any]], counts: Counts, link: Link) -> list[dict[str, Any]]:
-        """One entry per running child room of these campaigns. A campaign room owned here is read as it is; one
-        not open here from the node's follower copy, looked at again after `LOBBY_COPY_MS`."""
+    async def children(self, metas: Sequence[Mapping[str, Any]], counts: Counts, link: Link, *,
+                       finished: bool = False) -> list[dict[str, Any]]:
+        """One entry per running child room of these campaigns (with `finished`, per child room fought to its end,
+        with its `winner`: issue 17, its replay and report open from the lobby). A campaign room owned here is read
+        as it is; one not open here from the node's follower copy, looked at again after `LOBBY_COPY_MS`."""
         out: list[dict[str, Any]] = []
         for meta in metas:
             try:
@@ -62,7 +65,7 @@ class Lobby:
                 key = engine.child_opened(e.kind, e.data)
                 if key is not None:
                     opened[key] = e.at_ms
-            for child in running(room):
+            for child in (done(room) if finished else running(room)):
                 room_id = RoomId.child_room(str(meta["id"]), child.key)
                 online = counts(room_id)
                 out.append({
@@ -72,6 +75,7 @@ class Lobby:
                     "players_online": int(online.get("player", 0)),
                     "spectators_online": int(online.get("spectator", 0)),
                     "created_ms": int(opened.get(child.key, meta.get("created_ms", 0))), "spectator_link": link(meta),
+                    **({"winner": child.winner} if finished else {}),
                 })
         return out
 

@@ -89,11 +89,13 @@ class LobbyRoom(_Body):
     spectators_online: int
     created_ms: int
     spectator_link: str | None = None  # only for campaigns created with open_spectating
+    winner: str | None = None  # a finished battle's winner
 
 
 class Lobby(_Body):
     campaigns: list[LobbyRoom]
     battles: list[LobbyRoom]
+    finished: list[LobbyRoom] = []  # battles fought to their end: their replays and reports open from the lobby
 
 
 class ReissueToken(_Body):

@@ -12,9 +12,10 @@ import msgpack
 import pytest
 
 from tests.browser.conftest import shot, sync_api
-from tests.conftest import HttpStatus, ServerProcess
+from tests.conftest import ROOT, HttpStatus, ServerProcess
 
 expect = sync_api.expect
+ENGAGED = json.loads((ROOT / "client_web" / "test" / "fixtures" / "battle-engaged.json").read_text())
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 COLOURS_DRAWN = """(id) => {
@@ -149,9 +150,9 @@ def test_two_teams_a_spectator_and_the_moderator_play_from_the_lobby(web_server:
     blue.get_by_test_id("end-turn").click()
     expect(red.get_by_test_id("end-turn")).to_be_visible()
     expect(spectator.get_by_test_id("replay")).to_be_visible()
-    spectator.get_by_test_id("replay-prev").click()
+    spectator.get_by_test_id("replay-seen-prev").click()  # the turns this client saw, while the room is played
     expect(spectator.get_by_test_id("replay-turn")).to_contain_text("Turn 1 of 2")
-    spectator.get_by_test_id("replay-next").click()
+    spectator.get_by_test_id("replay-seen-next").click()
     expect(spectator.get_by_test_id("replay-turn")).to_contain_text("live")
 
     # The moderator pauses the clocks, then sends red's general to the secret module (D-N-14).
@@ -258,11 +259,14 @@ def test_the_canvases_draw_the_sample_data(web_server: ServerProcess, new_page: 
         expect(page.get_by_test_id("siege-info")).to_contain_text("Storm of Dresden: Blue against the garrison (Red)")
         page.mouse.move(*field_point(canvas, 35.5, 31.5))
         expect(page.get_by_test_id("battle-status")).to_contain_text("wall")
-    else:
+    else:  # the engaged battle of client_web/test/fixtures/battle-engaged.json
         page.get_by_test_id("unit-table").wait_for()
-        expect(page.get_by_test_id("unit-table")).to_contain_text("r0")
-        page.mouse.move(*field_point(canvas, 36.5, 50.5))  # red's foot battery: its fire zones show
-        expect(page.get_by_test_id("battle-status")).to_contain_text("foot artillery")
+        expect(page.get_by_test_id("unit-table")).to_contain_text("1st inf.")
+        battery = next(u for u in ENGAGED["before"]["units"]
+                       if u["type"] == "foot_artillery" and u["status"] == "field")
+        x, y = battery["cells"][0]
+        page.mouse.move(*field_point(canvas, x + 0.5, y + 0.5))  # a foot battery: its fire zones show
+        expect(page.get_by_test_id("battle-status")).to_contain_text("foot battery")
     # something other than the background was drawn
     drawn = page.evaluate(COLOURS_DRAWN, "campaign-map" if which == "campaign" else "battle-field")
     if which == "siege":
@@ -344,6 +348,20 @@ def march_to_battle(web_server: ServerProcess, new_page: Any) -> tuple[dict[str,
     return made, red, blue
 
 
+def watch_battle(web_server: ServerProcess, new_page: Any) -> tuple[dict[str, Any], Any, Any, Any, Any]:
+    """A battle at Leipzig (march_to_battle) followed in its room by both players, a spectator and the umpire."""
+    made, red, blue = march_to_battle(web_server, new_page)
+    spectator, moderator = new_page(), new_page()
+    open_link(spectator, made["spectator_link"], "Spectator")
+    open_link(moderator, made["moderator_link"], "Moderator")
+    for page in (red, blue, spectator, moderator):
+        tab = battle_tab(page)
+        expect(tab).to_have_count(1, timeout=15_000)
+        tab.click()
+        expect(page.get_by_test_id("battle-field")).to_be_visible()
+    return made, red, blue, spectator, moderator
+
+
 def test_armies_meet_and_a_battle_is_watched_live(web_server: ServerProcess, new_page: Any) -> None:
     """The Napoleonic campaign (issue 6): red marches Bülow onto Ney's cell, blue accepts battle, the battle room
     opens as a tab for the players and the spectator, who watch the same field; red gives an order there."""
@@ -422,16 +440,9 @@ def test_a_spectator_watches_a_live_battle_from_the_lobby(web_server: ServerProc
 
 def test_a_finished_battle_is_replayed_turn_by_turn(web_server: ServerProcess, new_page: Any) -> None:
     """Issue 7 "Replays": after the battle ends, the spectator loads it from the server in the full view and as one
-    side saw it, and steps through the turns. A server without the replay endpoint leaves the turns seen live."""
-    made, red, blue = march_to_battle(web_server, new_page)
-    spectator, moderator = new_page(), new_page()
-    open_link(spectator, made["spectator_link"], "Spectator")
-    open_link(moderator, made["moderator_link"], "Moderator")
-    for page in (red, blue, spectator, moderator):
-        tab = battle_tab(page)
-        expect(tab).to_have_count(1, timeout=15_000)
-        tab.click()
-        expect(page.get_by_test_id("battle-field")).to_be_visible()
+    side saw it, and steps through the turns (issue 17: the replay goes event by event, a turn at a time here). A
+    server without the replay endpoint leaves the turns seen live."""
+    _, red, blue, spectator, moderator = watch_battle(web_server, new_page)
     # Both sides end their order phases (D-N-1): turn 1 resolves and turn 2 begins; then the umpire ends it.
     red.get_by_test_id("end-turn").click()
     blue.get_by_test_id("end-turn").click()
@@ -447,20 +458,24 @@ def test_a_finished_battle_is_replayed_turn_by_turn(web_server: ServerProcess, n
     except HttpStatus as exc:
         served = exc.code != 404 or "replay" in exc.body
     replay = spectator.get_by_test_id("replay")
-    for view in ("full", "team:blue"):
+    for view, who in (("full", "everything"), ("team:blue", "Blue")):
         replay.get_by_test_id("replay-as").select_option(view)
         replay.get_by_test_id("replay-load").click()
         note = spectator.get_by_test_id("replay-note")
         if not served:
             expect(note).to_contain_text("keeps no replays")
             break
-        expect(note).to_contain_text("turns from the server")
-        expect(replay.get_by_test_id("replay-turn")).to_contain_text("Turn 1 of 2")
+        expect(note).to_contain_text(re.compile(rf"\d+ events from the server: {who}"))
+        bar = spectator.get_by_test_id("replay-bar")
+        expect(bar.get_by_test_id("replay-position")).to_contain_text("Turn 1")  # issue 17: event by event
         expect(spectator.get_by_test_id("battle-field")).to_be_visible()
-        replay.get_by_test_id("replay-next").click()
+        bar.get_by_test_id("replay-next-turn").click()
+        expect(bar.get_by_test_id("replay-position")).to_contain_text("Turn 2")
         shot(spectator, f"replay-{view.replace(':', '-')}")
-    replay.get_by_test_id("replay-prev").click()
-    expect(replay.get_by_test_id("replay-turn")).to_contain_text(re.compile(r"Turn \d+ of \d+"))
+        bar.get_by_test_id("replay-prev-turn").click()
+        expect(bar.get_by_test_id("replay-position")).to_contain_text("Turn 1")
+        bar.get_by_test_id("replay-live").click()
+        expect(spectator.get_by_test_id("replay-bar")).to_have_count(0)
 
 
 def _forces(page: Any) -> dict[str, int]:

@@ -207,7 +207,14 @@ async def test_replay_of_a_finished_room_over_http(server: ServerProcess) -> Non
     blue_view = server.http("GET", f"/api/rooms/{room}/replay?as=team:blue")
     assert blue_view["viewer"] == "team:blue"
     assert all(c["team"] == "blue" for t in blue_view["turns"] for c in t["state"]["counters"])
-    for path, code in ((f"/api/rooms/{room}/replay?as=team:green", 400), ("/api/rooms/c-nothing/replay", 404),
+    # issue 17, event by event: red's hidden moves are in red's steps and not in blue's
+    steps = server.http("GET", f"/api/rooms/{room}/replay?as=team:red&by=event")["steps"]
+    assert [e["kind"] for s in steps for e in s["events"]].count("counter_moved") == 2
+    assert steps[0]["state"]["turn"] == 1 and all("patch" in s for s in steps[1:])
+    blue_steps = server.http("GET", f"/api/rooms/{room}/replay?as=team:blue&by=event")["steps"]
+    assert "counter_moved" not in [e["kind"] for s in blue_steps for e in s["events"]]
+    for path, code in ((f"/api/rooms/{room}/replay?as=full&by=frame", 400),
+                       (f"/api/rooms/{room}/replay?as=team:green", 400), ("/api/rooms/c-nothing/replay", 404),
                        ("/api/rooms/..%2Fetc/replay", 404)):
         with pytest.raises(HttpStatus) as refused:
             server.http("GET", path)

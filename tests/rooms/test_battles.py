@@ -265,6 +265,9 @@ async def test_the_lobby_lists_live_battles_of_public_campaigns_with_counts(tmp_
     await hub.submit(made["room"], "ruling", {"ruling": {"type": "impose_quick", "battle": "1"}},
                      players(made["campaign"])["moderator"])
     assert await hub.lobby.children(metas, lambda r: {}, lambda m: None) == []  # over: no longer live
+    # issue 17: a finished battle is listed among the finished, with its winner, so its replay opens from the lobby
+    done = await hub.lobby.children(metas, lambda r: {}, lambda m: None, finished=True)
+    assert [b["room"] for b in done] == [room] and done[0]["winner"] in ("red", "blue")
     await hub.close()
 
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readBattle, straightPath } from "./model";
+import { readBattle } from "./model";
 
 describe("battle model", () => {
   it("computes footprints from formation and facing when the view gives none (D-N-4)", () => {
@@ -21,10 +21,9 @@ describe("battle model", () => {
     expect(m.elevation[0]).toEqual([0, 1, 2]);
   });
 
-  it("prices a straight move by the ground it crosses", () => {
-    const m = readBattle({ map: { width: 5, height: 1, legend: { ".": "open", f: "light_forest" }, terrain: [".f..."] },
-      units: [{ id: "i", side: "red", anchor: [0, 0], formation: "square" }] });
-    expect(straightPath(m, m.units[0]!, { x: 3, y: 0 })).toMatchObject({ cost: 4 });
+  it("reads the melees of the view (N-MELEE)", () => {
+    const m = readBattle({ melees: [{ a: "r1", b: "b2", rounds: 1 }, { a: "", b: "x" }] });
+    expect(m.melees).toEqual([{ a: "r1", b: "b2" }]);
   });
 
   it("marks a unit whose move ended at the ditch or the ladders this turn (N-SIEGE-12/13, server/battle/view.py move_ended)", () => {

@@ -40,6 +40,8 @@ export interface BattleModel {
   sides: string[];
   /** a siege storm's fortress (N-SIEGE-5): who besieges and who holds it, breaches and forts; null in a field battle */
   siege: { fortress: string; besieger: string; garrison: string; breaches: number; forts: number; guns: number } | null;
+  /** pairs of units locked in melee (N-MELEE) */
+  melees: { a: string; b: string }[];
   /** units no longer on the field: dispersed, surrendered, destroyed, marched off */
   fallen: { id: string; side: string; type: string; status: string }[];
 }
@@ -114,6 +116,7 @@ export function readBattle(state: Obj): BattleModel {
     active: Array.isArray(active) ? active.map((a) => str(a)) : typeof active === "string" ? [active] : [],
     phase: str(state.phase ?? turn.phase),
     result: isObj(state.result) ? state.result : null,
+    melees: listOf(state.melees).map((m) => ({ a: str(m.a), b: str(m.b) })).filter((m) => m.a && m.b),
     spectators: num(state.spectators),
     fallen: fallen.map((u) => ({ id: str(u.id), side: str(u.side), type: str(u.type), status: str(u.status) })),
     siege: siege ? {
@@ -134,26 +137,3 @@ export const BATTLE_SYMBOLS: Record<string, string> = {
   // server/siege/rules.py, used when a storm's view lacks `siege.legend`
   "#": "wall", X: "fort", _: "ditch", b: "breach", P: "parallel",
 };
-
-/** Movement points for entering a cell (N-TERRAIN; the engine's figures win when the state carries `move_costs`). */
-export const BATTLE_MOVE_COSTS: Record<string, number> = {
-  open: 1, road: 1, hill: 2, light_forest: 2, dense_forest: 3, settlement: 2, marsh: 3, river: Infinity,
-  water: Infinity, mountain: Infinity, mountains: Infinity, crossing: 1, bridge: 1, ford: 2,
-  // N-SIEGE: a ditch ends the move (priced high so the preview stops short of it), cavalry cannot climb a wall
-  wall: 2, fort: 2, ditch: 3, breach: 1, parallel: 1,
-};
-
-/** A straight move of the whole unit: the cells its anchor passes and what they cost — 1 per orthogonal step,
- * 1.5 per diagonal one (D-GEN-2), more on rough ground. A preview: the engine prices the real move. */
-export function straightPath(model: BattleModel, unit: BattleUnit, to: Cell, costs: Record<string, number> = BATTLE_MOVE_COSTS): { cells: Cell[]; cost: number } {
-  const cells: Cell[] = [unit.anchor];
-  let cost = 0;
-  let cur = unit.anchor;
-  while (cur.x !== to.x || cur.y !== to.y) {
-    cur = { x: cur.x + Math.sign(to.x - cur.x), y: cur.y + Math.sign(to.y - cur.y) };
-    cells.push(cur);
-    const diagonal = cur.x !== cells[cells.length - 2]!.x && cur.y !== cells[cells.length - 2]!.y;
-    cost += (diagonal ? 1.5 : 1) * (costs[model.terrain[cur.y]?.[cur.x] ?? "open"] ?? 1);
-  }
-  return { cells, cost };
-}

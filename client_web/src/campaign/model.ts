@@ -137,6 +137,11 @@ export function lines(v: unknown, m: Metric): Cell[][] {
 }
 
 
+function meanMorale(units: unknown): number | null {
+  const values = Array.isArray(units) ? units.flatMap((x) => (isObj(x) && typeof x.morale === "number" && !str(x.type).includes("art") ? [x.morale] : [])) : [];
+  return values.length ? Math.round((values.reduce((a, b) => a + b, 0) / values.length) * 10) / 10 : null;
+}
+
 function countByType(units: unknown[]): string[] {
   const counts = new Map<string, number>();
   for (const u of units) {
@@ -208,10 +213,14 @@ export function readCampaign(state: Obj): CampaignModel {
     return [{
       id: str(u.id), name: str(u.name ?? u.id), team: str(u.team ?? u.side ?? u.owner), type: str(u.type ?? u.kind ?? u.arm, napoleonic ? "army" : "division"),
       cell, second, facing: (u.facing as number | string | undefined) ?? null, size,
-      strength: num(u.strength ?? u.rating), morale: num(u.morale),
+      // a Napoleonic army's strength is its regiments and companies (their count is all an enemy is told), its
+      // morale the mean of its units' when its own team sees them (D-NAP-2)
+      strength: num(u.strength ?? u.rating) ?? (napoleonic ? (Array.isArray(u.units) ? u.units.length : num(u.units)) : null),
+      morale: num(u.morale) ?? (napoleonic ? meanMorale(u.units) : null),
       movementLeft: num(u.movement_left ?? u.mp_left ?? u.km_left ?? u.points) ?? (used !== null ? Math.max(0, 1 - used - (num(u.debt) ?? 0)) : null),
       composition: [...(typeof u.general === "string" && u.general ? [t("unit.general", { name: proper(u.general) })] : []), ...comp],
-      reported: u.reported === true || u.exact === false || (napoleonic && typeof u.units === "number"),
+      // an enemy army a Napoleonic team sees is where it is (D-NAP-2), only its regiments are not told
+      reported: u.reported === true || u.exact === false,
       status: str(u.status), orders: Array.isArray(u.orders) ? u.orders.map((o) => str(o)) : [], raw: u,
     }];
   });

@@ -1,9 +1,14 @@
 /** The strategic map on a canvas (C-2.*): terrain, borders, rivers, roads, railways, cities and fortresses, the
  * coordinate metric, forces; selection, path preview with its cost, orders by mouse and keyboard. */
 import { FACINGS, facingIndex } from "../battle/geometry";
-import { proper, t, type MessageKey } from "../i18n";
+import { proper, t, tn, type MessageKey } from "../i18n";
 import { h, clear } from "../ui/dom";
-import { drawTeamShape, TERRAIN_FILL, teamColour, teamMark } from "../ui/colours";
+import { teamMark } from "../ui/colours";
+import { placeLabels, type Rect } from "../ui/labels";
+import { Minimap } from "../battle/minimap";
+import { drawSabres } from "../battle/pieces";
+import { campaignLegend } from "./legend";
+import { COMPACT_BELOW, forceLabel, FORCE_FONT, paintCounters, paintGround, paintPlace, placeNameRequests as placeLabelRequests, placeRadius, type Drawn } from "./paint";
 import { armWord, facingWord, teamWord, terrainWord } from "../i18n/words";
 import { cellCentre, cellToPixel, cheapestPath, fit, formatCoord, inside, pixelToCell, zoomAt, type Cell, type Viewport } from "./geometry";
 import { bindGestures, markViewport, zoomKey } from "../ui/gestures";
@@ -55,6 +60,7 @@ export class CampaignView {
   readonly canvas: HTMLCanvasElement;
   private readonly panel: HTMLElement;
   private readonly status: HTMLElement;
+  private readonly minimap: Minimap;
   private model: CampaignModel = readCampaign({});
   private viewport: Viewport | null = null;
   private selected: string | null = null;
@@ -77,7 +83,14 @@ export class CampaignView {
     this.canvas = h("canvas", { class: "map-canvas", tabindex: 0, "data-testid": "campaign-map" });
     this.status = h("div", { class: "map-status", "data-testid": "map-status" });
     this.panel = h("div", { class: "side-panel", "data-testid": "selection" });
-    this.root = h("div", { class: "campaign-view" }, h("div", { class: "canvas-wrap" }, this.canvas, this.zoomTools(), this.status), this.panel);
+    this.minimap = new Minimap((x, y) => {
+      const v = this.viewport;
+      if (!v) return;
+      this.viewport = { ...v, offsetX: this.canvas.clientWidth / 2 - x * v.scale, offsetY: this.canvas.clientHeight / 2 - y * v.scale };
+      this.userMoved = true;
+      this.draw();
+    });
+    this.root = h("div", { class: "campaign-view" }, h("div", { class: "canvas-wrap" }, this.canvas, this.zoomTools(), this.minimap.canvas, campaignLegend(), this.status), this.panel);
     this.bind();
   }
 
@@ -129,11 +142,12 @@ export class CampaignView {
       },
       tap: (x, y) => {
         const c = cellAt(x, y);
-        if (c) this.click(c);
+        if (c) this.click(c, this.forceAtPixel(x, y));
       },
       hover: (x, y) => {
         const c = cellAt(x, y);
         this.hover = c && inside(this.model.metric, c) ? c : null;
+        this.hoverForce = this.forceAtPixel(x, y) ?? null;
         this.showStatus();
       },
       longPress: (x, y) => {
@@ -153,15 +167,18 @@ export class CampaignView {
 
   /** Back to the whole map (the 0 key, the button). */
   fitMap(): void {
+    this.wholeMap = true;
     this.userMoved = false;
     this.viewport = null;
     this.fittedTo = "";
     this.draw();
   }
 
-  private click(c: Cell): void {
+  private hoverForce: Force | null = null;
+
+  private click(c: Cell, hit?: Force): void {
     if (!inside(this.model.metric, c)) return;
-    const f = this.forceAt(c);
+    const f = hit ?? this.forceAt(c);
     if (f && (!this.selected || f.id !== this.selected) && (this.own(f) || !this.selected || !this.own(this.model.forces.find((x) => x.id === this.selected)!))) {
       this.selected = f.id;
       this.target = null;
@@ -272,10 +289,58 @@ export class CampaignView {
     if (this.hover) {
       parts.push(t("map.cell", { x: formatCoord(this.model.metric, this.hover).split(",")[0]!, y: formatCoord(this.model.metric, this.hover).split(",")[1]! }));
       parts.push(`${t("map.terrain")}: ${terrainWord(this.model.terrain[this.hover.y]?.[this.hover.x] ?? "plain")}`);
-      const f = this.forceAt(this.hover);
-      if (f) parts.push(`${proper(f.name)} (${teamWord(f.team)})`);
+      const f = this.hoverForce ?? this.forceAt(this.hover);
+      if (f) parts.push(`${proper(f.name)} (${teamWord(f.team)})${f.strength !== null ? ` · ${tn("n.units", f.strength)}` : ""}${f.morale !== null ? ` · ${t("unit.morale")} ${f.morale}` : ""}`);
     }
     this.status.textContent = parts.join(" · ") || t("map.hint");
+  }
+
+  /** The part of the map a default view shows: the forces and the battles with a margin, never less than a
+   * quarter of the map, so that counters read at once; 0 (⤢) shows the whole map. */
+  private theatre(dense = false): { x0: number; y0: number; x1: number; y1: number } | null {
+    const m = this.model;
+    let cells = [...m.forces.map((f) => f.cell), ...m.battles.map((b) => b.cell)];
+    if (!cells.length) return null;
+    if (dense) {
+      // on a small screen: the busiest part — the forces within six cells of the one with the most neighbours
+      const near = (a: Cell, b: Cell) => Math.abs(a.x - b.x) <= 6 && Math.abs(a.y - b.y) <= 6;
+      const hub = cells.reduce((best, c) => (cells.filter((d) => near(c, d)).length > cells.filter((d) => near(best, d)).length ? c : best));
+      cells = cells.filter((c) => near(hub, c));
+    }
+    const margin = 3;
+    let x0 = Math.min(...cells.map((c) => c.x)) - margin, x1 = Math.max(...cells.map((c) => c.x)) + 1 + margin;
+    let y0 = Math.min(...cells.map((c) => c.y)) - margin, y1 = Math.max(...cells.map((c) => c.y)) + 1 + margin;
+    const minW = Math.ceil(m.metric.cols / (dense ? 3 : 2)), minH = Math.ceil(m.metric.rows / (dense ? 3 : 2));
+    if (x1 - x0 < minW) { const d = (minW - (x1 - x0)) / 2; x0 -= d; x1 += d; }
+    if (y1 - y0 < minH) { const d = (minH - (y1 - y0)) / 2; y0 -= d; y1 += d; }
+    return { x0: Math.max(0, x0), y0: Math.max(0, y0), x1: Math.min(m.metric.cols, x1), y1: Math.min(m.metric.rows, y1) };
+  }
+
+  private defaultView(w: number, hgt: number): Viewport {
+    const whole = fit(this.model.metric, w, hgt);
+    if (this.wholeMap) return whole;
+    const scaleOf = (th: { x0: number; y0: number; x1: number; y1: number }) => Math.max(whole.scale, Math.min(46, (w - 24) / (th.x1 - th.x0), (hgt - 24) / (th.y1 - th.y0)));
+    let th = this.theatre();
+    if (th && scaleOf(th) < COMPACT_BELOW) th = this.theatre(true);
+    if (!th) return whole;
+    const scale = scaleOf(th);
+    const cx = (th.x0 + th.x1) / 2, cy = (th.y0 + th.y1) / 2;
+    // no empty band beside the map where the map could fill the canvas
+    const clamp = (o: number, size: number, span: number) => (span * scale <= size ? (size - span * scale) / 2 : Math.min(0, Math.max(size - span * scale, o)));
+    return { scale, offsetX: clamp(w / 2 - cx * scale, w, this.model.metric.cols), offsetY: clamp(hgt / 2 - cy * scale, hgt, this.model.metric.rows) };
+  }
+
+  private wholeMap = false;
+  /** where each counter was drawn in the last frame (taps and hovering hit them before their cells) */
+  private drawn: Drawn[] = [];
+
+  /** The force under a point of the canvas: the counter drawn there (the top of a stack), else one in the cell. */
+  private forceAtPixel(x: number, y: number): Force | undefined {
+    for (let i = this.drawn.length - 1; i >= 0; i--) {
+      const d = this.drawn[i]!;
+      if (x >= d.rect.x && x <= d.rect.x + d.rect.w && y >= d.rect.y && y <= d.rect.y + d.rect.h) return d.force;
+    }
+    return undefined;
   }
 
   draw(): void {
@@ -290,257 +355,85 @@ export class CampaignView {
     const ctx = cv.getContext("2d");
     if (!ctx) return;
     const m = this.model;
-    const size = `${w}x${hgt}x${m.metric.cols}x${m.metric.rows}`;
+    const size = `${w}x${hgt}x${m.metric.cols}x${m.metric.rows}x${this.model.forces.length > 0}`;
     if (!this.userMoved && this.fittedTo !== size) {
       this.viewport = null;
       this.fittedTo = size;
     }
-    const v = (this.viewport ??= fit(m.metric, w, hgt));
+    const v = (this.viewport ??= this.defaultView(w, hgt));
     markViewport(cv, v);
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.fillStyle = "#f6f3ea";
+    ctx.fillStyle = "#e8e2d0";
     ctx.fillRect(0, 0, w, hgt);
-    const s = v.scale;
-    // terrain
-    for (let y = 0; y < m.metric.rows; y++) {
-      for (let x = 0; x < m.metric.cols; x++) {
-        const p = cellToPixel(v, { x, y });
-        ctx.fillStyle = TERRAIN_FILL[m.terrain[y]![x]!] ?? "#e9e4c9";
-        ctx.fillRect(p.x, p.y, s + 0.5, s + 0.5);
-        const owner = m.owners[y]![x];
-        if (owner) {
-          ctx.fillStyle = teamColour(owner).light;
-          ctx.fillRect(p.x, p.y, s + 0.5, s + 0.5);
-        }
-      }
+    paintGround(ctx, m, v);
+    const r = placeRadius(v.scale);
+    for (const city of m.cities) {
+      const c = cellCentre(v, city.cell);
+      paintPlace(ctx, city, c.x, c.y, r);
     }
-    this.drawTerrainMarks(ctx, v);
-    // metric grid
-    ctx.strokeStyle = "rgba(60,60,60,0.18)";
-    ctx.lineWidth = 1;
-    ctx.beginPath();
-    for (let x = 0; x <= m.metric.cols; x++) {
-      const p = cellToPixel(v, { x, y: 0 });
-      ctx.moveTo(p.x, p.y);
-      ctx.lineTo(p.x, p.y + m.metric.rows * s);
-    }
-    for (let y = 0; y <= m.metric.rows; y++) {
-      const p = cellToPixel(v, { x: 0, y });
-      ctx.moveTo(p.x, p.y);
-      ctx.lineTo(p.x + m.metric.cols * s, p.y);
-    }
-    ctx.stroke();
-    this.drawBorders(ctx, v);
-    this.drawLines(ctx, v, m.rivers, "#3b7dc4", Math.max(2, s * 0.14), []);
-    this.drawLines(ctx, v, m.railways, "#333", Math.max(1.5, s * 0.08), [s * 0.25, s * 0.15]);
-    this.drawLines(ctx, v, m.tracks, "#9b7b4f", Math.max(1, s * 0.05), [s * 0.12, s * 0.12]);
-    this.drawLines(ctx, v, m.roads, "#8a5a2b", Math.max(1.5, s * 0.1), []);
-    this.drawCities(ctx, v);
     this.drawPath(ctx, v);
-    this.drawForces(ctx, v);
+    this.drawn = paintCounters(ctx, m.forces, v, this.selected, (f) => (m.napoleonic ? "army" : armKind(f.type)));
     this.drawBattles(ctx, v);
-    this.drawLabels(ctx, v, w, hgt);
+    // names: armies first, then capitals, fortresses and cities; none over another, a counter or the edge
+    const places = placeLabelRequests(ctx, m.cities, v);
+    const requests = [...this.drawn.map((d) => forceLabel(ctx, d, v.scale)), ...places.requests];
+    // the zoom buttons, the minimap and the coordinates along the edges are no places for names
+    const tools: Rect[] = [{ x: w - 56, y: 0, w: 56, h: 150 }, { x: 0, y: 0, w: 30, h: hgt }, { x: 0, y: Math.max(2, v.offsetY - 17), w, h: 17 }];
+    if (!this.minimap.canvas.hidden) tools.push({ x: 0, y: hgt - 150, w: 165, h: 150 });
+    const placed = placeLabels(requests, [...this.drawn.map((d) => d.rect), ...places.marks, ...tools], { x: 2, y: 2, w: w - 4, h: hgt - 4 }, 1);
+    ctx.textBaseline = "middle";
+    ctx.textAlign = "left";
+    for (const p of placed) {
+      ctx.font = p.item.font;
+      const army = p.item.font === FORCE_FONT;
+      if (army) {
+        ctx.fillStyle = "rgba(255,252,240,0.92)";
+        ctx.fillRect(p.x, p.y, p.w, p.h);
+        ctx.strokeStyle = "rgba(40,30,20,0.6)";
+        ctx.lineWidth = 1;
+        ctx.strokeRect(p.x + 0.5, p.y + 0.5, p.w - 1, p.h - 1);
+      } else {
+        ctx.lineWidth = 3.5;
+        ctx.strokeStyle = "rgba(255,252,240,0.92)";
+        ctx.strokeText(p.item.text, p.x + 2, p.y + p.h / 2 + 1);
+      }
+      ctx.fillStyle = "#1d1b16";
+      ctx.fillText(p.item.text, p.x + (army ? 5 : 2), p.y + p.h / 2 + 1);
+    }
+    cv.dataset.labels = String(placed.length);
+    cv.dataset.labelsWanted = String(requests.length);
+    this.drawAxes(ctx, v, w, hgt);
+    this.drawMinimap(v, w, hgt);
     this.showStatus();
   }
 
-  private drawTerrainMarks(ctx: CanvasRenderingContext2D, v: Viewport): void {
-    const s = v.scale;
-    if (s < 10) return;
-    ctx.fillStyle = "rgba(40,70,30,0.45)";
-    ctx.strokeStyle = "rgba(90,70,40,0.6)";
-    for (let y = 0; y < this.model.metric.rows; y++) {
-      for (let x = 0; x < this.model.metric.cols; x++) {
-        const tr = this.model.terrain[y]![x]!;
-        const c = cellCentre(v, { x, y });
-        if (tr.includes("forest") || tr === "woods") {
-          for (const [dx, dy] of [[-0.2, -0.15], [0.18, 0.05], [-0.05, 0.22]]) {
-            ctx.beginPath();
-            ctx.arc(c.x + dx! * s, c.y + dy! * s, s * 0.09, 0, Math.PI * 2);
-            ctx.fill();
-          }
-        } else if (tr.startsWith("mountain") || tr.startsWith("hill")) {
-          const k = tr.startsWith("mountain") ? 0.3 : 0.2;
-          ctx.beginPath();
-          ctx.moveTo(c.x - k * s, c.y + k * 0.6 * s);
-          ctx.lineTo(c.x, c.y - k * 0.8 * s);
-          ctx.lineTo(c.x + k * s, c.y + k * 0.6 * s);
-          ctx.stroke();
-        } else if (tr === "marsh" || tr === "swamp") {
-          ctx.beginPath();
-          for (const dy of [-0.15, 0.05, 0.25]) {
-            ctx.moveTo(c.x - 0.25 * s, c.y + dy * s);
-            ctx.lineTo(c.x + 0.25 * s, c.y + dy * s);
-          }
-          ctx.stroke();
-        }
-      }
-    }
-  }
+  private minimapPicture: HTMLCanvasElement | null = null;
+  private minimapKey = "";
 
-  private drawBorders(ctx: CanvasRenderingContext2D, v: Viewport): void {
-    const { owners, metric } = this.model;
-    ctx.strokeStyle = "#5b2a86";
-    ctx.lineWidth = Math.max(2, v.scale * 0.12);
-    ctx.setLineDash([v.scale * 0.35, v.scale * 0.15]);
-    ctx.beginPath();
-    for (let y = 0; y < metric.rows; y++) {
-      for (let x = 0; x < metric.cols; x++) {
-        const o = owners[y]![x];
-        if (x + 1 < metric.cols && owners[y]![x + 1] !== o) {
-          const p = cellToPixel(v, { x: x + 1, y });
-          ctx.moveTo(p.x, p.y);
-          ctx.lineTo(p.x, p.y + v.scale);
-        }
-        if (y + 1 < metric.rows && owners[y + 1]![x] !== o) {
-          const p = cellToPixel(v, { x, y: y + 1 });
-          ctx.moveTo(p.x, p.y);
-          ctx.lineTo(p.x + v.scale, p.y);
-        }
-      }
+  /** The whole map small, for the minimap, painted again only when the ground's owners change. */
+  private drawMinimap(v: Viewport, w: number, hgt: number): void {
+    const m = this.model;
+    const k = `${m.metric.cols}x${m.metric.rows}|${m.owners.map((r) => r.join(",")).join(";")}`;
+    if (k !== this.minimapKey || !this.minimapPicture) {
+      const c = this.minimapPicture ?? document.createElement("canvas");
+      const px = 6;
+      c.width = m.metric.cols * px;
+      c.height = m.metric.rows * px;
+      const ctx = c.getContext("2d");
+      if (ctx) paintGround(ctx, m, { scale: px, offsetX: 0, offsetY: 0 });
+      this.minimapPicture = c;
+      this.minimapKey = k;
     }
-    ctx.stroke();
-    ctx.setLineDash([]);
-  }
-
-  private drawLines(ctx: CanvasRenderingContext2D, v: Viewport, lines: Cell[][], colour: string, width: number, dash: number[]): void {
-    ctx.strokeStyle = colour;
-    ctx.lineWidth = width;
-    ctx.lineJoin = "round";
-    ctx.lineCap = "round";
-    ctx.setLineDash(dash);
-    for (const line of lines) {
-      ctx.beginPath();
-      line.forEach((c, i) => {
-        const p = cellCentre(v, c);
-        if (i === 0) ctx.moveTo(p.x, p.y);
-        else ctx.lineTo(p.x, p.y);
-      });
-      ctx.stroke();
-    }
-    ctx.setLineDash([]);
+    this.minimap.draw(this.minimapPicture, m.metric.cols, m.metric.rows,
+      m.forces.map((f) => ({ side: f.team, cells: [f.cell] })), v, w, hgt, w < 500 ? 96 : 140);
   }
 
   /** Battles and sieges under way: crossed sabres on their cell (a battle room is open for each). */
   private drawBattles(ctx: CanvasRenderingContext2D, v: Viewport): void {
     for (const b of this.model.battles) {
-      if (b.status === "over" || b.status === "ended" || b.status === "done") continue;
+      if (b.status === "over" || b.status === "ended" || b.status === "done" || b.status === "declined") continue;
       const c = cellCentre(v, b.cell);
-      const r = v.scale * 0.35;
-      ctx.strokeStyle = "#000";
-      ctx.lineWidth = Math.max(2, v.scale * 0.1);
-      ctx.beginPath();
-      ctx.moveTo(c.x - r, c.y - r);
-      ctx.lineTo(c.x + r, c.y + r);
-      ctx.moveTo(c.x + r, c.y - r);
-      ctx.lineTo(c.x - r, c.y + r);
-      ctx.stroke();
-      ctx.strokeStyle = "#ffd400";
-      ctx.lineWidth = Math.max(1, v.scale * 0.05);
-      ctx.stroke();
-    }
-  }
-
-  private drawCities(ctx: CanvasRenderingContext2D, v: Viewport): void {
-    const s = v.scale;
-    ctx.font = `${Math.max(10, Math.min(14, s * 0.45))}px system-ui, sans-serif`;
-    ctx.textBaseline = "top";
-    for (const city of this.model.cities) {
-      const c = cellCentre(v, city.cell);
-      const r = s * (city.capital ? 0.22 : 0.16);
-      if (city.fortress) {
-        ctx.strokeStyle = "#222";
-        ctx.lineWidth = 2;
-        ctx.strokeRect(c.x - r * 1.4, c.y - r * 1.4, r * 2.8, r * 2.8);
-      }
-      ctx.fillStyle = city.owner ? teamColour(city.owner).fill : "#222";
-      ctx.beginPath();
-      ctx.arc(c.x, c.y, r, 0, Math.PI * 2);
-      ctx.fill();
-      if (city.capital) {
-        ctx.strokeStyle = "#fff";
-        ctx.lineWidth = 1.5;
-        ctx.beginPath();
-        ctx.arc(c.x, c.y, r * 0.5, 0, Math.PI * 2);
-        ctx.stroke();
-      }
-      ctx.fillStyle = "#111";
-      ctx.fillText(proper(city.name), c.x + r + 2, c.y + 2);
-    }
-  }
-
-  private drawForces(ctx: CanvasRenderingContext2D, v: Viewport): void {
-    const s = v.scale;
-    for (const f of this.model.forces) {
-      const p = cellToPixel(v, f.cell);
-      const col = teamColour(f.team);
-      const pad = s * 0.1;
-      const w = f.size.w * s - 2 * pad;
-      const hh = f.size.h * s - 2 * pad;
-      ctx.globalAlpha = f.reported ? 0.55 : 1;
-      ctx.fillStyle = col.fill;
-      ctx.fillRect(p.x + pad, p.y + pad, w, hh);
-      ctx.strokeStyle = f.id === this.selected ? "#ffd400" : "#111";
-      ctx.lineWidth = f.id === this.selected ? 3 : 1;
-      if (f.reported) ctx.setLineDash([3, 3]);
-      ctx.strokeRect(p.x + pad, p.y + pad, w, hh);
-      ctx.setLineDash([]);
-      // the team's shape in the corner, so that colour is never the only mark
-      if (s >= 8) drawTeamShape(ctx, f.team, p.x + pad + Math.max(3, s * 0.13), p.y + pad + Math.max(3, s * 0.13), Math.max(2.2, s * 0.1));
-      // arm-of-service symbol: infantry ×, cavalry /, armour/tank oval, artillery dot
-      ctx.strokeStyle = col.ink;
-      ctx.fillStyle = col.ink;
-      ctx.lineWidth = 1.2;
-      const cx = p.x + pad + w / 2;
-      const cy = p.y + pad + hh / 2;
-      const a = Math.min(w, hh) * 0.3;
-      const kind = armKind(f.type);
-      ctx.beginPath();
-      if (kind === "cavalry") {
-        ctx.moveTo(cx - a, cy + a * 0.7);
-        ctx.lineTo(cx + a, cy - a * 0.7);
-      } else if (kind === "armour") {
-        ctx.ellipse(cx, cy, a, a * 0.55, 0, 0, Math.PI * 2);
-      } else if (kind === "artillery") {
-        ctx.arc(cx, cy, a * 0.35, 0, Math.PI * 2);
-        ctx.fill();
-      } else if (kind === "antitank") {
-        ctx.moveTo(cx - a, cy + a * 0.6);
-        ctx.lineTo(cx, cy - a * 0.6);
-        ctx.lineTo(cx + a, cy + a * 0.6);
-      } else if (kind === "fortress") {
-        ctx.rect(cx - a * 0.7, cy - a * 0.7, a * 1.4, a * 1.4);
-      } else if (kind === "hq") {
-        ctx.rect(cx - a, cy - a * 0.5, a * 2, a);
-      } else {
-        ctx.moveTo(cx - a, cy - a * 0.6);
-        ctx.lineTo(cx + a, cy + a * 0.6);
-        ctx.moveTo(cx - a, cy + a * 0.6);
-        ctx.lineTo(cx + a, cy - a * 0.6);
-        if (kind === "motorised") {
-          ctx.moveTo(cx - a, cy + a * 0.85);
-          ctx.lineTo(cx + a, cy + a * 0.85);
-        }
-      }
-      ctx.stroke();
-      if (f.facing !== null) {
-        const i = facingIndex(f.facing);
-        const ang = (i * Math.PI) / 4 - Math.PI / 2;
-        ctx.strokeStyle = "#111";
-        ctx.lineWidth = 2;
-        ctx.beginPath();
-        ctx.moveTo(cx + Math.cos(ang) * hh * 0.5, cy + Math.sin(ang) * hh * 0.5);
-        ctx.lineTo(cx + Math.cos(ang) * (hh * 0.5 + s * 0.18), cy + Math.sin(ang) * (hh * 0.5 + s * 0.18));
-        ctx.stroke();
-      }
-      if (s >= 18) {
-        ctx.fillStyle = col.ink;
-        ctx.font = `${Math.max(8, s * 0.26)}px system-ui, sans-serif`;
-        ctx.textBaseline = "bottom";
-        ctx.textAlign = "center";
-        ctx.fillText(proper(f.name).slice(0, 10), cx, p.y + pad + hh - 1);
-        ctx.textAlign = "start";
-      }
-      ctx.globalAlpha = 1;
+      drawSabres(ctx, c.x + Math.max(12, v.scale * 0.4), c.y - Math.max(12, v.scale * 0.4), Math.max(9, Math.min(16, v.scale * 0.35)));
     }
   }
 
@@ -555,39 +448,47 @@ export class CampaignView {
       return;
     }
     if (!this.path) return;
-    ctx.strokeStyle = this.overBudget(sel) ? "#c00" : "#ffd400";
-    ctx.lineWidth = Math.max(3, v.scale * 0.15);
-    ctx.beginPath();
-    this.path.cells.forEach((c, i) => {
-      const p = cellCentre(v, c);
-      if (i === 0) ctx.moveTo(p.x, p.y);
-      else ctx.lineTo(p.x, p.y);
-    });
-    ctx.stroke();
+    const over = this.overBudget(sel);
+    ctx.lineCap = "round";
+    ctx.lineJoin = "round";
+    for (const [colour, width] of [["#15120d", Math.max(5, v.scale * 0.2)], [over ? "#c00" : "#ffcf1f", Math.max(3, v.scale * 0.12)]] as const) {
+      ctx.strokeStyle = colour;
+      ctx.lineWidth = width;
+      ctx.beginPath();
+      this.path.cells.forEach((c, i) => {
+        const p = cellCentre(v, c);
+        if (i === 0) ctx.moveTo(p.x, p.y);
+        else ctx.lineTo(p.x, p.y);
+      });
+      ctx.stroke();
+    }
     const end = cellCentre(v, this.path.cells[this.path.cells.length - 1]!);
-    ctx.fillStyle = "rgba(0,0,0,0.75)";
     const label = amount(this.path.cost, this.path.unit);
-    ctx.font = "12px system-ui, sans-serif";
+    ctx.font = "600 14px system-ui, sans-serif";
     const tw = ctx.measureText(label).width;
-    ctx.fillRect(end.x + 6, end.y - 18, tw + 8, 16);
+    ctx.fillStyle = over ? "rgba(163,19,12,0.92)" : "rgba(21,18,13,0.85)";
+    ctx.fillRect(end.x + 8, end.y - 24, tw + 10, 22);
     ctx.fillStyle = "#fff";
     ctx.textBaseline = "middle";
-    ctx.fillText(label, end.x + 10, end.y - 10);
+    ctx.textAlign = "left";
+    ctx.fillText(label, end.x + 13, end.y - 13);
   }
 
-  private drawLabels(ctx: CanvasRenderingContext2D, v: Viewport, w: number, hgt: number): void {
+  /** Coordinates along the top and left edges of the map (or of the canvas when the map runs past them). */
+  private drawAxes(ctx: CanvasRenderingContext2D, v: Viewport, w: number, hgt: number): void {
     const m = this.model.metric;
-    const step = v.scale >= 24 ? 1 : v.scale >= 12 ? 2 : 5;
-    ctx.font = "10px system-ui, sans-serif";
-    ctx.fillStyle = "#333";
+    const step = v.scale >= 36 ? 1 : v.scale >= 18 ? 2 : 5;
+    ctx.font = "14px system-ui, sans-serif";
+    ctx.fillStyle = "#3b3226";
     ctx.textAlign = "center";
     ctx.textBaseline = "top";
+    const top = Math.max(2, v.offsetY - 17);
     for (let x = 0; x < m.cols; x++) {
       const lon = m.origin.x + x;
       if (lon % step) continue;
       const c = cellCentre(v, { x, y: 0 });
-      if (c.x < 0 || c.x > w) continue;
-      ctx.fillText(String(lon), c.x, Math.max(2, v.offsetY - 12));
+      if (c.x < 24 || c.x > w - 60) continue;
+      ctx.fillText(String(lon), c.x, top);
     }
     ctx.textAlign = "right";
     ctx.textBaseline = "middle";
@@ -595,8 +496,8 @@ export class CampaignView {
       const lat = m.latitudeUp ? m.origin.y + (m.rows - 1 - y) : m.origin.y + y;
       if (lat % step) continue;
       const c = cellCentre(v, { x: 0, y });
-      if (c.y < 0 || c.y > hgt) continue;
-      ctx.fillText(String(lat), Math.max(18, v.offsetX - 4), c.y);
+      if (c.y < 20 || c.y > hgt - 10) continue;
+      ctx.fillText(String(lat), Math.max(22, v.offsetX - 4), c.y);
     }
     ctx.textAlign = "start";
   }
@@ -647,7 +548,7 @@ export class CampaignView {
       if (sel.facing !== null) rows.push([t("unit.facing"), facingWord(sel.facing)]);
       this.panel.append(
         h("h3", {}, teamMark(sel.team), ` ${proper(sel.name)}`),
-        h("div", { class: "muted" }, armWord(armKind(sel.type)) + (sel.raw.general ? ` · ${proper(String(sel.raw.general))}` : "")),
+        h("div", { class: "muted" }, (this.model.napoleonic ? armWord("army") : armWord(armKind(sel.type))) + (sel.raw.general ? ` · ${proper(String(sel.raw.general))}` : "")),
         h("table", { class: "kv" }, ...rows.map(([k, val]) => h("tr", {}, h("th", {}, k), h("td", {}, val)))),
       );
       if (sel.composition.length) {

@@ -35,6 +35,8 @@ export const RU_PROPER: Readonly<Record<string, string>> = {
   "Blücher": "Блюхер",
   "Bülow": "Бюлов",
   "Davout": "Даву",
+  "Rapp": "Рапп",
+  "Soult": "Сульт",
   "Napoleon": "Наполеон",
   "Ney": "Ней",
   "Wittgenstein": "Витгенштейн",

@@ -12,11 +12,15 @@ export interface LobbyRoom {
   /** present when the server publishes a spectator link for the room */
   spectator_link?: string;
   spectator_token?: string;
+  /** a finished battle's winner */
+  winner?: string | null;
 }
 
 export interface Lobby {
   campaigns: LobbyRoom[];
   battles: LobbyRoom[];
+  /** battles fought to their end (older servers send none) */
+  finished?: LobbyRoom[];
 }
 
 export interface CreateCampaign {

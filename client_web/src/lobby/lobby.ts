@@ -1,4 +1,4 @@
-/** The lobby: public campaigns and live battles with player and spectator counts, the form that creates a
+/** The lobby: public campaigns, live battles with player and spectator counts, finished battles to replay, the form that creates a
  * campaign and shows its invite links, and joining by a pasted link. */
 import { has, proper, t, tn, type MessageKey } from "../i18n";
 import { teamWord } from "../i18n/words";
@@ -57,11 +57,21 @@ export function lobbyPage(open: (token: string, room?: string) => void): HTMLEle
         return row;
       })) : h("p", { class: "muted" }, t("lobby.none")));
 
+  // Battles fought to their end: anyone may replay them event by event or read their report (issue 17).
+  const finishedList = (rooms: LobbyRoom[]) => h("section", { class: "card", "data-testid": "lobby-finished" }, h("h2", {}, t("lobby.finished")),
+    h("ul", { class: "rooms" }, ...rooms.map((r) => h("li", { "data-room": r.room },
+      h("b", {}, battleName(r)), " ", ...r.teams.map((tm) => teamMark(String(tm.colour ?? ""), teamWord(String(tm.colour ?? "")))),
+      h("span", { class: "counts" }, r.winner ? ` ${t("battle.won", { winner: teamWord(r.winner) })}` : ""),
+      h("span", { class: "buttons" },
+        h("a", { class: "button", "data-testid": "replay", href: `#replay=${encodeURIComponent(r.room)}&title=${encodeURIComponent(battleName(r))}` }, t("lobby.replay")),
+        h("a", { class: "button", "data-testid": "report", href: `#replay=${encodeURIComponent(r.room)}&title=${encodeURIComponent(battleName(r))}&report=1` }, t("report.open")))))));
+
   const load = async () => {
     clear(lists);
     try {
       const lobby = await fetchLobby();
       lists.append(roomList("lobby.campaigns", lobby.campaigns, "lobby-campaigns", false), roomList("lobby.battles", lobby.battles, "lobby-battles", true));
+      if (lobby.finished?.length) lists.append(finishedList(lobby.finished));
     } catch (exc) {
       lists.append(h("p", { class: "error" }, t("lobby.unavailable", { error: String(exc) })));
     }

@@ -28,6 +28,7 @@ function params(d: D, names: Names): Params {
   for (const k of TEAM_KEYS) if (typeof d[k] === "string") p[k] = teamWord(d[k] as string);
   for (const k of UNIT_KEYS) if (typeof d[k] === "string") p[k] = names.unit(d[k]);
   if (typeof d.target === "string") p.target = names.unit(d.target);
+  else if (typeof d.enemy === "string") p.target = names.unit(d.enemy); // a battle's contact names the enemy unit
   if (typeof d.army === "string") p.army = names.army(d.army);
   if (d.cell !== undefined) p.cell = names.place(d.cell);
   if (typeof d.battle === "string" || typeof d.battle === "number") { p.battle = names.battle(d.battle); }

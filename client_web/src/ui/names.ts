@@ -9,6 +9,8 @@ import { campaignRoom, parseRoom } from "../net/room-id";
 
 export interface Names {
   unit(id: unknown): string;
+  /** a battle unit's short name for the field's labels ("3rd inf."), else its name */
+  short?(id: unknown): string;
   army(id: unknown): string;
   place(cell: unknown): string;
   battle(id: unknown): string;
@@ -59,6 +61,14 @@ export function namesFor(session: Session, roomId: string, campaignName: string 
     if (armies.has(key)) return army(key);
     return type ? `${armWord(type)} ${key}` : key;
   };
+  const short = (id: unknown): string => {
+    const key = str(id);
+    const m = /^(.+)-(\d+)$/.exec(key);
+    const type = str(unitsHere.get(key)?.type ?? kinds.get(key) ?? "");
+    if (!m || !has(`unit.short.${type}`)) return unit(id);
+    const n = Number(m[2]);
+    return t(`unit.short.${type}` as never, { ord: ordinal(n), n });
+  };
   const battle = (id: unknown): string => {
     const b = battles.get(str(id));
     if (!b) return t("room.battle.n", { n: str(id) });
@@ -73,6 +83,6 @@ export function namesFor(session: Session, roomId: string, campaignName: string 
     const title = campaignName ?? str(campaign.title ?? campaign.scenario ?? "");
     return title ? t("room.campaign.of", { name: proper(title) }) : t("room.campaign");
   };
-  return { unit, army, place, battle, room };
+  return { unit, short, army, place, battle, room };
 }
 
