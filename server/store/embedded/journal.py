@@ -98,7 +98,9 @@ class Journal:
         if self.read_only:
             raise PermissionError(f"{self.path} is open read-only")
         frames = [frame(payload) for _, payload in records]
-        os.write(self.fd, b"".join(frames))
+        data = memoryview(b"".join(frames))
+        while data:  # a write of a whole log may be cut short (a signal): the rest follows
+            data = data[os.write(self.fd, data):]
         if fsync:
             os.fsync(self.fd)
         for (index, _), framed in zip(records, frames, strict=True):
