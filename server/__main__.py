@@ -1,4 +1,5 @@
-"""`python -m server --host H --port N [--data-dir D] [--redis-url URL] [--demo]` (REDIS_URL selects Redis).
+"""`python -m server --host H --port N [--data-dir D] [--redis-url URL] [--demo]` (REDIS_URL selects Redis);
+`python -m server admin COMMAND …` the operator's commands (server/admin/cli.py).
 
 What goes wrong at start (a port in use, a locked data directory, an unreachable Redis, a bad flag) is said in one
 line with what to do, exit status 1 or 2, no traceback (`--debug` shows it). At a stop (SIGTERM, SIGINT) the
@@ -19,8 +20,6 @@ from pathlib import Path
 
 from aiohttp import web
 
-from server.net.app import NODE, create_app
-from server.net.metrics import metrics_response
 from server.settings import Settings, parse, redacted
 
 GC_THRESHOLDS = (50_000, 20, 100)
@@ -104,6 +103,8 @@ def explain(exc: BaseException, settings: Settings) -> str | None:
 
 
 async def serve(settings: Settings, loop_name: str) -> None:
+    from server.net.app import NODE, create_app  # here: `admin` commands do not load the server
+
     public = listen(settings.host, settings.port, "public")
     private = listen(settings.host, settings.metrics_port, "metrics") if settings.metrics_port is not None else []
     app = create_app(settings)
@@ -138,6 +139,9 @@ async def serve(settings: Settings, loop_name: str) -> None:
 
 
 async def _scrape(app: web.Application) -> web.Response:
+    from server.net.app import NODE
+    from server.net.metrics import metrics_response
+
     node = app.get(NODE)
     if node is None:
         return web.Response(status=503, text="starting")
@@ -181,6 +185,11 @@ def _banner(settings: Settings, loop_name: str) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["admin"]:  # the operator's commands (server/admin)
+        from server.admin.cli import main as admin
+
+        return admin(argv[1:], explain)
     settings = parse(argv)
     logging.basicConfig(level=logging.DEBUG if settings.debug else logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")

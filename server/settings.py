@@ -35,6 +35,9 @@ class Settings:
     create_burst: int = 10  # ... and at once
     trusted_proxies: tuple[str, ...] = ()  # networks whose X-Forwarded-For names the client (server/net/limits.py)
     max_body_bytes: int = 256 * 1024  # larger HTTP request bodies are refused (413)
+    archive_dir: str = "data/archive"  # where archived campaigns' export files go (admin archive, retention)
+    retention_days: float = 0.0  # archive campaigns over and idle this many days, every retention_every_s (0: off)
+    retention_every_s: float = 3600.0
 
     max_frame_bytes: int = 64 * 1024  # bigger inbound frames close the socket with 1009
     heartbeat_s: float = 20.0  # websocket ping/pong; a silent peer is dropped after it
@@ -62,6 +65,11 @@ def redacted(url: str) -> str:
     if parts.port is not None:
         host = f"{host}:{parts.port}"
     return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
+
+
+def join_link(public_url: str, token: str) -> str:
+    """A join link: the token rides in the URL fragment, which browsers never send to a server."""
+    return f"{public_url.rstrip('/')}/#token={token}"
 
 
 def default_client_dir() -> str:
@@ -158,6 +166,12 @@ def _parser(env: Mapping[str, str]) -> _Parser:
     flag("--data-dir", "KS_DATA_DIR", "data", str, "embedded store's directory (and the demo's links file)")
     flag("--redis-url", "REDIS_URL", None, str, "use Redis for the store and the bus (unset: embedded store)")
     flag("--redis-prefix", "KS_REDIS_PREFIX", "ks", str, "namespace of every Redis key and channel")
+    flag("--archive-dir", "KS_ARCHIVE_DIR", None, str,
+         "where archived campaigns' export files go (admin archive, retention; default: <data-dir>/archive)")
+    flag("--retention-days", "KS_RETENTION_DAYS", 0.0, _positive(float),
+         "archive campaigns whose game is over and that nobody used for this many days (0: never)")
+    flag("--retention-every", "KS_RETENTION_EVERY", 3600.0, _positive(float),
+         "seconds between the server's retention rounds (with --retention-days)")
     flag("--node", "KS_NODE", None, str, "this node's name for leases and forwarded commands (default: random)")
     flag("--metrics-port", "KS_METRICS_PORT", None, _port,
          "serve /metrics on this port only, not on the public one (default: on the public port)")
@@ -213,7 +227,8 @@ def parse(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = Non
         create_token=env.get("KS_CREATE_TOKEN") or None, metrics_port=a.metrics_port,
         shutdown_timeout_s=a.shutdown_timeout, debug=a.debug, create_per_hour=a.create_per_hour,
         create_burst=a.create_burst, trusted_proxies=a.trusted_proxies,
-        max_body_bytes=a.max_body_bytes,
+        max_body_bytes=a.max_body_bytes, archive_dir=a.archive_dir or str(Path(a.data_dir) / "archive"),
+        retention_days=a.retention_days, retention_every_s=a.retention_every,
         fsync=not a.no_fsync, client_dir=a.client_dir or default_client_dir(), max_frame_bytes=a.max_frame_bytes,
         heartbeat_s=a.heartbeat, ping_interval_s=a.ping_interval, rate_per_s=a.rate, rate_burst=a.rate_burst,
         send_buffer_bytes=a.send_buffer_bytes, lease_ms=a.lease_ms, socket_send_buffer_bytes=a.socket_send_buffer,

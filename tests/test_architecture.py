@@ -20,7 +20,7 @@ from server.engines import ENGINES
 ROOT = Path(__file__).resolve().parents[1]
 SERVER = ROOT / "server"
 
-SHELL = {"net", "rooms", "store", "bus"}
+SHELL = {"net", "admin", "rooms", "store", "bus"}
 """The packages of server/ that are not rules: every other package (core, each engine) is pure, and so is
 clock.py; the other top-level modules are the process's own (settings, the registry, scenario files, ...)."""
 PURE_TOP_MODULES = {"clock"}
@@ -36,8 +36,10 @@ ENGINE_PACKAGES = {"server.campaign", "server.napoleon", "server.battle", "serve
                    "server.skirmish"}
 
 LAYERS: dict[str, set[str]] = {
-    "server.net": {"server.rooms", "server.store", "server.bus", "server.core", "server.clock", "server.engines",
-                   "server.backends", "server.settings", "server.demo", "shared.protocol"},
+    "server.net": {"server.admin", "server.rooms", "server.store", "server.bus", "server.core", "server.clock",
+                   "server.engines", "server.backends", "server.settings", "server.demo", "shared.protocol"},
+    "server.admin": {"server.rooms", "server.store", "server.bus", "server.core", "server.clock", "server.engines",
+                     "server.backends", "server.settings", "server.scenarios", "shared.protocol"},
     "server.rooms": {"server.core", "server.clock", "server.store", "server.bus", "shared.protocol"},
     "server.bus": {"server.store", "shared.protocol"},
     "server.store": {"shared.protocol"},

@@ -4,10 +4,12 @@ the sessions) and the route table (/ws: server/net/ws.py; the HTTP API: server/n
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 
 from aiohttp import web
 
+from server.admin import retention
 from server.backends import open_backend
 from server.demo import ensure_demo
 from server.engines import ENGINES
@@ -30,14 +32,28 @@ async def _backend_ctx(app: web.Application) -> AsyncIterator[None]:
     await hub.start()
     if settings.demo:
         await ensure_demo(hub, node.link, settings)
+    retention = _retention(settings, hub)
     node.ready = True
     try:
         yield
     finally:
+        if retention is not None:
+            retention.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await retention
         await _close_sessions(app)
         await hub.close()
         await bus.close()
         await store.close()
+
+
+def _retention(settings: Settings, hub: Hub) -> asyncio.Task[None] | None:
+    """With --retention-days, this node archives the campaigns finished that long (server/admin/retention.py)."""
+    if settings.retention_days <= 0:
+        return None
+    return asyncio.get_running_loop().create_task(retention.periodically(
+        hub.store, hub.services, settings.archive_dir, settings.retention_days, settings.retention_every_s,
+        node=f"{hub.node}-retention", local=hub.ownership, source=f"node {hub.node}"))
 
 
 async def _close_sessions(app: web.Application) -> None:

@@ -10,7 +10,6 @@ from typing import Any
 from aiohttp import web
 from pydantic import ValidationError
 
-from server.net.flow import CLOSE_REVOKED
 from server.net.metrics import metrics_response
 from server.net.node import NODE, Node
 from server.rooms.errors import RoomError
@@ -71,7 +70,8 @@ async def create_campaign(request: web.Request) -> web.Response:
 
 async def reissue_token(request: web.Request) -> web.Response:
     """POST /api/campaigns/{id}/tokens {"player": "red-1" | "moderator" | "spectator"} with the moderator's token
-    as `Authorization: Bearer …`: a new token for that seat; the old one is revoked and its sessions closed (4010)."""
+    as `Authorization: Bearer …`: a new token for that seat; the old one is revoked and its sessions closed (4010),
+    on every node."""
     node = request.app[NODE]
     try:
         body = ReissueToken.model_validate_json(await request.read())
@@ -82,10 +82,6 @@ async def reissue_token(request: web.Request) -> web.Response:
     except RoomError as exc:
         status = {"forbidden": 403, "no_such_room": 404}.get(exc.code, 400)
         return web.json_response({"error": exc.code, "message": exc.message, "rule": exc.rule}, status=status)
-    for session in list(node.sessions):
-        if session.member is not None and session.member.campaign == member.campaign \
-                and session.member.player == member.player:
-            session.close(CLOSE_REVOKED, "token re-issued")
     return web.json_response(TokenReissued(player=member.player, token=token, link=node.link(token)).model_dump())
 
 

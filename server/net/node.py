@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from server.net.flow import CLOSE_REPLACED
+from server.net.flow import CLOSE_REPLACED, CLOSE_REVOKED
 from server.net.limits import CreateLimits
 from server.net.metrics import Metrics, registry_of
 from server.net.outbox import Outbox
 from server.net.session import Session
 from server.rooms.hub import Hub
-from server.settings import Settings
+from server.settings import Settings, join_link
 
 
 class Node:
@@ -22,6 +22,7 @@ class Node:
         self.sessions: set[Session] = set()
         self.outbox = Outbox()
         hub.kick = self.kick
+        hub.revoked = self.revoked
         self.ready = False
         self.registry = registry_of(self)
         self.create_limits = CreateLimits(settings)
@@ -32,13 +33,19 @@ class Node:
             if session.key == key:
                 session.close(CLOSE_REPLACED, "signed in elsewhere")
 
+    def revoked(self, campaign: str, player: str, reason: str) -> None:
+        """A token of the campaign's `player` was revoked: close this node's sessions signed in with it (4010)."""
+        for session in list(self.sessions):
+            member = session.member
+            if member is not None and member.campaign == campaign and member.player == player:
+                session.close(CLOSE_REVOKED, reason or "token revoked")
+
     def base_url(self) -> str:
         s = self.settings
         return (s.public_url or f"http://{s.host}:{s.port}").rstrip("/")
 
     def link(self, token: str) -> str:
-        """A join link: the token rides in the URL fragment, which browsers never send to a server."""
-        return f"{self.base_url()}/#token={token}"
+        return join_link(self.base_url(), token)
 
 
 NODE = web.AppKey("node", Node)

@@ -4,7 +4,7 @@ moderator's and the spectators', the grants the store keeps (token hashes only),
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,6 +25,33 @@ class CampaignPlan:
     answer: dict[str, Any]  # for the creator: tokens in clear
 
 
+@dataclass(frozen=True, slots=True)
+class Tokens:
+    """A campaign's tokens in clear (handed out once) and the grants the store keeps (their hashes only)."""
+
+    grants: dict[str, dict[str, Any]]  # sha256(token) → Member
+    seats: list[dict[str, Any]]  # {team, seat, player, token}, in turn order
+    moderator: str
+    spectator: str
+
+
+def issue_tokens(campaign_id: str, teams: Sequence[Mapping[str, Any]]) -> Tokens:
+    """A token for each seat of `teams` ({colour, seats}, in turn order; players `<colour>-<seat>`), the moderator's
+    and the spectators': at a campaign's creation, and for a campaign imported or forked under new tokens."""
+    seats: list[dict[str, Any]] = []
+    grants: dict[str, dict[str, Any]] = {}
+    for team in teams:
+        colour = team["colour"]
+        for seat in range(1, int(team["seats"]) + 1):
+            token, player = new_token(), f"{colour}-{seat}"
+            grants[token_hash(token)] = Member(campaign_id, "player", player, colour, seat).dump()
+            seats.append({"team": colour, "seat": seat, "player": player, "token": token})
+    moderator, spectator = new_token(), new_token()
+    grants[token_hash(moderator)] = Member(campaign_id, "moderator", "moderator").dump()
+    grants[token_hash(spectator)] = Member(campaign_id, "spectator", "spectator").dump()
+    return Tokens(grants, seats, moderator, spectator)
+
+
 def plan_campaign(spec: Mapping[str, Any], now_ms: int, engines: Registry) -> CampaignPlan:
     """Seats in turn order (C-1.7: red first), player ids `<colour>-<seat>`, clocks from the level's C-1.9
     defaults under the request's settings, house rules (C-0.3) for the engine. The engine vets the setup here, so
@@ -36,19 +63,10 @@ def plan_campaign(spec: Mapping[str, Any], now_ms: int, engines: Registry) -> Ca
     level = int(spec.get("level", 1))
     campaign_id = secrets.token_hex(5)
     teams = list(in_turn_order([t["colour"] for t in spec["teams"]]))
-    seats: list[dict[str, Any]] = []
-    grants: dict[str, dict[str, Any]] = {}
-    players: dict[str, str] = {}
-    for team_spec in sorted(spec["teams"], key=lambda t: teams.index(t["colour"])):
-        colour = team_spec["colour"]
-        for seat in range(1, int(team_spec["seats"]) + 1):
-            token, player = new_token(), f"{colour}-{seat}"
-            players[player] = colour
-            grants[token_hash(token)] = Member(campaign_id, "player", player, colour, seat).dump()
-            seats.append({"team": colour, "seat": seat, "player": player, "token": token})
-    moderator_token, spectator_token = new_token(), new_token()
-    grants[token_hash(moderator_token)] = Member(campaign_id, "moderator", "moderator").dump()
-    grants[token_hash(spectator_token)] = Member(campaign_id, "spectator", "spectator").dump()
+    tokens = issue_tokens(campaign_id, sorted(spec["teams"], key=lambda t: teams.index(t["colour"])))
+    seats, grants = tokens.seats, tokens.grants
+    moderator_token, spectator_token = tokens.moderator, tokens.spectator
+    players = {s["player"]: s["team"] for s in seats}
     clock: dict[str, Any] | None = None
     if spec.get("clock") is not None:
         chosen = {k: v for k, v in spec["clock"].items() if v is not None}

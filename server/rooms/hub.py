@@ -60,7 +60,8 @@ class Hub:
         self.rooms: dict[str, Room] = self.ownership.rooms
         self.seats = Seats(store, bus, self.node)
         self.routing = Routing(store, bus, self.node, owned=self.ownership.owned,
-                               kick=lambda key: self.seats.kick(key))
+                               kick=lambda key: self.seats.kick(key),
+                               revoked=lambda *revoked: self.seats.revoked(*revoked))
         self.joins = Joins(self.services, self.followers, owned=self.owned, lockout_of=self.lockout_of,
                            teams_of=self._teams_of)
         self.feeds: dict[str, Feed] = self.joins.feeds
@@ -86,10 +87,19 @@ class Hub:
     def kick(self, kick: Callable[[str], None]) -> None:
         self.seats.kick = kick
 
+    @property
+    def revoked(self) -> Callable[[str, str, str], None]:
+        return self.seats.revoked
+
+    @revoked.setter
+    def revoked(self, revoked: Callable[[str, str, str], None]) -> None:
+        self.seats.revoked = revoked
+
     # --- life --------------------------------------------------------------------------------------------------
 
     async def start(self) -> None:
         await self.bus.serve(self.node, self.routing.serve)
+        await self.store.presence.report(self.node, {}, self.lease_ms)  # known to the others from the start
         await self.ownership.start()
 
     async def _tick(self, tick: int) -> None:
@@ -230,7 +240,11 @@ class Hub:
         return plan.answer
 
     async def reissue_token(self, moderator_token: str, campaign_id: str, player: str) -> tuple[Member, str]:
-        return await self.seats.reissue(moderator_token, campaign_id, player)
+        """A new token for a seat (or the moderator, the spectators); the old one's sessions are closed on every
+        node."""
+        member, token = await self.seats.reissue(moderator_token, campaign_id, player)
+        await self.seats.close_revoked(member.campaign, member.player, "token re-issued")
+        return member, token
 
     async def authenticate(self, token: str) -> Member | None:
         return await self.seats.authenticate(token)

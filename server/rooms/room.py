@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -135,18 +135,21 @@ class Room:
                 break
             room._replay(record)
         if owner:
-            await room._skip_downtime()
+            await room.skip_downtime()
             await store.leases.mark_alive([room_id], room.now())
             room._arm()
             await store.log.set_due(room_id, room.next_due())
         return room
 
-    async def _skip_downtime(self) -> None:
+    async def skip_downtime(self, spans: Sequence[tuple[int, int]] | None = None) -> None:
         """Log a `downtime` record for each stretch since the last record when nobody served the room: the
-        service's outages, and the time since its last owner's last mark if that owner died holding it."""
-        leases = self.store.leases
-        outages, alive = await leases.outages(self.last_at), await leases.last_alive(self.id)
-        for a, b in rules.downtime(self.last_at, outages, alive, self.now()):
+        service's outages, and the time since its last owner's last mark if that owner died holding it — or the
+        `spans` given (an imported room: the stretches its old store did not serve it, and since the export)."""
+        if spans is None:
+            leases = self.store.leases
+            outages, alive = await leases.outages(self.last_at), await leases.last_alive(self.id)
+            spans = rules.downtime(self.last_at, outages, alive, self.now())
+        for a, b in spans:
             clocks = self.state.clocks
             if clocks is None or not clocks.running() or clocks.paused:
                 return

@@ -1,6 +1,7 @@
 """Where a command goes: to the room on this node if it owns it, else forwarded over the bus to the node holding
 the room's lease (which answers with the room's own typed refusal or the sequence number); and the requests other
-nodes forward here (commands for rooms owned here, kicks of sessions whose seat was signed in elsewhere)."""
+nodes forward here (commands for rooms owned here, kicks of sessions whose seat was signed in elsewhere, the sessions
+of a revoked token)."""
 
 from __future__ import annotations
 
@@ -19,10 +20,11 @@ log = logging.getLogger(__name__)
 
 class Routing:
     def __init__(self, store: Store, bus: Any, node: str, *, owned: Callable[[str], Awaitable[Room | None]],
-                 kick: Callable[[str], None]):
+                 kick: Callable[[str], None], revoked: Callable[[str, str, str], None]):
         self.store, self.bus, self.node = store, bus, node
         self.owned = owned
         self.kick = kick
+        self.revoked = revoked
 
     async def submit(self, room_id: str, kind: str, body: Mapping[str, Any], member: Member) -> int | None:
         """Run a command on the room's owner: here, or forwarded to the node holding its lease."""
@@ -47,6 +49,10 @@ class Routing:
         """A request another node forwarded here."""
         if "kick" in request:
             self.kick(str(request["kick"]))
+            return {"ok": True}
+        if "revoked" in request:
+            revoked = request["revoked"]
+            self.revoked(str(revoked["campaign"]), str(revoked["player"]), str(revoked.get("reason", "")))
             return {"ok": True}
         try:
             room = await self.owned(str(request["room"]))

@@ -38,6 +38,33 @@ class SignIn:
     locked_until_ms: int | None
 
 
+async def close_revoked(store: Store, bus: EventBus, here: str, campaign: str, player: str, reason: str) -> int:
+    """Tell every other node with sessions to close those signed in as the campaign's `player` (its token was
+    revoked: `reason`, the close frame's); a node that does not answer has none to close. Returns how many nodes
+    were told."""
+    told = 0
+    for node in await store.presence.nodes():
+        if node == here:
+            continue
+        with contextlib.suppress(LookupError, TimeoutError):
+            revoked = {"campaign": campaign, "player": player, "reason": reason}
+            await bus.forward(node, {"revoked": revoked}, timeout_s=2.0)
+            told += 1
+    return told
+
+
+async def reissue(store: Store, campaign_id: str, player: str) -> tuple[Member, str]:
+    """A new token for the campaign's `player` (a seat's, "moderator", "spectator"); every older one is revoked.
+    The new token is returned once."""
+    meta = await store.grants.get_campaign(campaign_id)
+    if meta is None:
+        raise RoomError("no_such_room", f"no campaign {campaign_id}")
+    member = reissued_grant(meta, player)
+    token = new_token()
+    await store.grants.replace(campaign_id, player, token_hash(token), member.dump())
+    return member, token
+
+
 def reissued_grant(meta: Mapping[str, object], player: str) -> Member:
     """The grant a re-issued token carries: a seat's player (`<colour>-<seat>`), "moderator" or "spectator"."""
     campaign_id = str(meta["id"])
@@ -59,6 +86,9 @@ class Seats:
         self.store, self.bus, self.node = store, bus, node
         self.kick: Callable[[str], None] = lambda session: None
         """Close this node's session `<node>/<id>` (set by the server): its seat was signed in again."""
+        self.revoked: Callable[[str, str, str], None] = lambda campaign, player, reason: None
+        """Close this node's sessions signed in as a campaign's `player` (set by the server): its token was
+        revoked (the reason is the close frame's)."""
         self._local: dict[tuple[str, str], str] = {}  # seat -> the session of this node playing it
 
     async def authenticate(self, token: str) -> Member | None:
@@ -102,16 +132,16 @@ class Seats:
             del self._local[key]
             await self.store.presence.release_seat(member.campaign, member.player, session)
 
+    async def close_revoked(self, campaign: str, player: str, reason: str) -> None:
+        """A token of the campaign's `player` was revoked: the sessions signed in with it are closed, here and on
+        every other node."""
+        self.revoked(campaign, player, reason)
+        await close_revoked(self.store, self.bus, self.node, campaign, player, reason)
+
     async def reissue(self, moderator_token: str, campaign_id: str, player: str) -> tuple[Member, str]:
         """The moderator replaces a lost or leaked token: the old one stops working, the new one is returned once.
         Sessions already signed in with the old token are the caller's to close."""
         moderator = await self.authenticate(moderator_token)
         if moderator is None or moderator.role != "moderator" or moderator.campaign != campaign_id:
             raise RoomError("forbidden", "only this campaign's moderator re-issues its tokens")
-        meta = await self.store.grants.get_campaign(campaign_id)
-        if meta is None:
-            raise RoomError("no_such_room", f"no campaign {campaign_id}")
-        member = reissued_grant(meta, player)
-        token = new_token()
-        await self.store.grants.replace(campaign_id, player, token_hash(token), member.dump())
-        return member, token
+        return await reissue(self.store, campaign_id, player)

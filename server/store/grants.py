@@ -22,3 +22,16 @@ class Grants(Protocol):
     async def replace(self, campaign_id: str, player: str, token_hash: str, grant: Mapping[str, Any]) -> None:
         """Revoke every token of `player` in the campaign and grant the new one (a re-issued invite)."""
         ...
+
+    async def grants_of(self, campaign_id: str) -> dict[str, dict[str, Any]]:
+        """The grants of the campaign's tokens (sha256 hex → grant): what an export carries."""
+        ...
+
+    async def revoke(self, campaign_id: str, player: str) -> int:
+        """Revoke every token of `player` in the campaign (a seat's player, "moderator", "spectator"); returns how
+        many there were."""
+        ...
+
+    async def delete_campaign(self, campaign_id: str) -> None:
+        """Forget the campaign and every grant of its tokens."""
+        ...

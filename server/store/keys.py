@@ -16,6 +16,15 @@ def room_log(prefix: str, room: str) -> str:
     return f"{prefix}:room:{room}:log"
 
 
+def room_logs(prefix: str) -> str:
+    """SCAN pattern of every room's log stream (room_of_log reads the room back)."""
+    return f"{prefix}:room:*:log"
+
+
+def room_of_log(prefix: str, key: str) -> str:
+    return key[len(f"{prefix}:room:"):-len(":log")]
+
+
 def room_snapshot(prefix: str, room: str) -> str:
     return f"{prefix}:room:{room}:snapshot"
 

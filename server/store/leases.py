@@ -37,6 +37,11 @@ class Leases(Protocol):
         mark; that outage is kept (rooms opened later skip it on their clocks)."""
         ...
 
+    async def last_seen(self) -> int | None:
+        """The last time any node of the service marked itself alive (ms; None: never). Older than a few seconds
+        means the service is down since then: an export tells its import that this stretch was not served."""
+        ...
+
     async def outages(self, after_ms: int) -> list[tuple[int, int]]:
         """The service's outages (from, to) that end after `after_ms`, in order."""
         ...

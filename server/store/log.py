@@ -2,9 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 from server.store.records import Record, RoomSnapshot
+
+
+@dataclass(frozen=True, slots=True)
+class RoomStat:
+    """What the store holds of one room: its records, about how many bytes they and its snapshot take, and when
+    its last record was written (its last activity)."""
+
+    records: int
+    bytes: int
+    last_at_ms: int
 
 
 class RoomLog(Protocol):
@@ -33,4 +45,22 @@ class RoomLog(Protocol):
 
     async def forget(self, room: str) -> None:
         """The room is closed on this node (unloaded): let go of what is held open for it."""
+        ...
+
+    async def rooms(self) -> list[str]:
+        """Every room that has a log, sorted (the operator's listing, exports, retention)."""
+        ...
+
+    async def stat(self, room: str) -> RoomStat | None:
+        """The room's size and last record (None: it has no log)."""
+        ...
+
+    async def restore(self, room: str, records: Sequence[Record]) -> None:
+        """Write a whole log, records 1..n, into a room that has none (an import) in one go; LogConflict if it has
+        one. The caller holds the room (its lease, or the embedded data directory's LOCK)."""
+        ...
+
+    async def delete(self, room: str) -> None:
+        """Forget the room: its log, its snapshot, its schedule entry. The caller holds the room (its lease, or the
+        embedded data directory's LOCK), so that no node has it open."""
         ...

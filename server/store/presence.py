@@ -23,3 +23,7 @@ class Presence(Protocol):
     async def release_seat(self, campaign: str, player: str, session: str) -> None:
         """The session ended: the seat is free (unless a newer session has claimed it)."""
         ...
+
+    async def nodes(self) -> list[str]:
+        """The nodes whose reports are current (a revoked token's sessions are closed on each of them)."""
+        ...

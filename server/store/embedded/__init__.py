@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import os
 from pathlib import Path
@@ -24,8 +25,22 @@ class DataDirLocked(RuntimeError):
     pass
 
 
-def open_embedded(data_dir: str | os.PathLike[str], *, fsync: bool = True) -> Store:
+def open_embedded(data_dir: str | os.PathLike[str], *, fsync: bool = True, read_only: bool = False) -> Store:
+    """The store under `data_dir`, its LOCK held until it is closed. `read_only` takes no lock and writes nothing:
+    what an operator lists or exports while the directory's server runs (a room being written is read up to its
+    last whole record)."""
     root = Path(data_dir)
+    if read_only:
+        if not (root / "rooms").is_dir():
+            raise FileNotFoundError(errno.ENOENT, "no embedded store here (no rooms/ directory)", str(root))
+        leases = FileLeases(root, fsync=False)
+        log = FileLog(root, fsync=False, down_ms=leases.down_ms, read_only=True)
+
+        async def close_read_only() -> None:
+            for journal in log.held():
+                await log.forget(journal)
+
+        return Store(log, leases, FileGrants(root, fsync=False, read_only=True), MemoryPresence(), close_read_only)
     root.mkdir(parents=True, exist_ok=True)
     lock_fd = os.open(root / "LOCK", os.O_RDWR | os.O_CREAT, 0o644)
     try:
@@ -50,4 +65,19 @@ def open_embedded(data_dir: str | os.PathLike[str], *, fsync: bool = True) -> St
     return Store(log, leases, FileGrants(root, fsync=fsync), MemoryPresence(), close)
 
 
-__all__ = ["DataDirLocked", "FileGrants", "FileLeases", "FileLog", "MemoryPresence", "open_embedded"]
+def locked(data_dir: str | os.PathLike[str]) -> bool:
+    """Whether a server process holds the data directory now (its LOCK)."""
+    try:
+        fd = os.open(Path(data_dir) / "LOCK", os.O_RDONLY)
+    except FileNotFoundError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)  # closing drops a shared lock taken just now
+    return False
+
+
+__all__ = ["DataDirLocked", "FileGrants", "FileLeases", "FileLog", "MemoryPresence", "locked", "open_embedded"]

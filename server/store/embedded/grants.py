@@ -14,10 +14,11 @@ from server.store.embedded.journal import write_atomic
 
 
 class FileGrants:
-    def __init__(self, root: Path, *, fsync: bool):
+    def __init__(self, root: Path, *, fsync: bool, read_only: bool = False):
         self.dir = root / "campaigns"
         self.fsync = fsync
-        self.dir.mkdir(parents=True, exist_ok=True)
+        if not read_only:
+            self.dir.mkdir(parents=True, exist_ok=True)
         self._campaigns: dict[str, dict[str, Any]] = {}
         self._grants: dict[str, dict[str, Any]] = {}
         for path in sorted(self.dir.glob("*.msgpack")):
@@ -53,7 +54,28 @@ class FileGrants:
         grants = {d: g for d, g in self._grants.items() if g.get("campaign") == campaign_id
                   and g.get("player") != player}
         grants[token_hash] = dict(grant)
+        await self._rewrite(campaign_id, grants)
+
+    async def _rewrite(self, campaign_id: str, grants: dict[str, dict[str, Any]]) -> None:
+        """The campaign's file and index with exactly these grants."""
         await self._write(self._campaigns[campaign_id], grants)
         for digest in [d for d, g in self._grants.items() if g.get("campaign") == campaign_id]:
             del self._grants[digest]
         self._grants.update(grants)
+
+    async def grants_of(self, campaign_id: str) -> dict[str, dict[str, Any]]:
+        return {d: dict(g) for d, g in self._grants.items() if g.get("campaign") == campaign_id}
+
+    async def revoke(self, campaign_id: str, player: str) -> int:
+        grants = await self.grants_of(campaign_id)
+        kept = {d: g for d, g in grants.items() if g.get("player") != player}
+        if len(kept) != len(grants):
+            await self._rewrite(campaign_id, kept)
+        return len(grants) - len(kept)
+
+    async def delete_campaign(self, campaign_id: str) -> None:
+        path = self.dir / f"{campaign_id}.msgpack"
+        await asyncio.to_thread(path.unlink, missing_ok=True)
+        self._campaigns.pop(campaign_id, None)
+        for digest in [d for d, g in self._grants.items() if g.get("campaign") == campaign_id]:
+            del self._grants[digest]

@@ -48,11 +48,17 @@ class Journal:
     (to find the last index and cut a torn tail), and a read seeks to the nearest checkpoint instead of the start.
     """
 
-    def __init__(self, path: Path, fsync: bool):
+    def __init__(self, path: Path, fsync: bool, *, read_only: bool = False):
         self.path = path
         self.marks_path = path.with_name("checkpoints")
         self.fsync = fsync
-        self.fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
+        self.read_only = read_only
+        """Read only (an operator's listing or export beside a running server): nothing is created, cut or
+        written; a torn or half-written last frame is only not read."""
+        if read_only:
+            self.fd = os.open(path, os.O_RDONLY)
+        else:
+            self.fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
         size = os.fstat(self.fd).st_size
         self.checkpoints: list[tuple[int, int]] = [(0, 0)]
         with contextlib.suppress(FileNotFoundError):
@@ -62,7 +68,7 @@ class Journal:
                 if offset <= size and index > self.checkpoints[-1][0] and offset > self.checkpoints[-1][1]:
                     self.checkpoints.append((index, offset))
         self.last_index, good = self._scan_tail(size)
-        if size != good:
+        if size != good and not read_only:
             os.ftruncate(self.fd, good)
         self.size = good
 
@@ -85,18 +91,27 @@ class Journal:
             return (frames[-1][0], frames[-1][2]) if frames else (index, start)
 
     def write(self, index: int, payload: bytes, fsync: bool) -> None:
-        frame = _FRAME.pack(len(payload), zlib.crc32(payload)) + payload
-        os.write(self.fd, frame)
+        self.write_many([(index, payload)], fsync)
+
+    def write_many(self, records: list[tuple[int, bytes]], fsync: bool) -> None:
+        """Append the frames of these (index, record bytes) in one write (an import writes a whole log so)."""
+        if self.read_only:
+            raise PermissionError(f"{self.path} is open read-only")
+        frames = [frame(payload) for _, payload in records]
+        data = memoryview(b"".join(frames))
+        while data:  # a write of a whole log may be cut short (a signal): the rest follows
+            data = data[os.write(self.fd, data):]
         if fsync:
             os.fsync(self.fd)
-        self.size += len(frame)
-        self.last_index = index
-        self.checkpoints.append((index, self.size))
+        for (index, _), framed in zip(records, frames, strict=True):
+            self.size += len(framed)
+            self.checkpoints.append((index, self.size))
+        self.last_index = records[-1][0] if records else self.last_index
 
     def checkpoint(self, index: int) -> None:
         """Remember where the record after `index` starts, in the checkpoint file (at a snapshot)."""
         pos = bisect.bisect_left(self.checkpoints, (index, -1))
-        if index == 0 or pos == len(self.checkpoints) or self.checkpoints[pos][0] != index:
+        if self.read_only or index == 0 or pos == len(self.checkpoints) or self.checkpoints[pos][0] != index:
             return
         offset = self.checkpoints[pos][1]
         with open(self.marks_path, "ab") as f:
@@ -117,6 +132,17 @@ class Journal:
 
     def close(self) -> None:
         os.close(self.fd)
+
+
+def frame(payload: bytes) -> bytes:
+    """A journal frame: u32 length, u32 crc32, the record (an export's logs are framed so too)."""
+    return _FRAME.pack(len(payload), zlib.crc32(payload)) + payload
+
+
+def frames(data: bytes) -> Iterator[bytes]:
+    """The records of whole, intact frames from the start of `data`; stops at a torn or damaged one."""
+    for _, body, _ in _frames(data, 0, check=True):
+        yield body
 
 
 def _frames(data: bytes, base: int, check: bool = False) -> Iterator[tuple[int, bytes, int]]:

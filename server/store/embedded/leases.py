@@ -42,14 +42,17 @@ class FileLeases:
 
     async def record_outage(self, now_ms: int, gap_ms: int) -> None:
         """The LOCK makes this the only process: all the time since its predecessor's last mark was an outage."""
-        try:
-            last = int((self.root / "alive").read_text())
-        except (FileNotFoundError, ValueError):
-            last = None
+        last = await self.last_seen()
         if last is not None and now_ms > last:
             self._outages.append((last, now_ms))
             write_atomic(self.root / "outages", msgpack.packb(self._outages, use_bin_type=True), self.fsync)
         write_atomic(self.root / "alive", str(now_ms).encode(), False)
+
+    async def last_seen(self) -> int | None:
+        try:
+            return int((self.root / "alive").read_text())
+        except (FileNotFoundError, ValueError):
+            return None
 
     async def outages(self, after_ms: int) -> list[tuple[int, int]]:
         return [o for o in self._outages if o[1] > after_ms]

@@ -14,21 +14,26 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable
+import shutil
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import msgpack
 
 from server.store.embedded.journal import Journal, read_msgpack, write_atomic
+from server.store.log import RoomStat
 from server.store.records import LogConflict, Record, RoomSnapshot
 
 
 class FileLog:
-    def __init__(self, root: Path, *, fsync: bool, down_ms: Callable[[], int]):
+    def __init__(self, root: Path, *, fsync: bool, down_ms: Callable[[], int], read_only: bool = False):
         self.root = root
         self.fsync = fsync
         self.down_ms = down_ms
-        (root / "rooms").mkdir(parents=True, exist_ok=True)
+        self.read_only = read_only
+        """Beside a running server (an operator's listing or export): reads only, never a file created or cut."""
+        if not read_only:
+            (root / "rooms").mkdir(parents=True, exist_ok=True)
         self._journals: dict[str, Journal] = {}
         self._due: dict[str, int] = {str(k): int(v) for k, v in read_msgpack(root / "schedule", {}).items()}
         self._unscheduled = self._written_after(root / "schedule")
@@ -47,18 +52,26 @@ class FileLog:
                     out.append(journal.parent.name)
         return sorted(out)
 
-    def _room_dir(self, room: str) -> Path:
+    def _room_dir(self, room: str, *, make: bool = True) -> Path:
         if not room or "/" in room or room.startswith("."):
             raise ValueError(f"bad room id {room!r}")
         path = self.root / "rooms" / room
-        path.mkdir(exist_ok=True)
+        if make and not self.read_only:
+            path.mkdir(exist_ok=True)
         return path
 
     def journal(self, room: str) -> Journal:
         journal = self._journals.get(room)
         if journal is None:
-            journal = self._journals[room] = Journal(self._room_dir(room) / "journal", self.fsync)
+            journal = self._journals[room] = Journal(self._room_dir(room) / "journal", self.fsync,
+                                                     read_only=self.read_only)
         return journal
+
+    def _existing(self, room: str) -> Journal | None:
+        """The room's journal if it has one (nothing is created for a room that has none)."""
+        if room not in self._journals and not (self._room_dir(room, make=False) / "journal").exists():
+            return None
+        return self.journal(room)
 
     def held(self) -> list[str]:
         """The rooms whose journal is open."""
@@ -77,7 +90,8 @@ class FileLog:
         await self.set_due(room, due_ms)
 
     async def read(self, room: str, after_index: int) -> list[Record]:
-        return self.journal(room).read_after(after_index)
+        journal = self._existing(room) if self.read_only else self.journal(room)
+        return journal.read_after(after_index) if journal is not None else []
 
     async def save_snapshot(self, room: str, snapshot: RoomSnapshot) -> None:
         path = self._room_dir(room) / "snapshot"
@@ -85,7 +99,7 @@ class FileLog:
         self.journal(room).checkpoint(snapshot.index)
 
     async def load_snapshot(self, room: str) -> RoomSnapshot | None:
-        path = self._room_dir(room) / "snapshot"
+        path = self._room_dir(room, make=False) / "snapshot"
         return RoomSnapshot.unpack(path.read_bytes()) if path.exists() else None
 
     async def set_due(self, room: str, due_ms: int | None) -> None:
@@ -99,6 +113,8 @@ class FileLog:
         self._write_schedule()
 
     def _write_schedule(self) -> None:
+        if self.read_only:
+            return
         """Rewritten when a due time changes, and every half second after appends: so that after a crash only
         the rooms written in the last moment are newer than it."""
         write_atomic(self.root / "schedule", msgpack.packb(self._due, use_bin_type=True), False)
@@ -119,6 +135,40 @@ class FileLog:
         journal = self._journals.pop(room, None)
         if journal is not None:
             journal.close()
+
+    async def rooms(self) -> list[str]:
+        found = []
+        for journal in (self.root / "rooms").glob("*/journal"):
+            with contextlib.suppress(FileNotFoundError):  # deleted meanwhile
+                if journal.stat().st_size > 0:
+                    found.append(journal.parent.name)
+        return sorted(found)
+
+    async def stat(self, room: str) -> RoomStat | None:
+        journal = self._existing(room)
+        if journal is None or journal.last_index == 0:
+            return None
+        last = journal.read_after(journal.last_index - 1)[-1]
+        held = sum(p.stat().st_size for p in self._room_dir(room, make=False).iterdir() if p.is_file())
+        return RoomStat(journal.last_index, held, last.at_ms)
+
+    async def restore(self, room: str, records: Sequence[Record]) -> None:
+        journal = self.journal(room)
+        if journal.last_index != 0:
+            raise LogConflict(f"{room}: has a log already (record {journal.last_index})")
+        if [r.index for r in records] != list(range(1, len(records) + 1)):
+            raise LogConflict(f"{room}: a restored log is records 1..n in order")
+        await asyncio.to_thread(journal.write_many, [(r.index, r.pack()) for r in records], self.fsync)
+        self._journals_ahead = True
+
+    async def delete(self, room: str) -> None:
+        await self.forget(room)
+        path = self._room_dir(room, make=False)
+        if path.exists():
+            await asyncio.to_thread(shutil.rmtree, path)
+        self._unscheduled = [r for r in self._unscheduled if r != room]
+        if self._due.pop(room, None) is not None:
+            self._write_schedule()
 
     def close(self) -> None:
         self._write_schedule()

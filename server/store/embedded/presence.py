@@ -30,6 +30,9 @@ class MemoryPresence:
         self._seats[(campaign, player)] = session
         return previous
 
+    async def nodes(self) -> list[str]:
+        return sorted(self._reports)
+
     async def release_seat(self, campaign: str, player: str, session: str) -> None:
         if self._seats.get((campaign, player)) == session:
             del self._seats[(campaign, player)]

@@ -44,13 +44,36 @@ class RedisGrants:
 
     async def replace(self, campaign_id: str, player: str, token_hash: str, grant: Mapping[str, Any]) -> None:
         key = keys.tokens(self.prefix)
-        stale = []
-        async for digest, raw in self.r.hscan_iter(key, count=500):
-            old = _unpack(raw)
-            if old.get("campaign") == campaign_id and old.get("player") == player:
-                stale.append(digest)
+        stale = [d for d, g in (await self._grants_of(campaign_id)).items() if g.get("player") == player]
         async with self.r.pipeline(transaction=True) as pipe:
             if stale:
                 pipe.hdel(key, *stale)
             pipe.hset(key, token_hash, _pack(dict(grant)))
+            await pipe.execute()
+
+    async def _grants_of(self, campaign_id: str) -> dict[bytes, dict[str, Any]]:
+        """The campaign's grants by the hash's field name (a scan of every token: an operator's or moderator's
+        rare request)."""
+        found = {}
+        async for digest, raw in self.r.hscan_iter(keys.tokens(self.prefix), count=500):
+            grant = _unpack(raw)
+            if grant.get("campaign") == campaign_id:
+                found[digest] = dict(grant)
+        return found
+
+    async def grants_of(self, campaign_id: str) -> dict[str, dict[str, Any]]:
+        return {d.decode(): g for d, g in (await self._grants_of(campaign_id)).items()}
+
+    async def revoke(self, campaign_id: str, player: str) -> int:
+        stale = [d for d, g in (await self._grants_of(campaign_id)).items() if g.get("player") == player]
+        if stale:
+            await self.r.hdel(keys.tokens(self.prefix), *stale)
+        return len(stale)
+
+    async def delete_campaign(self, campaign_id: str) -> None:
+        stale = list(await self._grants_of(campaign_id))
+        async with self.r.pipeline(transaction=True) as pipe:
+            pipe.hdel(keys.campaigns(self.prefix), campaign_id)
+            if stale:
+                pipe.hdel(keys.tokens(self.prefix), *stale)
             await pipe.execute()

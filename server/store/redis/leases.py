@@ -76,6 +76,10 @@ class RedisLeases:
                            args=[now_ms, gap_ms, msgpack.packb([int(last or 0), now_ms], use_bin_type=True)])
         self._down = sum(b - a for a, b in await self.outages(0))
 
+    async def last_seen(self) -> int | None:
+        raw = await self.r.get(keys.service_alive(self.prefix))
+        return int(raw) if raw else None
+
     async def outages(self, after_ms: int) -> list[tuple[int, int]]:
         raw = await self.r.lrange(keys.outages(self.prefix), 0, -1)
         pairs = (msgpack.unpackb(r, raw=False) for r in raw)

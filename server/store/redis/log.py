@@ -5,12 +5,13 @@ next index and updates the schedule with it, so a node that lost its lease and s
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from redis.exceptions import ResponseError
 
 from server.store import keys
+from server.store.log import RoomStat
 from server.store.records import LogConflict, Record, RoomSnapshot
 
 _APPEND = """
@@ -74,3 +75,39 @@ class RedisLog:
 
     async def forget(self, room: str) -> None:
         return None
+
+    async def rooms(self) -> list[str]:
+        found = [keys.room_of_log(self.prefix, key.decode())
+                 async for key in self.r.scan_iter(match=keys.room_logs(self.prefix), count=500)]
+        return sorted(found)
+
+    async def stat(self, room: str) -> RoomStat | None:
+        log_key, snapshot_key = keys.room_log(self.prefix, room), keys.room_snapshot(self.prefix, room)
+        async with self.r.pipeline(transaction=False) as pipe:
+            pipe.xrevrange(log_key, "+", "-", count=1)
+            pipe.memory_usage(log_key)
+            pipe.memory_usage(snapshot_key)
+            last, log_bytes, snapshot_bytes = await pipe.execute()
+        if not last:
+            return None
+        record = Record.unpack(last[0][1][b"r"])
+        return RoomStat(record.index, int(log_bytes or 0) + int(snapshot_bytes or 0), record.at_ms)
+
+    async def restore(self, room: str, records: Sequence[Record]) -> None:
+        key = keys.room_log(self.prefix, room)
+        if await self.r.exists(key):
+            raise LogConflict(f"{room}: has a log already")
+        if [r.index for r in records] != list(range(1, len(records) + 1)):
+            raise LogConflict(f"{room}: a restored log is records 1..n in order")
+        for start in range(0, len(records), 500):
+            async with self.r.pipeline(transaction=True) as pipe:
+                for record in records[start:start + 500]:
+                    pipe.xadd(key, {"r": record.pack()}, id=f"{record.index}-0")
+                await pipe.execute()
+
+    async def delete(self, room: str) -> None:
+        async with self.r.pipeline(transaction=True) as pipe:
+            pipe.delete(keys.room_log(self.prefix, room), keys.room_snapshot(self.prefix, room))
+            pipe.zrem(keys.schedule(self.prefix), room)
+            pipe.zrem(keys.alive(self.prefix), room)
+            await pipe.execute()

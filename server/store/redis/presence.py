@@ -37,6 +37,11 @@ class RedisPresence:
                     total[room][role] += int(n)
         return {room: dict(c) for room, c in total.items()}
 
+    async def nodes(self) -> list[str]:
+        head = keys.presence(self.prefix, "")
+        return sorted([key.decode()[len(head):]
+                       async for key in self.r.scan_iter(match=keys.presence_pattern(self.prefix), count=100)])
+
     async def claim_seat(self, campaign: str, player: str, session: str) -> str | None:
         previous = await self.r.set(keys.seat(self.prefix, campaign, player), session, get=True)
         return previous.decode() if previous else None
