@@ -28,10 +28,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench import cli
 from bench.common import against as common_against
 from bench.common import git_commit, previous_result
-from server.battle.engine import BattleEngine
-from server.battle.state import BattleState
 from server.core.replay import Recorder
-from tests.battle.driver import close_battle_config, play_phase
+from server.napoleonic.battle.engine import BattleEngine
+from server.napoleonic.battle.state import BattleState
+from tests.napoleonic.battle.driver import close_battle_config, play_phase
 
 ENGINE = BattleEngine()
 
@@ -78,10 +78,10 @@ def time_baseline(states: list[BattleState], repeat: int) -> list[float]:
 
 
 def battles_per_second(n: int, seed: int) -> tuple[float, float, str]:
-    """Whole 25v25 battles per second: the battle AI on both sides when server/battle/ai.py is present, else the
-    random commander."""
+    """Whole 25v25 battles per second: the battle AI on both sides when server/napoleonic/battle/ai.py is present,
+    else the random commander."""
     try:
-        ai_module = importlib.import_module("server.battle.ai")
+        ai_module = importlib.import_module("server.napoleonic.battle.ai")
     except ImportError:
         ai_module = None
     t0 = time.perf_counter()
@@ -102,7 +102,8 @@ def battles_per_second(n: int, seed: int) -> tuple[float, float, str]:
                 play_phase(rec, rng, retreat_chance=0.002)
             turns += rec.state.turn
     elapsed = time.perf_counter() - t0
-    who = "battle AI (server/battle/ai.py)" if ai_module else "random commander (tests/battle/driver.py)"
+    who = ("battle AI (server/napoleonic/battle/ai.py)" if ai_module
+           else "random commander (tests/napoleonic/battle/driver.py)")
     return n / elapsed, turns / n, who
 
 

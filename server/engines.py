@@ -10,12 +10,12 @@ engines only child rooms play: "battle" and "siege" (the storm).
 from __future__ import annotations
 
 from server import scenarios
-from server.battle.engine import BattleEngine
-from server.campaign.engine import CampaignEngine
+from server.continental.engine import CampaignEngine
 from server.core.registry import Registry
 from server.drill import DrillEngine
-from server.napoleon.engine import NapoleonicEngine
-from server.siege.engine import SiegeEngine
+from server.napoleonic.battle.engine import BattleEngine
+from server.napoleonic.campaign.engine import NapoleonicEngine
+from server.napoleonic.siege.engine import SiegeEngine
 from server.skirmish.engine import SkirmishEngine
 
 ENGINES = Registry()

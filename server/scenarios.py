@@ -1,5 +1,5 @@
 """Scenario files, read at the edge: shared/scenarios/<name>/scenario.json and its tables, handed to the campaign
-engines (server.campaign.scenario.provide) so that no engine reads a file (DESIGN: data, not code; pure engines)."""
+engines (server.continental.scenario.provide) so that no engine reads a file (DESIGN: data, not code; pure engines)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from server.campaign import scenario
+from server.continental import scenario
 
 ROOT = Path(__file__).resolve().parents[1] / "shared" / "scenarios"
 

@@ -800,7 +800,7 @@ export class GamePage {
     this.place(this.slots.rules, model?.houseRules.length
       ? h("section", {}, h("h3", {}, t("game.house_rules"), " (", ...ruleLinks(["C-0.3"]), ")"), h("ul", {}, ...model.houseRules.map((r) => h("li", {}, r)))) : null);
     if (w?.role === "moderator") {
-      // Only the full view marks false answers (server/campaign/fog.py): keep them while the desk shows a team's.
+      // Only the full view marks false answers (server/continental/fog.py): keep them while the desk shows a team's.
       if (model && !this.conn.viewing.has(id)) this.falseAnswers.set(id, model.recon.answers.filter((a) => a.falseAnswer));
       let desk = this.desks.get(id);
       if (!desk) {

@@ -1,4 +1,4 @@
-// The battle engine's real view() (branch `battle`, server/battle/view.py) for a spectator after a few turns of a
+// The battle engine's real view() (branch `battle`, server/napoleonic/battle/view.py) for a spectator after a few turns of a
 // random battle on a drawn map, read by the client's model.
 import { describe, expect, it } from "vitest";
 import { footprint } from "../src/battle/geometry";

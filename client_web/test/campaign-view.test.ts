@@ -1,5 +1,5 @@
-// The campaign engine's real view() (server/campaign/fog.py), captured for team red and for the moderator at the
-// start of operations of the continental scenario, level 2 (tests/campaign/helpers.py start(2, clear=False,
+// The campaign engine's real view() (server/continental/fog.py), captured for team red and for the moderator at the
+// start of operations of the continental scenario, level 2 (tests/continental/helpers.py start(2, clear=False,
 // deception=True)), read by the client's model.
 import { describe, expect, it } from "vitest";
 import { cheapestPath, formatCoord, fromCoord } from "../src/campaign/geometry";

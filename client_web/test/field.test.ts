@@ -79,7 +79,7 @@ describe("effects of a resolution", () => {
   });
 });
 
-describe("the options answer (issue 14's server/battle/options.py)", () => {
+describe("the options answer (issue 14's server/napoleonic/battle/options.py)", () => {
   const answer = {
     ruleset: "battle", unit: "r1", active: true, side: "red", points: 4,
     moves: [{ to: [10, 20], path: [[10, 21], [10, 20]], cost: 2, points_left: 2, road: false, contact: [], halts: null },

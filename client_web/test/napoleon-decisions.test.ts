@@ -1,6 +1,6 @@
 // The Napoleonic decisions beyond the march, read from views the engine gave (fixtures/napoleon-decisions.json,
-// captured from server/napoleon/engine.py on the 1813 scenario): only what the viewer's team may do now is offered,
-// and each offer carries the order the engine takes (server/napoleon/engine.py docstring).
+// captured from server/napoleonic/campaign/engine.py on the 1813 scenario): only what the viewer's team may do now is offered,
+// and each offer carries the order the engine takes (server/napoleonic/campaign/engine.py docstring).
 import { describe, expect, it } from "vitest";
 import {
   appointOrder, armyOffers, cellsApart, imposeTermsRuling, interceptOffers, needsGeneral, readNapoleon, reinforceOffers, siegeOffers, termsOrder,

@@ -1,4 +1,4 @@
-// The Napoleonic campaign engine's view() (branch `napoleon`, server/napoleon/view.py) for team red at the start,
+// The Napoleonic campaign engine's view() (branch `napoleon`, server/napoleonic/campaign/view.py) for team red at the start,
 // read by the client's campaign model: armies with movement points, the map, moves ordered per army.
 import { describe, expect, it } from "vitest";
 import { cheapestPath } from "../src/campaign/geometry";

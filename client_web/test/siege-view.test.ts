@@ -1,5 +1,5 @@
-// The siege engine's storm view (server/siege/engine.py: the battle view plus `siege`), captured for a spectator of
-// the storm of Dresden (map seed 7, tests/siege/helpers.py), read by the client's battle model.
+// The siege engine's storm view (server/napoleonic/siege/engine.py: the battle view plus `siege`), captured for a spectator of
+// the storm of Dresden (map seed 7, tests/napoleonic/siege/helpers.py), read by the client's battle model.
 import { describe, expect, it } from "vitest";
 import { readBattle } from "../src/battle/model";
 import view from "./fixtures/siege-view-spectator.json";

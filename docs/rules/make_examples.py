@@ -110,7 +110,7 @@ def data(events: Iterable[Any], kind: str) -> list[dict[str, Any]]:
 # --- the field battle ----------------------------------------------------------------------------------------------
 
 def _battle() -> Any:
-    from tests.battle import helpers
+    from tests.napoleonic.battle import helpers
 
     return helpers
 
@@ -369,7 +369,7 @@ def charge() -> Example:
 # --- the Continental War -------------------------------------------------------------------------------------------
 
 def _campaign() -> Any:
-    from tests.campaign import helpers
+    from tests.continental import helpers
 
     return helpers
 
@@ -488,7 +488,7 @@ def continental_strike() -> Example:
 
 def siege_ladders() -> Example:
     """N-SIEGE-12, N-SIEGE-13, N-SIEGE-10, D-N-15: a storming column from the trenches onto the wall."""
-    from tests.siege import helpers as h
+    from tests.napoleonic.siege import helpers as h
 
     seed = 5
     s, _ = h.storm([h.u("bc", "infantry", 35, 44, formation="attack_column", facing="N")],

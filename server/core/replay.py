@@ -1,6 +1,7 @@
 """Replay files: a game's seed, setup and accepted commands, replayed to the same events byte for byte
 (D-GEN-1: the dice are in the state, so the commands decide everything). One recorder and one player for every
-engine of the Engine protocol (server.core.engine): field battles (server.battle), storms (server.siege), any other.
+engine of the Engine protocol (server.core.engine): field battles (server.napoleonic.battle), storms
+(server.napoleonic.siege), any other.
 
     {"format": "kriegsspiel/battle-replay/1", "seed": 7, "config": {...},
      "commands": [{"op": "order", "actor": {"player": "p1", "team": "red"}, "order": {...}},

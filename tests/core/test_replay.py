@@ -7,16 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from server.battle.engine import BattleEngine
-from server.battle.state import BattleState
 from server.core.engine import Actor
 from server.core.errors import RuleError
 from server.core.replay import Recorder, dumps, event_lines, loads, replay, replay_format
-from server.siege.engine import SiegeEngine
+from server.napoleonic.battle.engine import BattleEngine
+from server.napoleonic.battle.state import BattleState
+from server.napoleonic.siege.engine import SiegeEngine
 
 TESTS = Path(__file__).resolve().parents[1]
-STORM = TESTS / "siege" / "golden" / "storm.replay.json"
-FIELD_BATTLE = TESTS / "battle" / "golden" / "field_battle.replay.json"
+STORM = TESTS / "napoleonic" / "siege" / "golden" / "storm.replay.json"
+FIELD_BATTLE = TESTS / "napoleonic" / "battle" / "golden" / "field_battle.replay.json"
 RED = Actor("p-red", "red")
 
 

@@ -1,5 +1,5 @@
 """Hostile orders and rulings against the pure engines — battle, siege (storm) and Napoleonic campaign — as the
-campaign's own fuzzer does (tests/campaign/test_properties.py): random and malformed order dicts (wrong types,
+campaign's own fuzzer does (tests/continental/test_properties.py): random and malformed order dicts (wrong types,
 missing fields, unknown order types, cells off the map, huge and negative numbers, NaN, nested junk, the other
 side's ids, orders out of phase, into a finished battle) get only typed `RuleError`s, never another exception, and
 the state given to the engine is unchanged (its dump() is equal before and after). An order the engine accepts
@@ -17,17 +17,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from server.battle.engine import BattleEngine
-from server.battle.state import BattleState
 from server.core.engine import Actor, Engine
 from server.core.errors import NotYourTurn, NotYourUnit, RuleError
-from server.napoleon.engine import NapoleonicEngine
-from server.napoleon.state import NapoleonicState
-from server.siege.engine import SiegeEngine, StormState
-from tests.battle.helpers import battle, unit
-from tests.napoleon.helpers import army, game
-from tests.siege.helpers import storm
-from tests.siege.helpers import u as su
+from server.napoleonic.battle.engine import BattleEngine
+from server.napoleonic.battle.state import BattleState
+from server.napoleonic.campaign.engine import NapoleonicEngine
+from server.napoleonic.campaign.state import NapoleonicState
+from server.napoleonic.siege.engine import SiegeEngine, StormState
+from tests.napoleonic.battle.helpers import battle, unit
+from tests.napoleonic.campaign.helpers import army, game
+from tests.napoleonic.siege.helpers import storm
+from tests.napoleonic.siege.helpers import u as su
 
 from .junk import JUNK, mutated, order_dicts
 
@@ -140,7 +140,8 @@ SIEGE_IDS = ["bi1", "bi2", "ba1", "ri1", "rg", "fortress-gun-4", "fortress-gun-5
 
 @functools.cache
 def storms() -> tuple[StormState, ...]:
-    """Blue besieges Dresden (map seed 7; helpers in tests/siege): blue's phase, red's, and a storm that is over."""
+    """Blue besieges Dresden (map seed 7; helpers in tests/napoleonic/siege): blue's phase, red's, and a storm that is
+    over."""
     blue, _ = storm([su("bi1", "infantry", 20, 50, facing="N"), su("bi2", "infantry", 30, 50, facing="N"),
                      su("ba1", "foot_artillery", 36, 46, facing="N")],
                     [su("ri1", "infantry", 37, 32), su("rg", "infantry", 64, 14)])
@@ -423,8 +424,8 @@ def test_legal_campaign_orders_and_rulings_with_hostile_fields_N_START_3_D_L_1(
 @pytest.mark.parametrize("kind", [{}, [], ["close_road"], None, 3])
 def test_a_campaign_ruling_of_no_known_type_is_unknown_C_9_4(kind: Any) -> None:
     """Once a TypeError (an unhashable type looked up among the interventions): the moderator's `internal` error."""
-    from tests.campaign.helpers import ENGINE as CAMPAIGN
-    from tests.campaign.test_properties import _cfg
+    from tests.continental.helpers import ENGINE as CAMPAIGN
+    from tests.continental.test_properties import _cfg
 
     state, _ = CAMPAIGN.setup(_cfg(2, True), 3)
     before = CAMPAIGN.dump(state)
@@ -439,8 +440,8 @@ def test_a_campaign_ruling_of_no_known_type_is_unknown_C_9_4(kind: Any) -> None:
                                     {"type": "adjust_rating", "unit": "r5RD", "rating": float("inf")}])
 def test_campaign_rulings_with_junk_values_are_bad_orders_C_9_4(ruling: dict[str, Any]) -> None:
     """Once a TypeError (cells that are no list) or accepted (a NaN or infinite rating)."""
-    from tests.campaign.helpers import ENGINE as CAMPAIGN
-    from tests.campaign.test_properties import _cfg
+    from tests.continental.helpers import ENGINE as CAMPAIGN
+    from tests.continental.test_properties import _cfg
 
     state, _ = CAMPAIGN.setup(_cfg(2, True), 3)
     before = CAMPAIGN.dump(state)
@@ -452,8 +453,8 @@ def test_campaign_rulings_with_junk_values_are_bad_orders_C_9_4(ruling: dict[str
 @pytest.mark.parametrize("cell", [{"a": 1, "b": 2}, [float("inf"), 0], [0, float("-inf")]])
 def test_a_campaign_cell_that_is_a_map_or_infinite_is_a_bad_order(cell: Any) -> None:
     """Once a KeyError (a map of two keys read as [x, y]) or an OverflowError (int(inf)): an `internal` error."""
-    from tests.campaign.helpers import ENGINE as CAMPAIGN
-    from tests.campaign.test_properties import _cfg
+    from tests.continental.helpers import ENGINE as CAMPAIGN
+    from tests.continental.test_properties import _cfg
 
     state, _ = CAMPAIGN.setup(_cfg(2, True), 3)
     for team in ("red", "blue"):
@@ -469,8 +470,8 @@ def test_a_campaign_cell_that_is_a_map_or_infinite_is_a_bad_order(cell: Any) -> 
 
 @functools.cache
 def continental(level: int, planning: bool) -> Any:
-    from tests.campaign.helpers import ENGINE as CAMPAIGN
-    from tests.campaign.test_properties import _cfg
+    from tests.continental.helpers import ENGINE as CAMPAIGN
+    from tests.continental.test_properties import _cfg
 
     state, _ = CAMPAIGN.setup(_cfg(level, True), 3)
     if not planning:
@@ -482,10 +483,10 @@ def continental(level: int, planning: bool) -> Any:
 @SETTINGS
 @given(level=st.sampled_from([1, 2, 3]), planning=st.booleans(), data=st.data())
 def test_legal_continental_orders_with_hostile_fields_C_1_7(level: int, planning: bool, data: st.DataObject) -> None:
-    """The campaign's own fuzzer (tests/campaign/test_properties.py) sends random orders; this one mutates its
+    """The campaign's own fuzzer (tests/continental/test_properties.py) sends random orders; this one mutates its
     legal candidates, as above."""
-    from tests.campaign.helpers import ENGINE as CAMPAIGN
-    from tests.campaign.test_properties import _candidate
+    from tests.continental.helpers import ENGINE as CAMPAIGN
+    from tests.continental.test_properties import _candidate
 
     state = continental(level, planning)
     team = data.draw(st.sampled_from(sorted(CAMPAIGN.active_teams(state))))
@@ -502,9 +503,9 @@ def test_legal_continental_orders_with_hostile_fields_C_1_7(level: int, planning
 def test_a_recorded_order_keeps_only_its_command_C_1_7_C_9_3() -> None:
     """C-1.7 [L3], C-9.3: the mediator records the order it read; junk fields beside it (up to a frame's
     worth each) once went into `pending`, the snapshot and the order_recorded event verbatim, growing them."""
-    from server.campaign.orders import parse
-    from tests.campaign.helpers import ENGINE as CAMPAIGN
-    from tests.campaign.helpers import RED, place, start
+    from server.continental.orders import parse
+    from tests.continental.helpers import ENGINE as CAMPAIGN
+    from tests.continental.helpers import RED, place, start
 
     s = start(3)
     uid = place(s, "red", "RD", (40, 20))
@@ -534,7 +535,7 @@ def test_a_recorded_order_keeps_only_its_command_C_1_7_C_9_3() -> None:
 ])
 def test_the_recorded_form_reads_back_as_the_same_command_C_1_7(given: dict[str, Any]) -> None:
     """What `pending` keeps replays exactly: the wire form of a parsed command parses to that command."""
-    from server.campaign.orders import parse
+    from server.continental.orders import parse
 
     cmd = parse({**given, "junk": "x" * 1000})
     assert parse(cmd.wire_form()) == cmd and "junk" not in cmd.wire_form()
@@ -557,7 +558,7 @@ def test_a_path_cell_of_fractions_is_a_bad_order_D_NAP_1(cell: Any) -> None:
 @pytest.mark.parametrize("cell", NOT_WHOLE)
 def test_a_campaign_cell_of_fractions_is_a_bad_order_C_4_3(cell: Any) -> None:
     """C-4.3: the Continental campaign's cells are whole too; its parser rounded the same way."""
-    from server.campaign.orders import parse
+    from server.continental.orders import parse
     from server.core.errors import BadOrder
 
     with pytest.raises(BadOrder):
@@ -568,8 +569,8 @@ def test_a_campaign_cell_of_fractions_is_a_bad_order_C_4_3(cell: Any) -> None:
 
 @pytest.mark.parametrize("cell", [[10, 16], (10, 16), "10-16", ["10", "16"], [10.0, 16.0]])
 def test_whole_cells_in_every_written_form_are_read_D_NAP_1_C_4_3(cell: Any) -> None:
-    from server.campaign.orders import parse
-    from server.napoleon.movement import parse_path
+    from server.continental.orders import parse
+    from server.napoleonic.campaign.movement import parse_path
 
     assert parse_path([cell]) == [(10, 16)]
     assert parse({"type": "move", "unit": "u", "path": [cell]}).path == ((10, 16),)

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from server.battle.ai import BattleAI
 from server.core.errors import NotYourTurn
+from server.napoleonic.battle.ai import BattleAI
 from server.rooms.errors import RoomError
 from server.rooms.hub import Hub
 from server.rooms.ids import RoomId

@@ -14,7 +14,7 @@ from server.core.errors import BadOrder, IllegalOrder, NotYourTurn
 from server.rooms.members import Member
 from server.rooms.room import Room
 from server.store.embedded import open_embedded
-from tests.campaign.helpers import RED, order, place, start
+from tests.continental.helpers import RED, order, place, start
 from tests.rooms.helpers import ManualClock, open_hub, services, spec
 
 

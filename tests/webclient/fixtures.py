@@ -3,7 +3,8 @@
     python -m tests.webclient.fixtures
 
 `client_web/test/fixtures/battle-engaged.json`: a 25-against-25 battle on a generated field (hills, a river with
-its crossings, a village, woods), played by the random commanders of tests/battle/driver.py until the armies are
+its crossings, a village, woods), played by the random commanders of
+tests/napoleonic/battle/driver.py until the armies are
 in contact, as a spectator sees it just before a resolution with fire and melee (`before`), the resolution's events
 as the room sends them (`events`), and the view after it (`after`). The preview page (`#preview=battle`), the
 canvas tests and bench/client_frames.py draw it.
@@ -16,13 +17,13 @@ import random
 from pathlib import Path
 from typing import Any
 
-from server.battle.engine import BattleEngine
-from server.battle.footprint import DIRECTIONS
-from server.battle.mapgen import CellTerrain, generate
 from server.core.engine import Actor
 from server.core.errors import RuleError
 from server.core.replay import Recorder
-from tests.battle.driver import candidates
+from server.napoleonic.battle.engine import BattleEngine
+from server.napoleonic.battle.footprint import DIRECTIONS
+from server.napoleonic.battle.mapgen import CellTerrain, generate
+from tests.napoleonic.battle.driver import candidates
 
 OUT = Path(__file__).resolve().parents[2] / "client_web" / "test" / "fixtures" / "battle-engaged.json"
 ENGINE = BattleEngine()

@@ -56,7 +56,7 @@ function uniq(cells: Cell[]): Cell[] {
 
 /** Cells a unit covers: anchor (front-left from its own view) + i·lateral + j·back; on a diagonal facing, between
  * every two diagonal neighbours the cell more to the rear (then more to the right) is occupied too (D-N-4, as
- * server/battle/footprint.py plays it). */
+ * server/napoleonic/battle/footprint.py plays it). */
 export function footprint(anchor: Cell, facing: number | string, width: number, depth: number): Cell[] {
   const lat = lateralVector(facing);
   const fwd = facingVector(facing);

@@ -26,7 +26,7 @@ describe("battle model", () => {
     expect(m.melees).toEqual([{ a: "r1", b: "b2" }]);
   });
 
-  it("marks a unit whose move ended at the ditch or the ladders this turn (N-SIEGE-12/13, server/battle/view.py move_ended)", () => {
+  it("marks a unit whose move ended at the ditch or the ladders this turn (N-SIEGE-12/13, server/napoleonic/battle/view.py move_ended)", () => {
     const m = readBattle({ units: [
       { id: "i1", side: "red", type: "infantry", formation: "attack_column", facing: "N", anchor: [10, 50], move_ended: "N-SIEGE-12" },
       { id: "i2", side: "red", type: "infantry", formation: "attack_column", facing: "N", anchor: [20, 50], move_ended: null },

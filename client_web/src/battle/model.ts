@@ -134,6 +134,6 @@ export function readBattle(state: Obj): BattleModel {
 export const BATTLE_SYMBOLS: Record<string, string> = {
   ".": "open", "=": "road", f: "light_forest", F: "dense_forest", S: "settlement", "~": "river", "+": "crossing",
   M: "mountain", W: "water", m: "marsh",
-  // server/siege/rules.py, used when a storm's view lacks `siege.legend`
+  // server/napoleonic/siege/rules.py, used when a storm's view lacks `siege.legend`
   "#": "wall", X: "fort", _: "ditch", b: "breach", P: "parallel",
 };

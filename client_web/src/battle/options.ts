@@ -1,5 +1,5 @@
 /** A battle unit's legal options as the server answers them (issue 14: the engine's `options`, computed by the same
- * checks that validate orders — server/battle/options.py), and what the preview reads from them. The client
+ * checks that validate orders — server/napoleonic/battle/options.py), and what the preview reads from them. The client
  * never prices a move or judges an order itself: what it offers is what the answer lists, what it disables carries
  * the answer's reason and rule. Until the server answers options, the field offers the orders without any cost or
  * claim, and the engine's refusal is shown at the unit. */
@@ -73,7 +73,7 @@ function placing(o: Obj): Placing | null {
   return { to, facing: num(o.facing) ?? 0, formation: str(o.formation), cost: num(o.cost) ?? 0, carried: o.carried === true };
 }
 
-/** The server's answer (snake_case, as server/battle/options.py's `BattleOptions` dumps it) as the client reads it. */
+/** The server's answer (snake_case, as server/napoleonic/battle/options.py's `BattleOptions` dumps it) as the client reads it. */
 export function readOptions(body: unknown): BattleOptions | null {
   const o = isObj(body) && isObj(body.options) ? body.options : body;
   if (!isObj(o) || typeof o.active !== "boolean") return null;

@@ -171,7 +171,7 @@ export function readCampaign(state: Obj): CampaignModel {
   const cols = (size ? size[0] : null) ?? num(map.cols ?? map.width ?? state.width) ?? 40;
   const rows = (size ? size[1] : null) ?? num(map.rows ?? map.height ?? state.height) ?? 30;
   const origin = readCell(map.origin, null) ?? { x: 0, y: 0 };
-  // The campaign engine's maps count latitude northwards and list rows from the north (server/campaign/grid.py).
+  // The campaign engine's maps count latitude northwards and list rows from the north (server/continental/grid.py).
   const latitudeUp = typeof map.latitude_up === "boolean" ? map.latitude_up : size !== null;
   const metric: Metric = { cols, rows, origin, latitudeUp, kmPerCell: num(map.km_per_cell) ?? 10 };
   const legends = isObj(map.legend) ? map.legend : {};
@@ -322,7 +322,7 @@ export function stepCost(model: CampaignModel, force?: Force): { step(from: Cell
         return v === null ? Infinity : stepKm(from, to, model.metric.kmPerCell) / v;
       }
       if (model.drill) return 1;
-      // D-NAP-1 as the Napoleonic engine plays it (server/napoleon/movement.py step_cost): the terrain's points,
+      // D-NAP-1 as the Napoleonic engine plays it (server/napoleonic/campaign/movement.py step_cost): the terrain's points,
       // the road step along a road, a river cell off a bridge dearer, 1.5× on a diagonal. Without the table in
       // the view, plain ground (1 point) is assumed and the engine has the last word.
       if (model.napoleonic) {

@@ -1,4 +1,4 @@
-/** The Napoleonic campaign's decisions beyond the march (server/napoleon/engine.py): siege decisions and terms
+/** The Napoleonic campaign's decisions beyond the march (server/napoleonic/campaign/engine.py): siege decisions and terms
  * (N-SIEGE-2…5, N-SIEGE-8), reinforcements (D-N-12), interception and posture (N-START-2, D-N-13), fortifying a city
  * (D-N-16), a replacement general (D-N-14). Each function reads the engine's view and offers only what the viewer's
  * team may do now; the engine still decides, and its refusal is shown with the rule. */
@@ -62,7 +62,7 @@ export function readNapoleon(state: Obj): NapView {
   };
 }
 
-/** D-GEN-2 (server/napoleon/movement.py cells_apart): Euclidean distance between cell centres, rounded half up. */
+/** D-GEN-2 (server/napoleonic/campaign/movement.py cells_apart): Euclidean distance between cell centres, rounded half up. */
 export function cellsApart(a: [number, number], b: [number, number]): number {
   return Math.floor(Math.hypot(a[0] - b[0], a[1] - b[1]) + 0.5 + 1e-9);
 }

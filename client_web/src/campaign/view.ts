@@ -230,7 +230,7 @@ export class CampaignView {
     if (sel && this.target && this.target.x === sel.cell.x && this.target.y === sel.cell.y) this.target = null;
   }
 
-  /** The campaign engine's other orders for one counter (server/campaign/orders.py): turn (C-4.4), frontage
+  /** The campaign engine's other orders for one counter (server/continental/orders.py): turn (C-4.4), frontage
    * (C-4.10), formation and orientation, covering troops (C-5.8), split (C-4.11), march along the planned path
    * (C-4.8), and at the target cell an attack (C-9) or an artillery strike (C-9.7). */
   private engineOrders(sel: Force): HTMLElement {
@@ -578,7 +578,7 @@ export class CampaignView {
     }
   }
 
-  /** A Napoleonic army's orders besides the march (server/napoleon/engine.py): posture (N-START-2, D-N-12), fortify
+  /** A Napoleonic army's orders besides the march (server/napoleonic/campaign/engine.py): posture (N-START-2, D-N-12), fortify
    * (D-N-16), a replacement general (D-N-14) — only those the team may give now (./napoleon.ts). */
   private armyOrders(nap: NapView, sel: Force): HTMLElement {
     const team = this.playerTeam();

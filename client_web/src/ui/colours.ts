@@ -64,6 +64,6 @@ export const TERRAIN_FILL: Record<string, string> = {
   marsh: "#b9cdb5", swamp: "#b9cdb5", desert: "#efe0ae",
   sea: "#9cc3e0", water: "#9cc3e0", lake: "#9cc3e0", river: "#9cc3e0",
   settlement: "#cdb8a6", town: "#cdb8a6", village: "#cdb8a6",
-  // a siege storm's ground (server/siege/rules.py)
+  // a siege storm's ground (server/napoleonic/siege/rules.py)
   wall: "#6d645a", fort: "#4f463e", ditch: "#8c7a5c", breach: "#c98f5a", parallel: "#b3a27a",
 };

@@ -1,6 +1,6 @@
 /** The rulings each room's engine accepts, as forms: a field per part of the ruling, with pickers for teams,
- * units, battles and players (server/battle/engine.py, server/siege/engine.py, server/napoleon/engine.py,
- * server/campaign/moderation.py, server/rooms/drill.py; the room itself takes `spectator_delay`). */
+ * units, battles and players (server/napoleonic/battle/engine.py, server/napoleonic/siege/engine.py, server/napoleonic/campaign/engine.py,
+ * server/continental/moderation.py, server/rooms/drill.py; the room itself takes `spectator_delay`). */
 export type FieldKind = "team" | "unit" | "battle" | "text" | "int" | "number";
 
 export interface RulingField {

@@ -50,7 +50,7 @@ def _spec(**kw: Any) -> dict[str, Any]:
 
 
 async def play(make_hub: Any, clock: Clock) -> dict[str, Any]:
-    from server.battle.ai import BattleAI
+    from server.napoleonic.battle.ai import BattleAI
     from server.rooms.members import Member
 
     hub = await make_hub()
