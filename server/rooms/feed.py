@@ -192,7 +192,7 @@ class Feed:
         return self._last_state.get(viewer) != state
 
     def post_view(self, viewer: str, seq: int, at_ms: int, state: Mapping[str, Any], clocks: Mapping[str, Any],
-                  server_ms: int) -> bool:
+                  server_ms: int, active: Sequence[str] = ()) -> bool:
         """The room as `viewer` sees it after event `seq`: queued for the class's sockets unless its state is the
         same as the last one posted for the class. Returns whether it was queued."""
         packed: bytes = encode(dict(state))
@@ -200,7 +200,7 @@ class Feed:
             return False
         self._last_view[viewer] = packed
         self._last_state[viewer] = state
-        head = view_head(self.room, seq, clocks, server_ms)
+        head = view_head(self.room, seq, clocks, server_ms, active)
         self._views[viewer] = _View(seq, at_ms, head, packed, state)
         self._flush_views()
         return True

@@ -286,6 +286,10 @@ class Room:
             return {}
         return {v: engine.view(self.state.game, v) for v in sorted(viewers)}
 
+    def active(self) -> list[str]:
+        """The teams to act now (the room's turn: a campaign waiting for its battles has none)."""
+        return sorted(self.spec.active(self.state.game))
+
     def clocks_view(self) -> dict[str, Any]:
         clocks = self.state.clocks
         return clocks.view(self.now()) if clocks is not None else {}

@@ -23,6 +23,6 @@ def post(feed: Feed, room: Room, seq: int, at_ms: int) -> None:
     changed = [(v, s) for v, s in room.views(feed.view_classes()).items() if feed.changed(v, s)]
     if not changed:
         return
-    clocks, now = room.clocks_view(), room.now()
+    clocks, now, active = room.clocks_view(), room.now(), room.active()
     for viewer, state in changed:
-        feed.post_view(viewer, seq, at_ms, state, clocks, now)
+        feed.post_view(viewer, seq, at_ms, state, clocks, now, active)

@@ -8,7 +8,7 @@ validating them each time; the protocol tests check that what they build is the 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -129,7 +129,9 @@ class Snapshot(_Msg):
 class View(_Msg):
     """What this viewer now sees of the room, after the events up to `seq`: sent after an accepted command (or a
     turn, flag or ruling) whose events changed it, so that a client never has to re-join to redraw. Once per
-    viewer class and command; the same bytes go to every socket of that class."""
+    viewer class and command; the same bytes go to every socket of that class. `active`: the teams to act in the
+    room now, as in Snapshot — not the engine's own turn order in `state`, which knows nothing of a campaign waiting
+    for its battles or of a team deciding under its clock."""
 
     t: Literal["view"] = "view"
     room: str
@@ -137,6 +139,7 @@ class View(_Msg):
     state: dict[str, Any]
     clocks: dict[str, Any]
     server_ms: int
+    active: list[str] = Field(default_factory=list)
 
 
 class Ping(_Msg):
@@ -171,9 +174,11 @@ def event_message(room: str, seq: int, at_ms: int, kind: str, data: dict[str, An
     return {"t": "ev", "room": room, "seq": seq, "at_ms": at_ms, "kind": kind, "data": data}
 
 
-def view_head(room: str, seq: int, clocks: Mapping[str, Any], server_ms: int) -> dict[str, Any]:
+def view_head(room: str, seq: int, clocks: Mapping[str, Any], server_ms: int,
+              active: Sequence[str] = ()) -> dict[str, Any]:
     """A `view` message (View) but its `state`, packed once per viewer class and spliced in."""
-    return {"t": "view", "room": room, "seq": seq, "clocks": dict(clocks), "server_ms": server_ms}
+    return {"t": "view", "room": room, "seq": seq, "clocks": dict(clocks), "server_ms": server_ms,
+            "active": list(active)}
 
 
 def ack_message(cid: int, seq: int | None) -> dict[str, Any]:

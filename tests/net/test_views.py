@@ -63,3 +63,21 @@ async def test_a_player_in_the_secret_module_gets_the_public_view_D_N_14(server:
         assert mate["state"]["counters"]
         await t.red1.wait(lambda m: m["t"] == "view" and m["state"]["active"] == ["blue"])
         assert all(v["state"]["counters"] == [] for v in views(t.red1) if v["seq"] >= locked_at)
+
+
+async def test_a_view_carries_the_rooms_active_teams_not_the_engines_turn_order_D_L_1_D_NAP_5(
+        server: ServerProcess) -> None:
+    """The campaign waits while its battle is fought (D-L-1, D-NAP-5): the view after the defender accepts says
+    nobody is to act, although the engine's own turn order (`state.active`) still names red."""
+    async with table(server, scenario="napoleonic") as t:
+        for c in t.all:
+            await c.wait(lambda m: m["t"] == "snapshot")
+        march = {"type": "move", "army": "bulow", "path": [[23, 19], [22, 18]]}
+        assert (await t.red2.request({"t": "order", "room": t.room, "order": march}))["t"] == "ack"
+        contact = await t.blue2.wait(lambda m: m["t"] == "view" and m["state"]["battles"])
+        assert contact["active"] == ["blue", "red"]  # blue decides under its clock while red's turn goes on
+        answer = {"type": "answer", "battle": contact["state"]["battles"][0]["id"], "choice": "accept"}
+        assert (await t.blue2.request({"t": "order", "room": t.room, "order": answer}))["t"] == "ack"
+        for c in (t.red1, t.blue1, t.spectator):
+            fought = await c.wait(lambda m: m["t"] == "view" and m["state"]["battles"][0]["status"] == "running")
+            assert fought["state"]["active"] == ["red"] and fought["active"] == []

@@ -201,8 +201,8 @@ describe("Connection", () => {
     s.deliver({ t: "ev", room: "campaign:c1", seq: 3, at_ms: 0, kind: "moved", data: {} });
     const views: number[] = [];
     conn.on("view", (v) => views.push(v.seq));
-    s.deliver({ t: "view", room: "campaign:c1", seq: 3, state: { turn: 1 }, clocks: {}, server_ms: 1 });
-    s.deliver({ t: "view", room: "battle:b9", seq: 7, state: {}, clocks: {}, server_ms: 1 });
+    s.deliver({ t: "view", room: "campaign:c1", seq: 3, state: { turn: 1 }, clocks: {}, server_ms: 1, active: [] });
+    s.deliver({ t: "view", room: "battle:b9", seq: 7, state: {}, clocks: {}, server_ms: 1, active: [] });
     expect(views).toEqual([3]);
     expect(conn.rooms.get("campaign:c1")).toBe(3);
   });

@@ -185,9 +185,12 @@ export interface Snapshot {
 /**
  * What this viewer now sees of the room, after the events up to `seq`: sent after an accepted command (or a
  * turn, flag or ruling) whose events changed it, so that a client never has to re-join to redraw. Once per
- * viewer class and command; the same bytes go to every socket of that class.
+ * viewer class and command; the same bytes go to every socket of that class. `active`: the teams to act in the
+ * room now, as in Snapshot — not the engine's own turn order in `state`, which knows nothing of a campaign waiting
+ * for its battles or of a team deciding under its clock.
  */
 export interface View {
+  active: string[];
   clocks: Record<string, unknown>;
   room: string;
   seq: number;

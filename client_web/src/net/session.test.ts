@@ -123,7 +123,8 @@ describe("replay frames", () => {
 
 describe("Session and the server's views", () => {
   const snap = { t: "snapshot" as const, chat: [], away: [], active: [], room: "c-1", kind: "campaign" as const, clocks: {}, server_ms: 10 };
-  const view = (seq: number, state: Record<string, unknown>) => ({ t: "view" as const, room: "c-1", seq, state, clocks: { paused: false }, server_ms: 500 + seq });
+  const view = (seq: number, state: Record<string, unknown>, active = Array.isArray(state.active) ? state.active.map(String) : []) => (
+    { t: "view" as const, room: "c-1", seq, state, clocks: { paused: false }, server_ms: 500 + seq, active });
 
   it("takes the viewer's new state from a view, so that the events before it need no re-join", () => {
     const s = new Session();
@@ -150,6 +151,14 @@ describe("Session and the server's views", () => {
     expect(s.stale("c-1")).toBe(true);
     s.onSnapshot({ ...snap, seq: 6, state: { turn: 2 } });
     expect(s.stale("c-1")).toBe(false);
+  });
+
+  it("takes the teams to act from the room, not from the engine's turn order in the state (D-L-1, D-NAP-5)", () => {
+    const s = new Session();
+    s.onSnapshot({ ...snap, seq: 4, state: { turn: 1, active: ["red"] }, active: [] }); // the campaign waits for its battle
+    expect(s.room("c-1").active).toEqual([]);
+    s.onView(view(5, { turn: 1, active: ["red"] }, ["blue", "red"])); // blue decides under its clock (N-START-3)
+    expect(s.room("c-1").active).toEqual(["blue", "red"]);
   });
 
   it("drops a view older than the snapshot it would overwrite", () => {

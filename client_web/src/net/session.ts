@@ -142,7 +142,9 @@ export class Session {
     r.clocks = s.clocks;
     r.clocksAt = s.server_ms;
     recordFrame(r);
-    r.active = s.active.length ? [...s.active] : Array.isArray(s.state.active) ? s.state.active.map(String) : [];
+    // the room's teams to act, which may differ from the engine's turn order in the state (a campaign waiting for
+    // its battles has none; a defender deciding under its clock is one)
+    r.active = [...s.active];
     // The campaign room's `away` is every lockout of its campaign: one it no longer lists is over, its `returned`
     // missed (a gap, a reconnect). Battle and secret-module rooms list only their own, so they remove none.
     const campaign = campaignOf(s.room);
@@ -167,7 +169,8 @@ export class Session {
     r.state = v.state;
     r.clocks = v.clocks;
     r.clocksAt = v.server_ms;
-    if (Array.isArray(v.state.active)) r.active = v.state.active.map(String);
+    if (Array.isArray(v.active)) r.active = [...v.active];
+    else if (Array.isArray(v.state.active)) r.active = v.state.active.map(String); // a server without `active` in views
     recordFrame(r);
     this.changed(v.room);
   }
