@@ -6,8 +6,8 @@ import { BattleView } from "./battle/view";
 import { CampaignView } from "./campaign/view";
 import { formatCoord } from "./campaign/geometry";
 import { readCampaign } from "./campaign/model";
-import { GARRISON_TERMS, GENERAL_TERMS, imposeTermsRuling, interceptOffers, readNapoleon, reinforceOffers, siegeOffers, termsOrder, type Offer, type Siege } from "./campaign/napoleon";
-import { has, lang, onLangChange, proper, setLang, t, tn, type MessageKey } from "./i18n";
+import { GARRISON_TERMS, GENERAL_TERMS, imposeTermsRuling, interceptOffers, readNapoleon, reinforceOffers, retreatOf, retreatOrder, siegeOffers, termsOrder, type Offer, type Siege } from "./campaign/napoleon";
+import { has, lang, onLangChange, proper, properArgs, setLang, t, tn, type MessageKey } from "./i18n";
 import { kindWord, phaseWord, playerWord, statusWord, teamWord } from "./i18n/words";
 import { fetchLobby } from "./lobby/api";
 import { CommandError, Connection, websocketUrl, type Command, type ConnectionState } from "./net/connection";
@@ -45,7 +45,9 @@ export class GamePage {
   /** D-N-14: whether this player may give orders, told at once when that changes */
   private readonly gate: OrderGate;
   private readonly header = h("header", { class: "game-header" });
-  private readonly stateBar = h("div", { class: "state-line", role: "status", "data-testid": "state-line" });
+  private readonly stateText = h("span", { class: "state-text", "data-testid": "state-text" });
+  private readonly stateActions = h("span", { class: "state-actions buttons inline", "data-testid": "state-actions" });
+  private readonly stateBar = h("div", { class: "state-line", "data-testid": "state-line" }, h("span", { role: "status" }, this.stateText), this.stateActions);
   private readonly banners = h("div", { class: "banners" });
   private readonly roomTabs = h("nav", { class: "room-tabs", "data-testid": "room-tabs" });
   private readonly stage = h("div", { class: "stage" });
@@ -357,7 +359,9 @@ export class GamePage {
     const id = this.current;
     const w = this.session.welcome;
     if (!id || !w) {
-      clear(this.stateBar);
+      this.stateText.textContent = "";
+      this.stateActions.replaceChildren();
+      this.stateBar.dataset.asks = "";
       this.attention.show(null);
       return;
     }
@@ -367,24 +371,69 @@ export class GamePage {
     const names = this.names(id);
     const campaign = this.session.rooms.get(campaignRoom(w.campaign));
     const cmodel = campaign ? readCampaign(campaign.state) : null;
-    const contact = room.kind === "campaign" ? cmodel?.battles.find((b) => b.status === "contact") : undefined;
+    const myTeam = w.role === "player" ? w.team ?? null : null;
+    const contacts = room.kind === "campaign" ? cmodel?.battles.filter((b) => b.status === "contact") ?? [] : [];
+    const contact = contacts.find((b) => b.defender === myTeam) ?? contacts[0];
     const bmodel = room.kind === "battle" ? readBattle(room.state) : null;
     const battleId = parseRoom(id)?.battle ?? null;
+    const nap = room.kind === "campaign" && cmodel?.napoleonic ? readNapoleon(room.state) : null;
+    // a beaten army to lead away (N-VICTORY-4): the viewer's own first, else any the viewer can see
+    const beaten = nap?.armies.filter((a) => a.status === "retreating") ?? [];
+    const retreat = beaten.find((a) => a.team === myTeam) ?? beaten[0];
+    const fighting = myTeam ? cmodel?.battles.find((b) => b.status === "running" && (b.attacker === myTeam || b.defender === myTeam)) : undefined;
     const line = stateLine({
       kind: room.kind, myTeam: w.role === "player" ? w.team ?? null : null, active: room.active,
       clocks: clocksAt(room.clocks, room.clocksAt, now), lockedMs: mine ? Math.max(0, mine.untilMs - now) : null,
       battle: bmodel ? { name: battleId ? names.battle(battleId) : names.room(id), turn: bmodel.turn, winner: bmodel.result ? String(bmodel.result.winner ?? "") || null : null } : undefined,
       decision: contact ? { team: contact.defender, place: names.place(contact.raw.cell) } : null,
+      retreat: retreat ? { team: String(retreat.team), army: proper(String(retreat.name ?? retreat.id)), cells: Number((retreat.retreat as { cells?: unknown } | undefined)?.cells ?? 7) } : null,
       runningBattles: cmodel?.battles.filter((b) => b.status === "running").length ?? 0,
+      myBattle: fighting ? names.battle(fighting.id) : null,
+      secret: room.kind === "secret_module" ? {
+        players: this.session.activeLockouts(now).map((l) => playerWord(l.player)),
+        leftMs: Math.max(0, (this.session.activeLockouts(now)[0]?.untilMs ?? now) - now),
+      } : null,
       over: room.kind === "campaign" && (room.state.phase === "over" || !!room.state.winner),
     });
     if (this.lastLine?.text !== line.text || this.stateBar.dataset.mine !== String(line.mine)) {
-      this.stateBar.textContent = line.text;
+      const asks = line.asks ?? "";
+      const key = `${id} ${asks} ${contact?.id ?? ""} ${String(retreat?.id ?? "")} ${fighting?.id ?? ""} ${lang()}`;
+      if (this.stateBar.dataset.asks !== key) {
+        this.stateBar.dataset.asks = key;
+        this.stateActions.replaceChildren(...this.stateButtons(id, line, contact?.id ?? null, retreat ? String(retreat.id) : null, fighting?.id ?? null));
+      }
+      this.stateText.textContent = line.text;
       this.stateBar.dataset.mine = String(line.mine);
       this.stateBar.classList.toggle("mine", line.mine);
     }
     this.lastLine = line;
     this.attention.show(line);
+  }
+
+  /** What the state line asks the viewer to decide, as buttons beside it: the defender's answer to a contact
+   * (N-START-3, D-N-13), the beaten army's retreat (N-VICTORY-4), the way to the battle the campaign waits for. */
+  private stateButtons(room: string, line: StateLine, battle: string | null, army: string | null, fighting: string | null): HTMLElement[] {
+    const send = (o: Record<string, unknown>) => () => void this.send({ t: "order", room, order: o }).catch(() => {});
+    if (line.asks === "battle" && battle) {
+      return (["accept", "withdraw", "retreat_with_battle"] as const).map((choice) =>
+        h("button", { "data-testid": `state-${choice}`, onclick: send({ type: "answer", battle, choice }) }, t(`battle.answer.${choice}`)));
+    }
+    if (line.asks === "retreat" && army) {
+      const view = this.views.get(room);
+      const raw = readNapoleon(this.session.room(room).state).armies.find((a) => a.id === army);
+      const suggested = raw ? retreatOf(raw)?.suggested ?? [] : [];
+      return [
+        h("button", { "data-testid": "state-retreat-show", onclick: () => { if (view instanceof CampaignView) view.show(army); } }, t("status.retreat.show")),
+        suggested.length ? h("button", { "data-testid": "state-retreat-suggested", onclick: send(retreatOrder(army, suggested)) }, t("status.retreat.suggested")) : null,
+      ].filter((b): b is HTMLButtonElement => b !== null);
+    }
+    if (line.asks === "go_to_battle" && fighting) {
+      const target = this.session.welcome ? battleRoom(this.session.welcome.campaign, fighting) : null;
+      if (target && this.rooms.includes(target)) {
+        return [h("button", { "data-testid": "state-go-battle", onclick: () => { this.current = target; this.replayAt = null; this.renderAll(); } }, t("status.go_to_battle"))];
+      }
+    }
+    return [];
   }
 
   private renderHeader(): void {
@@ -561,7 +610,7 @@ export class GamePage {
     const team = w?.role === "player" && !this.locked ? w.team ?? null : null;
     const nap = readNapoleon(this.session.room(id).state);
     const send = (o: Record<string, unknown>) => () => void this.send({ t: "order", room: id, order: o }).catch(() => {});
-    const button = (o: Offer, testid: string) => h("button", { "data-testid": testid, onclick: send(o.order) }, t(`nap.${o.key}` as MessageKey, o.args));
+    const button = (o: Offer, testid: string) => h("button", { "data-testid": testid, onclick: send(o.order) }, t(`nap.${o.key}` as MessageKey, properArgs(o.args)));
     const reinforce = reinforceOffers(nap, team);
     const intercepts = interceptOffers(nap, team);
     return h("section", { class: "battles", "data-testid": "battles" }, model.battles.length ? h("h3", {}, t("battle.list")) : null,

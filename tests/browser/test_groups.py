@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import ARTIFACTS, shot, sync_api
-from tests.browser.test_client import battle_tab, march_to_battle, open_link, say
+from tests.browser.test_client import battle_tab, end_battle, march, march_to_battle, open_link, say
 from tests.conftest import ServerProcess
 
 expect = sync_api.expect
@@ -258,3 +258,51 @@ def test_the_umpire_rules_through_the_desks_forms_and_everyone_reads_it(web_serv
     desk.get_by_test_id("mod-rule-form").click()
     expect(red.get_by_test_id("battle-result")).to_contain_text("Red", timeout=10_000)
     expect(red.get_by_test_id("state-line")).to_contain_text("is over: Red won")
+
+
+def test_the_defender_and_the_beaten_army_decide_from_the_state_line_N_START_3_N_VICTORY_4(
+        web_server: ServerProcess, new_page: Any) -> None:
+    """What a team must decide is in the line at the top, with its buttons and its clock: the defender's fight or
+    withdraw (its clock runs, outlined, the tab's title calls it), the attacker sent to the battle the campaign waits
+    for, and after the battle the beaten army's retreat, planned on the map up to seven cells."""
+    made = web_server.http("POST", "/api/campaigns", {
+        "name": "Decisions", "scenario": "napoleonic", "level": 2, "clock": {"mode": "per_turn", "turn_ms": 300_000},
+        "teams": [{"colour": "red", "seats": 2}, {"colour": "blue", "seats": 2}]})
+    seats = {s["player"]: s["link"] for s in made["seats"]}
+    red, blue, moderator = new_page(), new_page(), new_page()
+    open_link(red, seats["red-2"], "red")
+    open_link(blue, seats["blue-1"], "blue")  # not Ney's seat: whatever the general's fate, blue-1 stays at the table
+    open_link(moderator, made["moderator_link"], "Moderator")
+    march(red, "III Prussian Corps", ("ArrowDown", "ArrowDown", "ArrowLeft"))  # onto Ney at Leipzig
+
+    line = blue.get_by_test_id("state-line")
+    expect(line).to_contain_text(re.compile(r"You decide: fight at Leipzig\? \d:\d\d"))
+    expect(blue.get_by_test_id("clock-blue")).to_have_class(re.compile(r"\bto-move\b"))  # its clock runs, and shows it
+    expect(blue.get_by_test_id("clock-red")).to_have_class(re.compile(r"\bto-move\b"))  # red's turn goes on
+    assert blue.title().startswith("▶ You decide"), blue.title()
+    expect(red.get_by_test_id("state-line")).to_contain_text("Your turn")
+    shot(blue, "decision-in-the-state-line")
+    blue.get_by_test_id("state-accept").click()
+
+    expect(red.get_by_test_id("state-line")).to_contain_text("The campaign waits while you fight the Battle of Leipzig",
+                                                            timeout=15_000)
+    expect(red.get_by_test_id("clocks").locator(".to-move")).to_have_count(0)  # the campaign's clocks stand still
+    red.get_by_test_id("state-go-battle").click()
+    expect(red.get_by_test_id("battle-field")).to_be_visible()
+    expect(battle_tab(moderator)).to_have_count(1, timeout=15_000)
+    battle_tab(moderator).click()
+    end_battle(moderator, "red", "the umpire's ruling")
+
+    expect(line).to_contain_text("III Corps was beaten and must retreat: choose where, up to 7 cells", timeout=15_000)
+    expect(blue.get_by_test_id("state-retreat-suggested")).to_be_visible()
+    blue.get_by_test_id("state-retreat-show").click()
+    expect(blue.get_by_test_id("retreat")).to_be_visible()
+    blue.keyboard.press("ArrowLeft")
+    blue.keyboard.press("ArrowLeft")
+    expect(blue.get_by_test_id("retreat").get_by_test_id("path-cost")).to_have_text("2 of 7 cells")
+    shot(blue, "retreat-planned")
+    blue.get_by_test_id("retreat-here").click()
+    made_line = blue.get_by_test_id("turn-log").locator('[data-kind="retreat_made"]')
+    expect(made_line).to_contain_text("III Corps leaves Leipzig in retreat, where its team chose")
+    expect(blue.get_by_test_id("selection")).to_contain_text("20,18")
+    expect(line).not_to_contain_text("must retreat")

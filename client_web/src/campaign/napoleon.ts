@@ -151,3 +151,27 @@ export function needsGeneral(v: NapView, army: Obj, team: string | null): boolea
 export function appointOrder(army: string, general: string): Order {
   return { type: "appoint", army, general: general.trim() };
 }
+
+/** N-VICTORY-4: a beaten army its team must lead away — how far it may go and the engine's own choice, which holds
+ * when the team does not choose before its turn ends or its clock flags (D-NAP-3). Cells in the engine's
+ * coordinates. Null for an army that has no retreat to make. */
+export interface Retreat { army: string; name: string; team: string; cells: number; suggested: [number, number][] }
+
+export function retreatOf(army: Obj): Retreat | null {
+  const r = army.retreat;
+  if (army.status !== "retreating" || !isObj(r)) return null;
+  return {
+    army: str(army.id), name: str(army.name ?? army.id), team: str(army.team), cells: num(r.cells) ?? 7,
+    suggested: Array.isArray(r.suggested) ? r.suggested.map(pair) : [],
+  };
+}
+
+/** The retreats waiting for a choice, of one team or of all. */
+export function retreatsDue(v: NapView, team: string | null = null): Retreat[] {
+  return v.armies.map(retreatOf).filter((r): r is Retreat => r !== null && (team === null || r.team === team));
+}
+
+/** N-VICTORY-4: the team's choice — 1 to `cells` steps to neighbouring cells, from the army's cell. */
+export function retreatOrder(army: string, path: [number, number][]): Order {
+  return { type: "retreat", army, path };
+}

@@ -186,7 +186,7 @@ export interface Drawn {
 }
 
 /** Below this many pixels a cell, counters are compact: no figures on them (their label carries them). */
-export const COMPACT_BELOW = 24;
+export const COMPACT_BELOW = 30;
 
 /** A counter's size in pixels at this zoom: its cells, but never smaller than its figures need (or, compact on a
  * small map, than its symbol needs). */

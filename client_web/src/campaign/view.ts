@@ -1,7 +1,7 @@
 /** The strategic map on a canvas (C-2.*): terrain, borders, rivers, roads, railways, cities and fortresses, the
  * coordinate metric, forces; selection, path preview with its cost, orders by mouse and keyboard. */
 import { FACINGS, facingIndex } from "../battle/geometry";
-import { proper, t, tn, type MessageKey } from "../i18n";
+import { formatNumber, proper, properArgs, t, tn, type MessageKey } from "../i18n";
 import { h, clear } from "../ui/dom";
 import { teamMark } from "../ui/colours";
 import { placeLabels, type Rect } from "../ui/labels";
@@ -10,10 +10,10 @@ import { drawSabres } from "../battle/pieces";
 import { campaignLegend } from "./legend";
 import { COMPACT_BELOW, forceLabel, FORCE_FONT, paintCounters, paintGround, paintPlace, placeNameRequests as placeLabelRequests, placeRadius, type Drawn } from "./paint";
 import { armWord, facingWord, teamWord, terrainWord } from "../i18n/words";
-import { cellCentre, cellToPixel, cheapestPath, fit, formatCoord, inside, pixelToCell, zoomAt, type Cell, type Viewport } from "./geometry";
+import { cellCentre, cellToPixel, cheapestPath, fit, formatCoord, fromCoord, inside, pixelToCell, zoomAt, type Cell, type Viewport } from "./geometry";
 import { bindGestures, markViewport, zoomKey } from "../ui/gestures";
 import { readCampaign, stepCost, type CampaignModel, type CostUnit, type Force } from "./model";
-import { appointOrder, armyOffers, needsGeneral, readNapoleon, type NapView } from "./napoleon";
+import { appointOrder, armyOffers, needsGeneral, readNapoleon, retreatOf, retreatOrder, type NapView, type Retreat } from "./napoleon";
 
 export interface CampaignActions {
   /** Send an order to the campaign engine; resolves when acknowledged. */
@@ -51,7 +51,7 @@ export function armKind(type: string): string {
 /** A cost as shown: fractions of the day's turn as a percentage (D-C-1), distances in km. */
 export function amount(value: number, unit: CostUnit): string {
   if (unit === "steps") return String(value);
-  if (unit === "points") return `${Math.round(value * 10) / 10} pts`;
+  if (unit === "points") return t("map.points", { n: formatNumber(Math.round(value * 10) / 10) });
   return unit === "turn" ? `${Math.round(value * 100)}%` : `${Math.round(value * 10) / 10} km`;
 }
 
@@ -220,11 +220,25 @@ export class CampaignView {
     this.renderPanel();
   }
 
+  /** The selected army's retreat to choose (N-VICTORY-4), when it is this viewer's to choose. */
+  private retreat(sel: Force | undefined): Retreat | null {
+    return sel && this.nap && this.own(sel) && sel.team === this.playerTeam() ? retreatOf(sel.raw) : null;
+  }
+
+  /** N-VICTORY-4: a retreat is counted in steps to neighbouring cells, whatever the army's movement points, and
+   * never enters a cell an enemy army holds (server/napoleonic/campaign/movement.py check_retreat). */
+  private retreatCost(sel: Force): { step(from: Cell, to: Cell): number; unit: "steps" } {
+    const ground = stepCost(this.model, sel);
+    const enemy = new Set(this.model.forces.filter((f) => f.team !== sel.team).map((f) => `${f.cell.x},${f.cell.y}`));
+    return { unit: "steps", step: (from, to) => (enemy.has(`${to.x},${to.y}`) || !Number.isFinite(ground.step(from, to)) ? Infinity : 1) };
+  }
+
   private replan(): void {
     const sel = this.model.forces.find((f) => f.id === this.selected);
-    const cost = sel ? stepCost(this.model, sel) : null;
+    const retreating = this.retreat(sel);
+    const cost = sel ? (retreating ? this.retreatCost(sel) : stepCost(this.model, sel)) : null;
     const found = sel && cost && this.target && this.own(sel)
-      ? cheapestPath(this.model.metric, sel.cell, this.target, cost, this.model.diagonal)
+      ? cheapestPath(this.model.metric, sel.cell, this.target, cost, retreating ? true : this.model.diagonal)
       : null;
     this.path = found && cost && found.cells.length > 1 ? { ...found, unit: cost.unit } : null;
     if (sel && this.target && this.target.x === sel.cell.x && this.target.y === sel.cell.y) this.target = null;
@@ -264,6 +278,8 @@ export class CampaignView {
 
   /** The planned path costs more than the unit has left (only when both are counted alike). */
   private overBudget(sel: Force): boolean {
+    const retreating = this.retreat(sel);
+    if (retreating && this.path) return this.path.cells.length - 1 > retreating.cells;
     if (!this.path || sel.movementLeft === null) return false;
     if (this.path.unit !== this.model.leftUnit) return false;
     return this.path.cost > sel.movementLeft + 1e-9;
@@ -272,7 +288,9 @@ export class CampaignView {
   private async commit(): Promise<void> {
     const sel = this.model.forces.find((f) => f.id === this.selected);
     if (!sel || !this.path || this.path.cells.length < 2) return;
-    const order = moveOrder(this.model, sel, this.path.cells);
+    const retreating = this.retreat(sel);
+    const coord = (c: Cell): [number, number] => formatCoord(this.model.metric, c).split(",").map(Number) as [number, number];
+    const order = retreating ? retreatOrder(sel.id, this.path.cells.slice(1).map(coord)) : moveOrder(this.model, sel, this.path.cells);
     try {
       await this.actions.order(order);
       this.target = null;
@@ -437,9 +455,32 @@ export class CampaignView {
     }
   }
 
+  /** The engine's own choice of retreat (N-VICTORY-4, D-NAP-3), dashed, while the team has not planned one. */
+  private drawSuggestedRetreat(ctx: CanvasRenderingContext2D, v: Viewport, sel: Force, r: Retreat): void {
+    const cells = [sel.cell, ...r.suggested.map(([x, y]) => fromCoord(this.model.metric, { x, y }))];
+    if (cells.length < 2) return;
+    ctx.save();
+    ctx.setLineDash([Math.max(4, v.scale * 0.2), Math.max(4, v.scale * 0.15)]);
+    ctx.lineCap = "round";
+    for (const [colour, width] of [["rgba(21,18,13,0.75)", Math.max(4, v.scale * 0.16)], ["#fff6d0", Math.max(2, v.scale * 0.08)]] as const) {
+      ctx.strokeStyle = colour;
+      ctx.lineWidth = width;
+      ctx.beginPath();
+      cells.forEach((c, i) => {
+        const p = cellCentre(v, c);
+        if (i === 0) ctx.moveTo(p.x, p.y);
+        else ctx.lineTo(p.x, p.y);
+      });
+      ctx.stroke();
+    }
+    ctx.restore();
+  }
+
   private drawPath(ctx: CanvasRenderingContext2D, v: Viewport): void {
     const sel = this.model.forces.find((f) => f.id === this.selected);
     if (!sel) return;
+    const retreating = this.retreat(sel);
+    if (retreating && !this.path) this.drawSuggestedRetreat(ctx, v, sel, retreating);
     if (this.target && !this.path) {
       const p = cellToPixel(v, this.target);
       ctx.strokeStyle = "#c00";
@@ -542,7 +583,7 @@ export class CampaignView {
       const rows: [string, string][] = [
         [t("map.cell", { x: "", y: "" }).replace(/[\s,]+$/, ""), formatCoord(this.model.metric, sel.cell)],
         [t("unit.strength"), sel.strength === null ? "—" : String(sel.strength)],
-        [t("unit.morale"), sel.morale === null ? "—" : String(sel.morale)],
+        [t("unit.morale"), sel.morale === null ? "—" : formatNumber(sel.morale)],
         [t("unit.movement"), sel.movementLeft === null ? "—" : amount(sel.movementLeft, this.model.leftUnit)],
       ];
       if (sel.facing !== null) rows.push([t("unit.facing"), facingWord(sel.facing)]);
@@ -554,7 +595,9 @@ export class CampaignView {
       if (sel.composition.length) {
         this.panel.append(h("h4", {}, t("unit.composition")), h("ul", { class: "composition" }, ...sel.composition.map((c) => h("li", {}, c))));
       }
-      if (this.path) {
+      const retreating = this.retreat(sel);
+      if (retreating) this.panel.append(this.retreatPanel(sel, retreating));
+      else if (this.path) {
         const over = this.overBudget(sel);
         const cells = this.path.cells.length - 1;
         const cost = amount(this.path.cost, this.path.unit);
@@ -578,6 +621,44 @@ export class CampaignView {
     }
   }
 
+  /** N-VICTORY-4: where the beaten army goes — the path planned on the map (up to `cells` steps), or the engine's
+   * choice drawn dashed, which holds if the team does not choose before its turn ends or its clock flags. */
+  private retreatPanel(sel: Force, r: Retreat): HTMLElement {
+    const steps = this.path ? this.path.cells.length - 1 : 0;
+    const over = this.overBudget(sel);
+    const go = (path: [number, number][]) => () => void this.actions.order(retreatOrder(sel.id, path))
+      .then(() => { this.target = null; this.path = null; this.draw(); this.renderPanel(); }).catch(() => {});
+    return h("div", { class: "engine-orders retreat", "data-testid": "retreat" },
+      h("h4", {}, t("nap.retreat.title")),
+      h("p", {}, t("nap.retreat.help", { cells: r.cells })),
+      this.path ? h("p", { class: over ? "path over" : "path", "data-testid": "path-cost" }, t(over ? "nap.retreat.over" : "nap.retreat.path", { n: steps, cells: r.cells })) : null,
+      h("div", { class: "buttons" },
+        this.path && !over ? h("button", { "data-testid": "retreat-here", onclick: () => void this.commit() }, t("nap.retreat.here")) : null,
+        r.suggested.length ? h("button", { "data-testid": "retreat-suggested", onclick: go(r.suggested) }, t("status.retreat.suggested")) : null,
+        this.path ? h("button", { onclick: () => { this.target = null; this.replan(); this.draw(); this.renderPanel(); } }, t("map.cancel")) : null));
+  }
+
+  /** Select a force and bring it into view (the state line's "Show me"). */
+  show(id: string): void {
+    const f = this.model.forces.find((x) => x.id === id);
+    if (!f) return;
+    this.selected = id;
+    this.target = null;
+    const v = this.viewport;
+    if (v) {
+      const c = cellCentre(v, f.cell);
+      const w = this.canvas.clientWidth, hgt = this.canvas.clientHeight;
+      if (c.x < 40 || c.y < 40 || c.x > w - 40 || c.y > hgt - 40) {
+        this.viewport = { ...v, offsetX: v.offsetX + w / 2 - c.x, offsetY: v.offsetY + hgt / 2 - c.y };
+        this.userMoved = true;
+      }
+    }
+    this.replan();
+    this.draw();
+    this.renderPanel();
+    this.canvas.focus();
+  }
+
   /** A Napoleonic army's orders besides the march (server/napoleonic/campaign/engine.py): posture (N-START-2, D-N-12), fortify
    * (D-N-16), a replacement general (D-N-14) — only those the team may give now (./napoleon.ts). */
   private armyOrders(nap: NapView, sel: Force): HTMLElement {
@@ -589,10 +670,10 @@ export class CampaignView {
       h("p", { class: "muted" }, t("nap.posture", {
         intercept: sel.raw.intercept === true ? t("nap.yes") : t("nap.no"), support: sel.raw.support === true ? t("nap.yes") : t("nap.no"),
       })),
-      fortifying ? h("p", { "data-testid": "fortifying" }, t("nap.fortifying", { city: fortifying.city, done: fortifying.done, needed: fortifying.needed })) : null,
+      fortifying ? h("p", { "data-testid": "fortifying" }, t("nap.fortifying", { city: proper(fortifying.city), done: fortifying.done, needed: fortifying.needed })) : null,
       h("div", { class: "buttons" }, ...offers.map((o) => h("button", {
         "data-testid": `army-${o.key.replace(/\./g, "-")}`, onclick: () => void this.actions.order(o.order).catch(() => {}),
-      }, t(`nap.${o.key}` as MessageKey, o.args)))));
+      }, t(`nap.${o.key}` as MessageKey, properArgs(o.args))))));
     if (needsGeneral(nap, sel.raw, team)) {
       const name = h("input", { type: "text", size: 14, placeholder: t("nap.general"), value: this.appointDraft, "data-testid": "appoint-name",
         oninput: () => { this.appointDraft = name.value; } });

@@ -1,7 +1,7 @@
 /** English and Russian (the rules' original language), switchable at any time; the choice is remembered. */
 import { en, type MessageKey } from "./en";
 import { ru } from "./ru";
-import { RU_PROPER } from "./proper";
+import { RU_NEAR, RU_OF, RU_PROPER } from "./proper";
 
 export type Lang = "en" | "ru";
 const tables: Record<Lang, Record<MessageKey, string>> = { en, ru };
@@ -73,6 +73,24 @@ export function ordinal(n: number): string {
 /** A proper name (a place, an army, a general) as this language writes it. */
 export function proper(name: string): string {
   return current === "ru" ? RU_PROPER[name] ?? name : name;
+}
+
+/** A battle (or a storm) named by its place as the language says it: "Battle of Leipzig", «Сражение под
+ * Лейпцигом», «Штурм Дрездена»; a place without its Russian case forms reads «Сражение: X». */
+export function battleOf(place: string, storm = false): string {
+  const declined = current === "ru" ? (storm ? RU_OF : RU_NEAR)[place] : undefined;
+  if (declined) return t(storm ? "room.storm.at" : "room.battle.at", { place: declined });
+  return t(storm ? "room.storm.of" : "room.battle.of", { place: proper(place) });
+}
+
+/** An offer's words with its proper names (armies, places, generals) in this language. */
+export function properArgs(args: Record<string, string | number> | undefined): Record<string, string | number> | undefined {
+  return args && Object.fromEntries(Object.entries(args).map(([k, v]) => [k, typeof v === "string" ? proper(v) : v]));
+}
+
+/** Several things in a sentence: "Red and Blue", «Красные и Синие». */
+export function listWords(items: readonly string[]): string {
+  return new Intl.ListFormat(current, { style: "long", type: "conjunction" }).format(items);
 }
 
 export type { MessageKey };

@@ -1,6 +1,6 @@
 /** The game's words for what the server sends as identifiers: terrains, arms, formations, states, facings (as
  * compass points), weapons, dice, teams. An identifier the tables lack is shown with its underscores as spaces. */
-import { has, t } from "./index";
+import { has, listWords, t } from "./index";
 import { FACINGS } from "../battle/geometry";
 
 function word(prefix: string, id: string): string {
@@ -23,8 +23,8 @@ export function teamWord(team: string | null | undefined): string {
   return has(`team.${team}`) ? t(`team.${team}` as never) : team;
 }
 
-/** Several teams: "Red, Blue". */
-export const teamsWord = (teams: readonly string[]): string => teams.map(teamWord).join(", ");
+/** Several teams: "Red and Blue". */
+export const teamsWord = (teams: readonly string[]): string => listWords(teams.map(teamWord));
 
 /** A facing (0–7 clockwise from north, or "NE") as a compass point in words. */
 export function facingWord(f: number | string): string {

@@ -1,6 +1,6 @@
 /** The lobby: public campaigns, live battles with player and spectator counts, finished battles to replay, the form that creates a
  * campaign and shows its invite links, and joining by a pasted link. */
-import { has, proper, t, tn, type MessageKey } from "../i18n";
+import { battleOf, has, proper, t, tn, type MessageKey } from "../i18n";
 import { teamWord } from "../i18n/words";
 import { clear, h } from "../ui/dom";
 import { teamMark } from "../ui/colours";
@@ -18,7 +18,7 @@ function scenarioName(id: string): string {
 function battleName(r: LobbyRoom): string {
   const m = /^(.*): (\w+) at (.+)$/.exec(r.name);
   if (!m) return proper(r.name || r.id);
-  return `${proper(m[1]!)}: ${t(m[2] === "siege" ? "room.storm.of" : "room.battle.of", { place: proper(m[3]!) })}`;
+  return `${proper(m[1]!)}: ${battleOf(m[3]!, m[2] === "siege")}`;
 }
 
 /** `open(token, room)`: enter the game with a link's token, showing `room` first (a battle watched from the lobby). */

@@ -1,7 +1,6 @@
 /** The tab follows the state line: its title ("▶ Your turn — 4:12 left · Kriegsspiel"), a favicon that blinks
  * while it is the viewer's turn and the tab is not looked at (as lichess does), and an optional short sound when
  * the turn comes to the viewer. */
-import { t } from "../i18n";
 import type { StateLine } from "./status";
 
 const ICON = (fill: string) => `data:image/svg+xml,${encodeURIComponent(
@@ -59,7 +58,7 @@ export class Attention {
 
   /** Called on every tick (4 a second) and change. */
   show(line: StateLine | null): void {
-    const text = line ? `${line.mine ? `${t("title.your_turn")} · ` : ""}${line.mine ? line.text.replace(/^[^—]*—\s*/, "") : line.text} · ${this.base}` : this.base;
+    const text = line ? `${line.mine ? "▶ " : ""}${line.text} · ${this.base}` : this.base;
     if (document.title !== text) document.title = text;
     const mine = !!line?.mine;
     if (mine && !this.wasMine && soundOn) chime();

@@ -40,3 +40,45 @@ describe("event lines", () => {
     expect(describeEvent(ev("weather_turned", { road: "closed" }), names).text).toBe("weather turned");
   });
 });
+
+describe("event lines in the game's words (issue 16 §4)", () => {
+  it("say what the general's fate roll decided, not success or failure (N-VICTORY-3)", () => {
+    setLang("en");
+    expect(describeEvent(ev("roll", { purpose: "general_death", side: "blue", need: 3, face: 6, success: false }), names).text)
+      .toBe("⚄ the general's fate (Blue): rolled 6, needed 3 or less — the general lives");
+    setLang("ru");
+    expect(describeEvent(ev("roll", { purpose: "general_death", side: "blue", need: 3, face: 2, success: true }), names).text)
+      .toBe("⚄ судьба генерала (Синие): выпало 2, нужно не больше 3 — генерал погибает");
+    setLang("en");
+  });
+
+  it("tell the beaten army's retreat, chosen or by default (N-VICTORY-4, D-NAP-3)", () => {
+    setLang("en");
+    expect(describeEvent(ev("retreat_made", { army: "bulow", team: "red", cell: [22, 18], chosen: true }), names).text)
+      .toBe("III Prussian Corps leaves Leipzig in retreat, where its team chose");
+    expect(describeEvent(ev("retreat_made", { army: "bulow", team: "red", cell: [22, 18], chosen: false }), names).text)
+      .toContain("as the umpire chose");
+    setLang("ru");
+    expect(describeEvent(ev("army_retreated", { army: "bulow", cell: [22, 18], path: [[22, 18]] }), names).text).toBe("III Prussian Corps: отступление к Leipzig");
+    setLang("en");
+  });
+
+  it("list only what the umpire set, without guns for a unit that has none", () => {
+    setLang("en");
+    expect(describeEvent(ev("adjusted", { unit: "ney-3", morale: 3, loss_tolerance: 6, guns: 0 }), names).text)
+      .toBe("The umpire set 3rd infantry (III Corps): morale 3 and loss tolerance 6");
+    setLang("ru");
+    expect(describeEvent(ev("adjusted", { unit: "ney-3", morale: 3, loss_tolerance: 6, guns: 0 }), names).text)
+      .toBe("Посредник изменил: 3rd infantry (III Corps) — боевой дух 3 и запас потерь 6");
+    setLang("en");
+  });
+
+  it("join teams in a sentence with the language's 'and', and say a short outage without '0:00'", () => {
+    setLang("en");
+    expect(describeEvent(ev("turn", { active: ["blue", "red"] }), names).text).toBe("Blue and Red to move");
+    expect(describeEvent(ev("clock_downtime_skipped", { from: 1000, to: 1400 }), names).text).toBe("The server was down for a moment; no clock was charged for it");
+    setLang("ru");
+    expect(describeEvent(ev("turn", { active: ["blue", "red"] }), names).text).toBe("Ходят: Синие и Красные");
+    setLang("en");
+  });
+});

@@ -1,7 +1,7 @@
 /** One sentence per room event, in the viewer's language: units, armies, teams and places by name, durations as
  * clock times, the dice with what they needed, and the rule the engine cited (linked to the rulebook by the
  * caller). A kind without its own sentence is read as "an event of the game". */
-import { has, proper, t, tn, type MessageKey } from "../i18n";
+import { has, listWords, proper, t, tn, type MessageKey } from "../i18n";
 import { facingWord, formationWord, kindWord, playerWord, rollWord, statusWord, teamWord, teamsWord, weaponWord } from "../i18n/words";
 import type { Event } from "../net/protocol";
 import { formatMs } from "./dom";
@@ -16,7 +16,7 @@ const n = (v: unknown): number => (typeof v === "number" ? v : Number(v) || 0);
 export const QUIET_KINDS = new Set(["chat", "clock_started", "clock_stopped"]);
 
 const TEAM_KEYS = ["team", "side", "by", "winner", "loser", "attacker", "defender", "holder", "besieger", "garrison", "proposer"];
-const UNIT_KEYS = ["unit", "a", "b", "shooter"];
+const UNIT_KEYS = ["unit", "a", "b", "shooter", "behind", "into"];
 
 /** The data of an event as words: teams, units, armies, places, facings, formations, weapons, durations. */
 function params(d: D, names: Names): Params {
@@ -36,7 +36,11 @@ function params(d: D, names: Names): Params {
   for (const k of ["fortress", "city", "general", "title"]) if (typeof d[k] === "string") p[k] = proper(d[k] as string);
   if (Array.isArray(d.active)) p.active = teamsWord(d.active.map(s));
   if (Array.isArray(d.teams)) p.teams = teamsWord(d.teams.map((x) => (typeof x === "object" && x ? s((x as D).colour) : s(x))));
-  if (Array.isArray(d.order)) p.order = teamsWord(d.order.map(s));
+  if (Array.isArray(d.order)) p.order = d.order.map((x) => teamWord(s(x))).join(", ");
+  if (Array.isArray(d.between)) p.between = teamsWord(d.between.map(s));
+  if (d.at !== undefined) p.at = names.place(d.at);
+  if (typeof d.name === "string") p.name = proper(d.name);
+  if (typeof d.city === "string") p.city = proper(d.city);
   if (d.facing !== undefined) p.facing = facingWord(d.facing as number);
   if (typeof d.formation === "string") p.formation = formationWord(d.formation);
   if (typeof d.weapon === "string") p.weapon = weaponWord(d.weapon);
@@ -66,6 +70,14 @@ function sentence(kind: string, d: D): MessageKey | null {
       return umpire ? "ev.clock_resumed.umpire" : "ev.clock_resumed";
     case "clock_adjusted":
       return n(d.delta_ms) >= 0 ? "ev.clock_adjusted.add" : "ev.clock_adjusted.take";
+    case "clock_downtime_skipped":
+      return n(d.to_ms ?? d.to) - n(d.from_ms ?? d.from) < 1000 ? "ev.clock_downtime_skipped.short" : "ev.clock_downtime_skipped";
+    case "phase":
+      return d.phase === "planning" ? "ev.phase.planning" : "ev.phase.operations";
+    case "cover_set":
+      return d.cover ? "ev.cover_set.on" : "ev.cover_set.off";
+    case "retreat_made":
+      return d.chosen ? "ev.retreat_made" : "ev.retreat_made.default";
     case "spectator_delay":
       return n(d.ms) > 0 ? "ev.spectator_delay" : "ev.spectator_delay.off";
     case "secret_module":
@@ -105,13 +117,21 @@ export function describeEvent(ev: Event, names: Names): LogLine {
   const key = sentence(ev.kind, d);
   const p = params(d, names);
   if (ev.kind === "clock_adjusted") p.delta = formatMs(Math.abs(n(d.delta_ms)));
+  if (ev.kind === "reassigned" && typeof d.to === "string") p.to = names.unit(d.to);
+  if (ev.kind === "adjusted") {
+    // what the umpire set, without the guns of a unit that has none
+    const parts = (["morale", "loss_tolerance", "guns"] as const).filter((k) => d[k] !== undefined && d[k] !== null && !(k === "guns" && n(d[k]) === 0));
+    p.what = listWords(parts.map((k) => t(`ev.adjusted.${k}`, { n: n(d[k]) })));
+  }
   if (ev.kind === "spectator_delay") p.delay = formatMs(n(d.ms));
   if (ev.kind === "clock_downtime_skipped") p.span = formatMs(n(d.to_ms ?? d.to) - n(d.from_ms ?? d.from));
   if (ev.kind === "secret_module" && d.action !== "returned") p.span = formatMs(n(d.until_ms) - n(d.since_ms));
   if (ev.kind === "roll") {
     p.purpose = rollWord(s(d.purpose));
     p.who = typeof d.unit === "string" ? ` (${names.unit(d.unit)})` : typeof d.side === "string" ? ` (${teamWord(d.side)})` : "";
-    p.result = t(d.success ? "ev.roll.success" : "ev.roll.failure");
+    // what the roll decided, in the game's words where the die has its own ("the general falls"), else success or failure
+    const outcome = `roll.${s(d.purpose)}.${d.success ? "yes" : "no"}`;
+    p.result = has(outcome) ? t(outcome) : t(d.success ? "ev.roll.success" : "ev.roll.failure");
   }
   const text = key ? t(key, p) : t("ev.other", { what: ev.kind.replace(/_/g, " ") });
   const rules = typeof d.rule === "string" ? d.rule.split(/[,\s]+/).filter((r) => /^[A-Z]+(-[A-Z0-9.]+)+$/.test(r)) : [];

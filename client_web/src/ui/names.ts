@@ -1,7 +1,7 @@
 /** Names for what events and views carry by id: units by their name (or ordinal, arm and army), armies, places
  * by the city on the cell, battles by where they are fought, rooms by what they are. Read from the states this
  * client holds (the campaign room's map, armies and battles; the battle room's units). */
-import { ordinal, proper, t, has } from "../i18n";
+import { battleOf, ordinal, proper, t, has } from "../i18n";
 import { armWord } from "../i18n/words";
 import { isObj, listOf, str, type Obj } from "../read";
 import type { Session } from "../net/session";
@@ -72,8 +72,9 @@ export function namesFor(session: Session, roomId: string, campaignName: string 
   const battle = (id: unknown): string => {
     const b = battles.get(str(id));
     if (!b) return t("room.battle.n", { n: str(id) });
-    const where = place(b.cell);
-    return t(str(b.kind) === "siege" ? "room.storm.of" : "room.battle.of", { place: where });
+    const k = cellKey(b.cell);
+    const raw = k ? places.get(k) : undefined;
+    return raw ? battleOf(raw, str(b.kind) === "siege") : t(str(b.kind) === "siege" ? "room.storm.of" : "room.battle.of", { place: place(b.cell) });
   };
   const room = (id: string): string => {
     const r = parseRoom(id);

@@ -1,0 +1,50 @@
+"""Every event the campaign, battle and siege engines and the rooms emit, and every die they roll, reads as a
+sentence in the web client's tables (issue 16 §4: no raw `retreat_made` in a player's log, no English word in the
+Russian one). Scans the server's sources, so a new event without its sentence fails here."""
+
+from __future__ import annotations
+
+import re
+
+from tests.conftest import ROOT
+
+SOURCES = [ROOT / "server" / d for d in ("continental", "napoleonic", "rooms", "drill", "core")]
+EMITTED = re.compile(r"""(?:ctx\.public|\bpublic|\bumpire|log\.emit|\bEvent|\.private)\("([a-z_]+)"|"""
+                     r"""(?:ctx\.team|for_team)\([^,()]+(?:\([^()]*\))?, "([a-z_]+)\"""")
+ROLLED = re.compile(r"""\.(?:roll|die)\("([a-z_]+)\"""")
+QUIET = {"chat", "clock_started", "clock_stopped"}  # shown by the channels and the clocks (client_web/src/ui/log.ts)
+
+
+def _keys(lang: str) -> set[str]:
+    text = (ROOT / "client_web" / "src" / "i18n" / f"{lang}.ts").read_text()
+    return set(re.findall(r'^\s*"([^"]+)":', text, re.M))
+
+
+def _scan(pattern: re.Pattern[str]) -> set[str]:
+    found: set[str] = set()
+    for src in SOURCES:
+        for path in src.rglob("*.py"):
+            for match in pattern.finditer(path.read_text()):
+                found.update(g for g in match.groups() if g)
+    return found
+
+
+def _has(keys: set[str], prefix: str) -> bool:
+    return prefix in keys or any(k.startswith(prefix + ".") for k in keys)
+
+
+def test_every_emitted_event_has_a_sentence_in_english_and_russian() -> None:
+    kinds = _scan(EMITTED) - QUIET
+    assert {"retreat_made", "battle_started", "adjusted", "turn"} <= kinds, "the scan finds the engines' events"
+    for lang in ("en", "ru"):
+        keys = _keys(lang)
+        missing = sorted(k for k in kinds if not _has(keys, f"ev.{k}"))
+        assert missing == [], f"{lang}: events without a sentence: {missing}"
+
+
+def test_every_die_rolled_has_a_name_in_english_and_russian() -> None:
+    purposes = _scan(ROLLED)
+    assert {"initiative", "general_death"} <= purposes
+    for lang in ("en", "ru"):
+        keys = _keys(lang)
+        assert sorted(p for p in purposes if f"roll.{p}" not in keys) == [], lang
