@@ -306,3 +306,42 @@ def test_the_defender_and_the_beaten_army_decide_from_the_state_line_N_START_3_N
     expect(made_line).to_contain_text("III Corps leaves Leipzig in retreat, where its team chose")
     expect(blue.get_by_test_id("selection")).to_contain_text("20,18")
     expect(line).not_to_contain_text("must retreat")
+
+
+def _fits(page: Any) -> None:
+    """Nothing on the page is wider than the phone: no sideways scrolling, every tab on screen."""
+    width = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+    assert width[0] <= width[1] == 390, width
+    # the tabs are redrawn as events come: measured in one go
+    tabs = page.evaluate("""() => [...document.querySelectorAll('[data-testid=room-tabs] button')].map((b) => {
+        const r = b.getBoundingClientRect(); return [b.innerText, r.left, r.right]; })""")
+    assert all(left >= 0 and right <= 390 for _, left, right in tabs), tabs
+
+
+def test_on_a_phone_nothing_runs_off_the_side_and_the_field_fills_the_width(web_server: ServerProcess, browser: Any,
+                                                                            new_page: Any) -> None:
+    """In Russian (the longer words) the lobby, the campaign with its tabs and the battle fit a 390 px phone; the
+    battle's canvas is as wide as the phone and the 70×70 field is fitted to that width, not to a 300 px strip."""
+    lobby = phone(browser, "ru")
+    try:
+        lobby.goto(web_server.url + "/")
+        expect(lobby.get_by_test_id("create-scenario")).to_have_value("napoleonic")
+        _fits(lobby)
+    finally:
+        lobby.context.close()
+    made, _, _ = march_to_battle(web_server, new_page)
+    blue = phone(browser, "ru")
+    try:
+        open_link(blue, {s["player"]: s["link"] for s in made["seats"]}["blue-1"], "Синие")
+        expect(battle_tab(blue)).to_have_count(1, timeout=15_000)
+        _fits(blue)
+        battle_tab(blue).click()
+        field = blue.get_by_test_id("battle-field")
+        expect(field).to_have_attribute("data-scale", re.compile(r"\d"))
+        box = field.bounding_box()
+        assert box and round(box["width"]) == 390 and box["height"] >= 380, box
+        assert float(field.get_attribute("data-scale")) * 70 >= 370, field.get_attribute("data-scale")
+        _fits(blue)
+        shot(blue, "phone-battle")
+    finally:
+        blue.context.close()
