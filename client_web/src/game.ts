@@ -140,7 +140,8 @@ export class GamePage {
     });
     this.session.subscribe((room) => {
       this.followSecretModule();
-      if (room === null || room === this.current) this.renderAll();
+      // the secret module's page lists the lockouts, which the campaign room's events change
+      if (room === null || room === this.current || (this.current !== null && isSecretRoom(this.current))) this.renderAll();
       else this.renderRoomTabs();
     });
     const offline = () => { this.offline = true; this.conn.offline(); this.renderBanners(); };
@@ -304,6 +305,11 @@ export class GamePage {
    * the army — its tab goes, the campaign shows, and a line says so. */
   private lockChanged(locked: boolean): void {
     const w = this.session.welcome;
+    if (locked && !this.wasLocked && w?.role === "player") {
+      // sent away (or found away on coming in): the player is shown the room where the umpire talks with them
+      this.followSecretModule();
+      this.current = secretRoom(w.campaign);
+    }
     if (!locked && this.wasLocked && w?.role === "player") {
       const room = secretRoom(w.campaign);
       if (this.rooms.includes(room)) {
@@ -335,6 +341,8 @@ export class GamePage {
 
   private tick(): void {
     this.gate.check();
+    const now = this.conn.serverNow();
+    for (const el of this.stage.querySelectorAll<HTMLElement>(".countdown[data-until]")) el.textContent = formatMs(Math.max(0, Number(el.dataset.until) - now));
     this.renderClocks();
     this.renderBanners();
     this.renderState();
@@ -553,7 +561,7 @@ export class GamePage {
     }
     if (room.kind === "secret_module") {
       clear(this.stage);
-      this.stage.append(h("div", { class: "secret-room" }, h("h2", {}, t("chan.secret"))));
+      this.stage.append(this.secretRoom());
       return;
     }
     if (view instanceof BattleView) {
@@ -575,6 +583,28 @@ export class GamePage {
     const seenAs = this.conn.viewing.get(id);
     const deskTeam = seenAs?.startsWith("team:") ? seenAs.slice(5) : null;
     view.setState(frame ? frame.state : room.state, deskTeam ?? (w?.role === "player" ? w.team ?? null : null));
+  }
+
+  /** The secret module (D-N-14): what it is, for the player held there; for the umpire, who is held and until
+   * when, each with a button that brings them back. The talk itself is the room's channel beside it. */
+  private secretRoom(): HTMLElement {
+    const w = this.session.welcome;
+    const now = this.conn.serverNow();
+    const held = this.session.activeLockouts(now);
+    const mine = held.find((l) => l.player === w?.player);
+    // a sentence with a countdown in it: the tick keeps the countdown going without redrawing the buttons
+    const timed = (key: MessageKey, untilMs: number): (string | HTMLElement)[] => {
+      const [before, after] = t(key, { time: "\u0000" }).split("\u0000");
+      return [before ?? "", h("span", { class: "countdown", "data-until": String(untilMs) }, formatMs(untilMs - now)), after ?? ""];
+    };
+    return h("div", { class: "secret-room", "data-testid": "secret-room" }, h("h2", {}, t("chan.secret")),
+      mine ? h("p", {}, ...timed("secret.room.you", mine.untilMs)) : h("p", {}, t("secret.room.help")),
+      mine?.reason ? h("p", { class: "muted" }, t("secret.room.reason", { reason: mine.reason })) : null,
+      w?.role === "moderator" ? (held.length
+        ? h("ul", { class: "held", "data-testid": "secret-held" }, ...held.map((l) => h("li", {},
+          `${playerWord(l.player)} · `, ...timed("secret.room.until", l.untilMs), l.reason ? ` · ${l.reason} ` : " ",
+          h("button", { "data-testid": `release-${l.player}`, onclick: () => void this.send({ t: "mod_release", player: l.player }).catch(() => {}) }, t("mod.release")))))
+        : h("p", { class: "muted" }, t("status.secret.empty"))) : null);
   }
 
   /** C-8.3: questions by kind (yes/no ½, numeric 1, arm of service 2 from the quota), the answers so far. */
@@ -825,8 +855,12 @@ export class GamePage {
     const w = this.session.welcome;
     let chan = this.channels.get(id);
     if (!chan) {
+      // the umpire talks in the secret module with each player held there, on that player's channel (D-N-14)
+      const secretTalk = w?.role === "moderator" && isSecretRoom(id);
       chan = new ChannelsPanel(this.session, id, (channel, text) => this.say(id, channel, text),
-        () => this.locked && !isSecretRoom(id));
+        () => this.locked && !isSecretRoom(id), secretTalk ? (listed) => [...new Set([
+          ...this.session.activeLockouts(this.conn.serverNow()).map((l) => `secret:${l.player}`),
+          ...listed.filter((c) => c.startsWith("secret:")), ...this.session.room(id).chat.keys()])] : undefined);
       this.channels.set(id, chan);
     }
     chan.render();
@@ -848,7 +882,9 @@ export class GamePage {
     }
     this.place(this.slots.rules, model?.houseRules.length
       ? h("section", {}, h("h3", {}, t("game.house_rules"), " (", ...ruleLinks(["C-0.3"]), ")"), h("ul", {}, ...model.houseRules.map((r) => h("li", {}, r)))) : null);
-    if (w?.role === "moderator") {
+    if (w?.role === "moderator" && room.kind === "secret_module") {
+      this.place(this.slots.desk, null); // the room's own page holds what the umpire does here
+    } else if (w?.role === "moderator") {
       // Only the full view marks false answers (server/continental/fog.py): keep them while the desk shows a team's.
       if (model && !this.conn.viewing.has(id)) this.falseAnswers.set(id, model.recon.answers.filter((a) => a.falseAnswer));
       let desk = this.desks.get(id);

@@ -345,3 +345,40 @@ def test_on_a_phone_nothing_runs_off_the_side_and_the_field_fills_the_width(web_
         shot(blue, "phone-battle")
     finally:
         blue.context.close()
+
+
+def test_the_secret_module_shows_the_player_why_and_the_umpire_whom_to_talk_with_D_N_14(
+        web_server: ServerProcess, new_page: Any) -> None:
+    """Sent away, the player lands on the secret module's page, which says what it is, why and for how long; the
+    umpire's page there lists who is held, with a channel to each and a button that brings them back — no clock,
+    ruling or lockout controls that mean nothing in that room."""
+    made = web_server.http("POST", "/api/campaigns", {"name": "Away", "teams": TWO_TEAMS})
+    red, moderator = new_page(), new_page()
+    open_link(red, made["seats"][0]["link"], "red")
+    open_link(moderator, made["moderator_link"], "Moderator")
+    desk = moderator.get_by_test_id("moderator-desk")
+    expect(desk.get_by_test_id("mod-player").locator("option[value='red-1']")).to_have_count(1)
+    desk.get_by_test_id("mod-player").select_option("red-1")
+    desk.get_by_test_id("mod-reason").fill("your general fell at the bridge")
+    desk.get_by_test_id("mod-lock").click()
+
+    page = red.get_by_test_id("secret-room")
+    expect(page).to_contain_text("Here you talk with the umpire alone")
+    expect(page).to_contain_text("The umpire's reason: your general fell at the bridge")
+    expect(page.locator(".countdown")).to_have_text(re.compile(r"^(19:5\d|20:00)$"))
+    expect(red.get_by_test_id("chan-secret:red-1")).to_be_visible()
+
+    moderator.get_by_test_id("room-tabs").locator("[data-room^='s-']").click()
+    expect(moderator.get_by_test_id("state-line")).to_contain_text("In the secret module: Red, seat 1 — back in")
+    expect(moderator.get_by_test_id("moderator-desk")).to_have_count(0)
+    expect(moderator.get_by_test_id("secret-held")).to_contain_text("Red, seat 1")
+    moderator.get_by_test_id("chan-secret:red-1").click()
+    moderator.get_by_test_id("chat-input").fill("You may name a successor.")
+    moderator.get_by_test_id("chat-send").click()
+    expect(red.get_by_test_id("chat-lines")).to_contain_text("The umpire You may name a successor.")
+    shot(moderator, "secret-module-umpire")
+    shot(red, "secret-module")
+    moderator.get_by_test_id("release-red-1").click()
+    expect(red.get_by_test_id("back-banner")).to_contain_text("You are back from the secret module")
+    expect(red.get_by_test_id("campaign-map")).to_be_visible()
+    expect(moderator.get_by_test_id("secret-held")).to_have_count(0)

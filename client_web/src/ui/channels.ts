@@ -22,6 +22,12 @@ export function writable(channel: string, role: string, team: string | null): bo
   return true;
 }
 
+/** Who said a line, as a label ("The umpire", "Red, seat 1"). */
+function speaker(player: string | null | undefined): string {
+  const who = playerWord(player);
+  return who.charAt(0).toUpperCase() + who.slice(1);
+}
+
 export class ChannelsPanel {
   readonly root = h("div", { class: "channels", "data-testid": "channels" });
   private readonly tabs = h("div", { class: "tabs" });
@@ -35,6 +41,8 @@ export class ChannelsPanel {
     private readonly room: string,
     private readonly say: (channel: string, text: string) => Promise<unknown>,
     private readonly readOnly: () => boolean,
+    /** the room's channels from those the server listed (the umpire's in the secret module: one per player held) */
+    private readonly listed: (channels: string[]) => string[] = (c) => c,
   ) {
     this.form = h("form", { class: "say" }, this.input, h("button", { type: "submit", "data-testid": "chat-send" }, t("chan.send")));
     this.form.addEventListener("submit", (e) => {
@@ -50,7 +58,7 @@ export class ChannelsPanel {
   render(): void {
     const r = this.session.room(this.room);
     const w = this.session.welcome;
-    const channels = r.channels.length ? r.channels : [...r.chat.keys()];
+    const channels = this.listed(r.channels.length ? r.channels : [...r.chat.keys()]);
     // (a room being re-joined has no channels for a moment: the one being read stays)
     if (!this.current || (channels.length && !channels.includes(this.current))) {
       this.current = channels.find((c) => c.startsWith("team:")) ?? channels.find((c) => w && writable(c, w.role, w.team ?? null)) ?? channels[0] ?? null;
@@ -69,12 +77,12 @@ export class ChannelsPanel {
     }
     clear(this.lines);
     for (const line of this.current ? r.chat.get(this.current) ?? [] : []) {
-      this.lines.append(h("div", { class: "line" }, h("b", {}, playerWord(line.from)), " ", line.text));
+      this.lines.append(h("div", { class: "line" }, h("b", {}, speaker(line.from)), " ", line.text));
     }
     // Said here, not yet back from the server: on its way, unconfirmed, or not sent (with a retry).
     for (const p of this.session.pending.filter((l) => l.room === this.room && l.channel === this.current)) {
       this.lines.append(h("div", { class: `line pending ${p.state}`, "data-testid": `pending-${p.state}` },
-        h("b", {}, playerWord(w?.player)), " ", p.text, " ",
+        h("b", {}, speaker(w?.player)), " ", p.text, " ",
         h("span", { class: "muted" }, p.state === "unsent" ? `⚠ ${t("chat.unsent")}${p.error ? ` — ${p.error}` : ""}` : t(p.state === "sending" ? "chat.sending" : "chat.unconfirmed")),
         p.state === "unsent" ? h("span", { class: "buttons inline" },
           h("button", { "data-testid": "chat-retry", onclick: () => { this.session.dropPending(p); void this.say(p.channel, p.text).catch(() => {}); } }, t("chat.retry")),
