@@ -231,7 +231,7 @@ def test_the_umpire_rules_through_the_desks_forms_and_everyone_reads_it(web_serv
     desk.get_by_test_id("mod-adjust").click()
     expect(red.get_by_test_id("turn-log")).to_contain_text("The umpire added 2:00 to Red's clock")
     kinds = desk.get_by_test_id("mod-ruling-type")
-    expect(kinds.locator("option")).to_have_count(2)
+    expect(kinds.locator("option")).to_have_count(3)  # end the battle, adjust a unit, share a regiment's fire
     kinds.select_option("adjust")
     fields = desk.get_by_test_id("mod-ruling-fields")
     unit = fields.locator("[data-field=unit]")
@@ -382,3 +382,38 @@ def test_the_secret_module_shows_the_player_why_and_the_umpire_whom_to_talk_with
     expect(red.get_by_test_id("back-banner")).to_contain_text("You are back from the secret module")
     expect(red.get_by_test_id("campaign-map")).to_be_visible()
     expect(moderator.get_by_test_id("secret-held")).to_have_count(0)
+
+
+def test_the_umpire_shares_a_regiments_fire_from_a_form_with_a_list_of_units_N_FIRE_4(web_server: ServerProcess,
+                                                                                       new_page: Any) -> None:
+    made, red, _ = march_to_battle(web_server, new_page)
+    moderator = new_page()
+    open_link(moderator, made["moderator_link"], "Moderator")
+    expect(battle_tab(moderator)).to_have_count(1, timeout=15_000)
+    battle_tab(moderator).click()
+    desk = moderator.get_by_test_id("moderator-desk")
+    desk.get_by_test_id("mod-ruling-type").select_option("assign_fire")
+    fields = desk.get_by_test_id("mod-ruling-fields")
+    expect(desk.get_by_test_id("mod-rule-form")).to_be_disabled()  # no targets picked yet
+    fields.locator("[data-field=shooter]").select_option("bulow-1")
+    fields.locator("[data-field=targets]").select_option(["ney-1", "ney-2"])
+    desk.get_by_test_id("mod-rule-form").click()
+    battle_tab(red).click()
+    expect(red.get_by_test_id("turn-log").locator('[data-kind="fire_assigned"]')).to_contain_text("1st infantry")
+
+
+def test_a_ruling_with_nothing_to_pick_or_not_json_says_so_D_L_2(web_server: ServerProcess, new_page: Any) -> None:
+    """A ruling that needs a battle when none is fought cannot be sent and says why; a ruling written out that is
+    not JSON says so instead of doing nothing."""
+    made = web_server.http("POST", "/api/campaigns", {"name": "Quiet front", "scenario": "napoleonic", "teams": [
+        {"colour": "red", "seats": 1}, {"colour": "blue", "seats": 1}]})
+    moderator = new_page()
+    open_link(moderator, made["moderator_link"], "Moderator")
+    desk = moderator.get_by_test_id("moderator-desk")
+    desk.get_by_test_id("mod-ruling-type").select_option("impose_quick")  # no battle is being fought
+    expect(desk.get_by_test_id("mod-ruling-note")).to_have_text("Nothing to pick as Battle now")
+    expect(desk.get_by_test_id("mod-rule-form")).to_be_disabled()
+    desk.get_by_test_id("mod-ruling-advanced").click()
+    desk.get_by_test_id("mod-ruling").fill('{"type": "note"')
+    desk.get_by_test_id("mod-rule").click()
+    expect(desk.get_by_test_id("mod-ruling-error")).to_contain_text("That is not JSON")

@@ -48,3 +48,46 @@ def test_every_die_rolled_has_a_name_in_english_and_russian() -> None:
     for lang in ("en", "ru"):
         keys = _keys(lang)
         assert sorted(p for p in purposes if f"roll.{p}" not in keys) == [], lang
+
+
+# What a sentence's placeholder is made from (client_web/src/ui/log.ts `params`): any of these event fields.
+FROM = {"place": {"cell"}, "target": {"target", "enemy"}, "to": {"to", "path"}, "delta": {"delta_ms"}, "delay": {"ms"},
+        "purpose": {"purpose"}}
+MADE_BY_THE_CLIENT = {"losses", "amount", "who", "result", "span", "what", "n"}
+ARGS = r'((?:[^()]|\((?:[^()]|\([^()]*\))*\))*)\)'  # the call's arguments, parentheses nested twice
+CALL = re.compile(r'(?:ctx\.public|\bpublic|\bumpire|log\.emit|\.private|\bEvent)\("([a-z_]+)"' + ARGS + '|'
+                  r'(?:ctx\.team|for_team)\([^,()]+(?:\([^()]*\))?, "([a-z_]+)"' + ARGS)
+
+
+def _fields() -> dict[str, set[str] | None]:
+    """The fields each event kind is emitted with, over all its emit sites (None: one site spreads a mapping, so
+    its fields cannot be read here)."""
+    out: dict[str, set[str] | None] = {}
+    for src in SOURCES:
+        for path in src.rglob("*.py"):
+            for m in CALL.finditer(path.read_text()):
+                kind, args = m.group(1) or m.group(3), m.group(2) or m.group(4) or ""
+                known = out.setdefault(kind, set())
+                if "**" in args:
+                    out[kind] = None
+                elif known is not None:
+                    known.update(re.findall(r"\b([a-z_]+)=", args), re.findall(r'"([a-z_]+)":', args))
+    return out
+
+
+def test_every_placeholder_of_a_sentence_is_filled_by_the_event_it_tells() -> None:
+    """'{place}' in a line nobody can read: each placeholder of an event's sentence (and of its variants) comes from
+    a field the engines emit that event with."""
+    text = (ROOT / "client_web" / "src" / "i18n" / "en.ts").read_text()
+    sentences = dict(re.findall(r'^\s*"ev\.([a-z_]+)(?:\.[a-z_]+)?": "([^"]*)"', text, re.M))
+    sentences.update(re.findall(r'^\s*"ev\.([a-z_]+\.[a-z_]+)": "([^"]*)"', text, re.M))
+    fields = _fields()
+    unfilled = []
+    for key, sentence in sentences.items():
+        emitted = fields.get(key.split(".")[0])
+        if not emitted:
+            continue
+        for name in set(re.findall(r"\{(\w+)\}", sentence)) - MADE_BY_THE_CLIENT:
+            if not FROM.get(name, {name}) & emitted:
+                unfilled.append(f"ev.{key}: {{{name}}} (emitted with {sorted(emitted)})")
+    assert unfilled == [], unfilled

@@ -74,6 +74,14 @@ function sentence(kind: string, d: D): MessageKey | null {
       return n(d.to_ms ?? d.to) - n(d.from_ms ?? d.from) < 1000 ? "ev.clock_downtime_skipped.short" : "ev.clock_downtime_skipped";
     case "phase":
       return d.phase === "planning" ? "ev.phase.planning" : "ev.phase.operations";
+    case "battle_started":
+      return d.battle !== undefined ? "ev.battle_started" : "ev.battle_started.field";
+    case "capitulation":
+      return typeof d.side === "string" ? "ev.capitulation" : "ev.capitulation.team";
+    case "fortress_gun":
+      return d.manned === false ? "ev.fortress_gun.silent" : "ev.fortress_gun";
+    case "charge":
+      return n(d.bonus) > 0 ? "ev.charge" : "ev.charge.none";
     case "cover_set":
       return d.cover ? "ev.cover_set.on" : "ev.cover_set.off";
     case "retreat_made":
@@ -118,6 +126,12 @@ export function describeEvent(ev: Event, names: Names): LogLine {
   const p = params(d, names);
   if (ev.kind === "clock_adjusted") p.delta = formatMs(Math.abs(n(d.delta_ms)));
   if (ev.kind === "reassigned" && typeof d.to === "string") p.to = names.unit(d.to);
+  if (ev.kind === "overrun" && typeof d.by === "string") p.by = names.unit(d.by); // the unit that overran, not a team
+  if (ev.kind === "charge" && typeof d.reason === "string") p.reason = t(has(`charge.${d.reason.replace(/ /g, "_")}`) ? `charge.${d.reason.replace(/ /g, "_")}` as MessageKey : "charge.other");
+  if (ev.kind === "fire_assigned" && d.targets && typeof d.targets === "object") {
+    p.targets = listWords(Object.keys(d.targets).map((id) => names.unit(id)));
+    p.turns = tn("n.turns", n(d.turns ?? 1));
+  }
   if (ev.kind === "adjusted") {
     // what the umpire set, without the guns of a unit that has none
     const parts = (["morale", "loss_tolerance", "guns"] as const).filter((k) => d[k] !== undefined && d[k] !== null && !(k === "guns" && n(d[k]) === 0));

@@ -6,7 +6,7 @@ import { has, t } from "../i18n";
 import { playerWord, teamWord } from "../i18n/words";
 import type { Command } from "../net/connection";
 import { h } from "./dom";
-import { buildRuling, RULINGS, type RulingForm } from "./rulings";
+import { buildRuling, complete, RULINGS, type RulingForm } from "./rulings";
 
 export interface DeskContext {
   room: string;
@@ -49,22 +49,42 @@ export function moderatorDesk(ctx: DeskContext): HTMLElement {
   const kind = h("select", { "data-testid": "mod-ruling-type", "aria-label": t("mod.ruling.pick") });
   const fields = h("div", { class: "ruling-fields", "data-testid": "mod-ruling-fields" });
   const auditList = h("ol", { class: "audit log", "data-testid": "mod-audit" });
+  const formNote = h("span", { class: "help", "data-testid": "mod-ruling-note" });
+  const jsonError = h("span", { class: "error", "data-testid": "mod-ruling-error" });
+  const ruleButton = h("button", { "data-testid": "mod-rule-form" }, t("mod.ruling.submit"));
   let forms: RulingForm[] = [];
+  let drawnFor = "";
   const inputs = new Map<string, HTMLInputElement | HTMLSelectElement>();
 
+  const values = () => Object.fromEntries([...inputs].map(([k, el]) => [k,
+    el instanceof HTMLSelectElement && el.multiple ? [...el.selectedOptions].map((o) => o.value) : el.value]));
+  /** A form with a required picker that has nothing to pick (no battle running, no unit) cannot be sent: it says so. */
+  const check = () => {
+    const form = forms.find((f) => f.type === kind.value);
+    const empty = form?.fields.find((f) => !f.optional && ["team", "unit", "units", "battle"].includes(f.kind) && !(inputs.get(f.name) as HTMLSelectElement | undefined)?.options.length);
+    formNote.textContent = empty ? t("mod.ruling.nothing", { what: fieldLabel(empty.name) }) : "";
+    ruleButton.disabled = !form || !!empty || !complete(form, values());
+  };
   const drawFields = () => {
     const form = forms.find((f) => f.type === kind.value);
     inputs.clear();
     fields.replaceChildren(...(form?.fields ?? []).map((f) => {
       let input: HTMLInputElement | HTMLSelectElement;
-      const pick = (items: [string, string][]) => h("select", { "data-field": f.name }, ...(f.optional ? [h("option", { value: "" }, t("mod.none"))] : []), ...items.map(([v, l]) => h("option", { value: v }, l)));
+      const pick = (items: [string, string][], multiple = false) => h("select", { "data-field": f.name, ...(multiple ? { multiple: true, size: Math.min(6, Math.max(2, items.length)) } : {}) },
+        ...(f.optional ? [h("option", { value: "" }, t("mod.none"))] : []), ...items.map(([v, l]) => h("option", { value: v }, l)));
       if (f.kind === "team") input = pick(ctx.teams().map((x) => [x, teamWord(x)]));
       else if (f.kind === "unit") input = pick(ctx.units());
+      else if (f.kind === "units") input = pick(ctx.units(), true);
       else if (f.kind === "battle") input = pick(ctx.battles());
-      else input = h("input", { "data-field": f.name, type: f.kind === "text" ? "text" : "number", ...(f.min !== undefined ? { min: String(f.min) } : {}), ...(f.max !== undefined ? { max: String(f.max) } : {}) });
+      else input = h("input", { "data-field": f.name, type: f.kind === "text" || f.kind === "cells" ? "text" : "number",
+        ...(f.kind === "cells" ? { placeholder: "45-22 46-22" } : {}),
+        ...(f.min !== undefined ? { min: String(f.min) } : {}), ...(f.max !== undefined ? { max: String(f.max) } : {}) });
+      input.addEventListener("input", check);
+      input.addEventListener("change", check);
       inputs.set(f.name, input);
       return h("label", { class: "field" }, `${fieldLabel(f.name)} `, input);
     }));
+    check();
   };
 
   const refresh = () => {
@@ -76,8 +96,11 @@ export function moderatorDesk(ctx: DeskContext): HTMLElement {
     options(team, ctx.teams().map((x) => [x, teamWord(x)]));
     options(player, ctx.players().map((p) => [p, playerWord(p)]));
     const next = RULINGS[ctx.engine()] ?? [];
-    if (next !== forms) {
+    const pickers = JSON.stringify([ctx.teams(), ctx.units(), ctx.battles()]);
+    if (next !== forms || pickers !== drawnFor) {
+      // new units or battles to pick from: the form again, keeping the ruling chosen
       forms = next;
+      drawnFor = pickers;
       options(kind, forms.map((f) => [f.type, rulingLabel(f.type)]));
       drawFields();
     }
@@ -91,9 +114,9 @@ export function moderatorDesk(ctx: DeskContext): HTMLElement {
   const rule = () => {
     const form = forms.find((f) => f.type === kind.value);
     if (!form) return;
-    const values = Object.fromEntries([...inputs].map(([k, el]) => [k, el.value]));
-    void ctx.send({ t: "mod_ruling", room: ctx.room, ruling: buildRuling(form, values) }).catch(() => {});
+    void ctx.send({ t: "mod_ruling", room: ctx.room, ruling: buildRuling(form, values()) }).catch(() => {});
   };
+  ruleButton.addEventListener("click", rule);
   const showAudit = () => {
     const { lines } = ctx.audit();
     auditList.replaceChildren(...(lines.length ? lines.map((l) => h("li", {}, l)) : [h("li", { class: "muted" }, t("mod.audit.empty"))]));
@@ -124,18 +147,23 @@ export function moderatorDesk(ctx: DeskContext): HTMLElement {
     h("div", { class: "row" }, h("b", {}, t("mod.delay")), h("p", { class: "help" }, t("mod.delay.help")), delay, " ", t("mod.lock.minutes"), " ",
       h("button", { "data-testid": "mod-delay-set", onclick: () => void ctx.send({ t: "mod_ruling", room: ctx.room,
         ruling: { type: "spectator_delay", ms: Math.max(0, Math.round(Number(delay.value) * 60_000)) } }).catch(() => {}) }, t("mod.delay.set"))),
-    h("div", { class: "row" }, h("b", {}, t("mod.rulings")), " ", kind, fields,
-      h("button", { "data-testid": "mod-rule-form", onclick: rule }, t("mod.ruling.submit"))),
-    h("details", { class: "row" }, h("summary", {}, t("mod.ruling.advanced")), ruling,
+    h("div", { class: "row" }, h("b", {}, t("mod.rulings")), " ", kind, fields, ruleButton, " ", formNote),
+    h("details", { class: "row" }, h("summary", { "data-testid": "mod-ruling-advanced" }, t("mod.ruling.advanced")), ruling,
       h("button", { "data-testid": "mod-rule", onclick: () => {
-        let body: Record<string, unknown>;
+        let body: unknown;
+        jsonError.textContent = "";
         try {
-          body = JSON.parse(ruling.value || "{}") as Record<string, unknown>;
-        } catch {
+          body = JSON.parse(ruling.value || "{}");
+        } catch (exc) {
+          jsonError.textContent = t("mod.ruling.bad_json", { error: (exc as Error).message });
           return;
         }
-        void ctx.send({ t: "mod_ruling", room: ctx.room, ruling: body }).catch(() => {});
-      } }, t("mod.ruling.submit"))),
+        if (typeof body !== "object" || body === null || Array.isArray(body) || typeof (body as Record<string, unknown>).type !== "string") {
+          jsonError.textContent = t("mod.ruling.no_type");
+          return;
+        }
+        void ctx.send({ t: "mod_ruling", room: ctx.room, ruling: body as Record<string, unknown> }).catch(() => {});
+      } }, t("mod.ruling.submit")), " ", jsonError),
     h("div", { class: "row" }, h("b", {}, t("mod.false_answers")), answers),
     h("div", { class: "row" }, h("b", {}, t("mod.audit")), " ",
       h("button", { "data-testid": "mod-audit-show", onclick: showAudit }, t("mod.audit.load")), " ",

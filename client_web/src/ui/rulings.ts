@@ -1,7 +1,9 @@
 /** The rulings each room's engine accepts, as forms: a field per part of the ruling, with pickers for teams,
  * units, battles and players (server/napoleonic/battle/engine.py, server/napoleonic/siege/engine.py, server/napoleonic/campaign/engine.py,
  * server/continental/moderation.py, server/rooms/drill.py; the room itself takes `spectator_delay`). */
-export type FieldKind = "team" | "unit" | "battle" | "text" | "int" | "number";
+/** A field's kind: a picker (team, unit, several units, battle), text, a whole or any number, or cells typed as
+ * "45-22 46-22". */
+export type FieldKind = "team" | "unit" | "units" | "battle" | "text" | "int" | "number" | "cells";
 
 export interface RulingField {
   name: string;
@@ -18,9 +20,11 @@ export interface RulingForm {
 }
 
 const BATTLE: RulingForm[] = [
-  { type: "end_battle", rule: "N-VICTORY-1", fields: [{ name: "winner", kind: "team" }, { name: "reason", kind: "text" }] },
+  { type: "end_battle", rule: "N-VICTORY-1", fields: [{ name: "winner", kind: "team" }, { name: "reason", kind: "text", optional: true }] },
   { type: "adjust", rule: "N-FIRE-4", fields: [{ name: "unit", kind: "unit" }, { name: "morale", kind: "int", optional: true, min: 0, max: 10 },
     { name: "loss_tolerance", kind: "int", optional: true, min: 0, max: 20 }, { name: "guns", kind: "int", optional: true, min: 0, max: 12 }] },
+  { type: "assign_fire", rule: "N-FIRE-4", fields: [{ name: "shooter", kind: "unit" }, { name: "targets", kind: "units" },
+    { name: "turns", kind: "int", optional: true, min: 1, max: 40 }] },
 ];
 
 export const RULINGS: Record<string, RulingForm[]> = {
@@ -30,9 +34,11 @@ export const RULINGS: Record<string, RulingForm[]> = {
   continental: [
     { type: "inform", rule: "C-9.4", fields: [{ name: "team", kind: "team" }, { name: "text", kind: "text" }] },
     { type: "adjust_rating", rule: "C-9.4", fields: [{ name: "unit", kind: "unit" }, { name: "rating", kind: "number", min: 0 }] },
-    { type: "penalty", rule: "C-9.3", fields: [{ name: "team", kind: "team" }, { name: "points", kind: "int" }, { name: "reason", kind: "text" }] },
+    { type: "penalty", rule: "C-9.3", fields: [{ name: "team", kind: "team" }, { name: "points", kind: "int" }, { name: "reason", kind: "text", optional: true }] },
     { type: "limit_interventions", rule: "C-9.4", fields: [] },
     { type: "end_campaign", rule: "C-10.1", fields: [{ name: "winner", kind: "team", optional: true }] },
+    { type: "close_road", rule: "C-9.4", fields: [{ name: "cells", kind: "cells" }, { name: "turns", kind: "int", optional: true, min: 1, max: 100 }] },
+    { type: "open_road", rule: "C-9.4", fields: [{ name: "cells", kind: "cells" }] },
   ],
   drill: [{ type: "note", rule: null, fields: [{ name: "text", kind: "text" }] }],
 };
@@ -45,13 +51,29 @@ export function engineOf(kind: string, state: Record<string, unknown>): string {
   return "continental";
 }
 
-/** The ruling a filled form makes: empty optional fields are left out, numbers are numbers. */
-export function buildRuling(form: RulingForm, values: Record<string, string>): Record<string, unknown> {
+/** The ruling a filled form makes: empty optional fields are left out, numbers are numbers, several units a list,
+ * cells a list of [x, y]. */
+export function buildRuling(form: RulingForm, values: Record<string, string | string[]>): Record<string, unknown> {
   const ruling: Record<string, unknown> = { type: form.type };
   for (const f of form.fields) {
-    const v = (values[f.name] ?? "").trim();
+    const raw = values[f.name] ?? "";
+    if (Array.isArray(raw)) {
+      if (raw.length) ruling[f.name] = raw;
+      continue;
+    }
+    const v = raw.trim();
     if (!v) continue;
-    ruling[f.name] = f.kind === "int" ? Math.round(Number(v)) : f.kind === "number" ? Number(v) : v;
+    ruling[f.name] = f.kind === "int" ? Math.round(Number(v)) : f.kind === "number" ? Number(v) : f.kind === "cells" ? readCells(v) : v;
   }
   return ruling;
+}
+
+/** "45-22 46,22" → [[45, 22], [46, 22]]. */
+export function readCells(text: string): number[][] {
+  return [...text.matchAll(/(-?\d+)\s*[-,]\s*(-?\d+)/g)].map((m) => [Number(m[1]), Number(m[2])]);
+}
+
+/** Whether a form can be sent: every field that is not optional has a value. */
+export function complete(form: RulingForm, values: Record<string, string | string[]>): boolean {
+  return form.fields.every((f) => f.optional || (Array.isArray(values[f.name]) ? values[f.name]!.length > 0 : String(values[f.name] ?? "").trim() !== ""));
 }
