@@ -19,7 +19,7 @@ DEMO_NAMES = {"napoleonic": "Demo: 1813, the Napoleonic campaign", "drill": "Dem
 DEMO_SPEC: dict[str, Any] = {
     "name": DEMO_NAMES["napoleonic"], "scenario": "napoleonic", "level": 2,
     "teams": [{"colour": "red", "seats": 2}, {"colour": "blue", "seats": 2}],
-    "clock": {"mode": "per_turn", "turn_ms": 5 * 60_000}, "house_rules": [], "public": True,
+    "clock": {"mode": "per_turn", "turn_ms": 5 * 60_000}, "house_rules": [], "public": True, "open_spectating": True,
     "lockout_minutes": 20.0, "config": {}, "clocks_paused": True,
 }
 

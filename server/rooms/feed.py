@@ -264,6 +264,11 @@ class Feed:
             out[role] = out.get(role, 0) + 1
         return out
 
+    def seats(self) -> dict[str, int]:
+        """The players' seats with a session here, as `seat:<player>` (the lobby's seat occupancy)."""
+        return {f"seat:{sub.outlet.player}": 1 for sub in self.subs.values()
+                if sub.outlet.player is not None and sub.viewer != MODERATOR and sub.viewer != "spectator"}
+
 
 def _view_msgpack(view: _View) -> bytes:
     """The `view` message packed around the state's bytes, so the state is packed once per class."""

@@ -140,8 +140,8 @@ class Joins:
         self.followers.drop_idle(self.feeds)
 
     def presence(self) -> dict[str, dict[str, int]]:
-        """This node's sessions per room and role, as they are now."""
-        return {room_id: feed.counts() for room_id, feed in self.feeds.items() if feed.subs}
+        """This node's sessions per room and role, as they are now, and the seats they play (`seat:<player>`)."""
+        return {room_id: {**feed.counts(), **feed.seats()} for room_id, feed in self.feeds.items() if feed.subs}
 
     async def close(self) -> None:
         for room_id, feed in list(self.feeds.items()):

@@ -36,9 +36,13 @@ class Lobby:
         for meta in metas:
             room = RoomId.campaign_room(str(meta["id"]))
             online = counts(room)
+            # seat occupancy (issue 16 §6): how many of each team's seats someone plays now
+            teams = [{**team, "online": sum(1 for n in range(1, int(team.get("seats", 0)) + 1)
+                                            if online.get(f"seat:{team['colour']}-{n}", 0) > 0)}
+                     for team in meta["teams"]]
             out.append({
                 "id": meta["id"], "room": str(room), "name": meta["name"], "scenario": meta["scenario"],
-                "level": meta["level"], "teams": meta["teams"], "players_online": online.get("player", 0),
+                "level": meta["level"], "teams": teams, "players_online": online.get("player", 0),
                 "spectators_online": online.get("spectator", 0), "created_ms": int(meta.get("created_ms", 0)),
                 "spectator_link": link(meta),
             })

@@ -417,3 +417,21 @@ def test_a_ruling_with_nothing_to_pick_or_not_json_says_so_D_L_2(web_server: Ser
     desk.get_by_test_id("mod-ruling").fill('{"type": "note"')
     desk.get_by_test_id("mod-rule").click()
     expect(desk.get_by_test_id("mod-ruling-error")).to_contain_text("That is not JSON")
+
+
+def test_the_lobby_shows_each_teams_seats_taken_and_leads_to_join_or_watch(web_server: ServerProcess,
+                                                                           new_page: Any) -> None:
+    made = web_server.http("POST", "/api/campaigns", {
+        "name": "Tuesday's 1813", "scenario": "napoleonic", "open_spectating": True,
+        "teams": [{"colour": "red", "seats": 2}, {"colour": "blue", "seats": 2}]})
+    red = new_page()
+    open_link(red, made["seats"][0]["link"], "red")
+    lobby = new_page()
+    lobby.goto(web_server.url + "/")
+    row = lobby.get_by_test_id("lobby-campaigns").locator(f"li[data-room='{made['room']}']")
+    expect(row.get_by_test_id("seats-red")).to_have_text("■ 1/2")
+    expect(row.get_by_test_id("seats-blue")).to_have_text("● 0/2")
+    expect(row.get_by_test_id("seats-red")).to_have_attribute("title", "Red: 1 of 2 seats taken")
+    expect(row.get_by_test_id("join")).to_be_visible()
+    expect(row.get_by_test_id("watch")).to_be_visible()
+    shot(lobby, "lobby")

@@ -27,3 +27,15 @@ async def test_demo_prints_working_links_and_the_same_ones_after_a_restart(serve
     assert made["scenario"] == "napoleonic" and snap["state"]["scenario"] == "napoleonic"  # 1813, issue 6
     assert {a["team"] for a in snap["state"]["armies"]} >= {"red"}
     await red.close()
+
+
+def test_the_demo_can_be_watched_from_the_lobby(server_factory: Any) -> None:
+    """Issue 16 §6: the demo's row leads somewhere for a visitor too — its spectators' link is in the lobby."""
+    node = server_factory("--demo").start()
+    try:
+        demo = node.http("GET", "/api/lobby")["campaigns"][0]
+        spectators = re.search(r"spectators:\s+(http://\S+)", node.log.read_text())
+        assert spectators and demo["spectator_link"] == spectators.group(1)
+        assert [t["online"] for t in demo["teams"]] == [0, 0]
+    finally:
+        node.stop()

@@ -63,6 +63,32 @@ async def test_lobby_counts_connected_players_and_spectators(server: ServerProce
         await c.close()
 
 
+async def test_lobby_shows_how_many_of_each_teams_seats_are_taken(server: ServerProcess) -> None:
+    """Seat occupancy (issue 16 §6): a seat counts once however many rooms or tabs its player has open; the
+    moderator and spectators take no seat."""
+    made = campaign(server)  # two seats a team
+    token = {s["player"]: s["token"] for s in made["seats"]}
+    red = await signed_in(server.ws_url, token["red-2"], made["room"])
+    blue = await signed_in(server.ws_url, token["blue-1"], made["room"])
+    others = [await signed_in(server.ws_url, made[k], made["room"]) for k in ("spectator_token", "moderator_token")]
+
+    def seats() -> dict[str, tuple[int, int]]:
+        entry = next(c for c in server.http("GET", "/api/lobby")["campaigns"] if c["room"] == made["room"])
+        return {t["colour"]: (t["online"], t["seats"]) for t in entry["teams"]}
+
+    assert seats() == {"red": (1, 2), "blue": (1, 2)}
+    second = await signed_in(server.ws_url, token["blue-2"], made["room"])
+    assert seats() == {"red": (1, 2), "blue": (2, 2)}
+    await red.close()
+    for _ in range(50):  # the server notices the closed socket
+        if seats()["red"] == (0, 2):
+            break
+        await asyncio.sleep(0.05)
+    assert seats() == {"red": (0, 2), "blue": (2, 2)}
+    for c in (blue, second, *others):
+        await c.close()
+
+
 async def test_lobby_counts_are_current_after_the_node_has_reported_its_presence(server: ServerProcess) -> None:
     """The node's own sessions are counted live; its 2-second presence report (for the other nodes) does not
     make a spectator who just joined count 0 or one who left still count."""

@@ -22,6 +22,7 @@ export const en = {
   "lobby.increment": "Increment / reserve (s)",
   "lobby.teams": "Teams",
   "lobby.seats": "seats",
+  "lobby.seats_taken": "{team}: {n} of {of} seats taken",
   "lobby.house_rules": "House rules (C-0.3), one per line",
   "lobby.open_spectating": "Anyone may watch (the lobby shows a Watch button)",
   "lobby.public": "List publicly",

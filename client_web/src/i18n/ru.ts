@@ -23,6 +23,7 @@ export const ru: Record<MessageKey, string> = {
   "lobby.turn_minutes": "Минут на ход / всего",
   "lobby.increment": "Добавка / резерв (с)",
   "lobby.teams": "Команды",
+  "lobby.seats_taken": "{team}: занято мест — {n} из {of}",
   "lobby.seats": "мест",
   "lobby.house_rules": "Домашние правила (C-0.3), по одному в строке",
   "lobby.open_spectating": "Смотреть может любой (кнопка «Смотреть» в лобби)",

@@ -21,6 +21,15 @@ function battleName(r: LobbyRoom): string {
   return `${proper(m[1]!)}: ${battleOf(m[3]!, m[2] === "siege")}`;
 }
 
+/** A team in a lobby row: its mark and, for a campaign, how many of its seats are taken ("■ 1/2"). */
+function seatsOf(tm: Record<string, unknown>): HTMLElement {
+  const colour = String(tm.colour ?? "");
+  const seats = Number(tm.seats ?? 0), online = Number(tm.online ?? NaN);
+  if (!seats || Number.isNaN(online)) return teamMark(colour, teamWord(colour));
+  const label = t("lobby.seats_taken", { team: teamWord(colour), n: online, of: seats });
+  return h("span", { class: "seats", title: label, "aria-label": label, "data-testid": `seats-${colour}` }, teamMark(colour), ` ${online}/${seats}`);
+}
+
 /** `open(token, room)`: enter the game with a link's token, showing `room` first (a battle watched from the lobby). */
 export function lobbyPage(open: (token: string, room?: string) => void): HTMLElement {
   const lists = h("div", { class: "lobby-lists" });
@@ -47,10 +56,11 @@ export function lobbyPage(open: (token: string, room?: string) => void): HTMLEle
       rooms.length ? h("ul", { class: "rooms" }, ...rooms.map((r) => {
         const spectate = r.spectator_token ?? (r.spectator_link ? tokenFromLink(r.spectator_link) : null);
         const row: HTMLElement = h("li", { "data-room": r.room },
-          h("b", {}, battles ? battleName(r) : proper(r.name || r.id)), " ",
-          h("span", { class: "muted" }, `${scenarioName(r.scenario)} · ${t("lobby.level")} ${r.level}`), " ",
-          ...r.teams.map((tm) => teamMark(String(tm.colour ?? ""), teamWord(String(tm.colour ?? "")))),
-          h("span", { class: "counts" }, ` ${tn("n.players", r.players_online)} · ${tn("n.spectators", r.spectators_online)}`),
+          h("div", { class: "room-main" },
+            h("b", {}, battles ? battleName(r) : proper(r.name || r.id)),
+            h("div", { class: "muted" }, `${scenarioName(r.scenario)} · ${t("lobby.level")} ${r.level}`),
+            h("div", { class: "room-meta" }, ...r.teams.flatMap((tm) => [seatsOf(tm), " "]),
+              h("span", { class: "counts" }, `${tn("n.players", r.players_online)} · ${tn("n.spectators", r.spectators_online)}`))),
           h("span", { class: "buttons" },
             battles ? null : h("button", { "data-testid": "join", onclick: () => joinRow(r, row) }, t("lobby.join_row")),
             spectate ? h("button", { "data-testid": "watch", onclick: () => open(spectate, r.room) }, t("lobby.spectate")) : null));
@@ -70,7 +80,9 @@ export function lobbyPage(open: (token: string, room?: string) => void): HTMLEle
     clear(lists);
     try {
       const lobby = await fetchLobby();
-      lists.append(roomList("lobby.campaigns", lobby.campaigns, "lobby-campaigns", false), roomList("lobby.battles", lobby.battles, "lobby-battles", true));
+      const campaigns = roomList("lobby.campaigns", lobby.campaigns, "lobby-campaigns", false);
+      campaigns.querySelector("h2")?.append(" ", h("button", { class: "refresh", "data-testid": "lobby-refresh", title: t("lobby.refresh"), onclick: () => void load() }, `↻ ${t("lobby.refresh")}`));
+      lists.append(campaigns, roomList("lobby.battles", lobby.battles, "lobby-battles", true));
       if (lobby.finished?.length) lists.append(finishedList(lobby.finished));
     } catch (exc) {
       lists.append(h("p", { class: "error" }, t("lobby.unavailable", { error: String(exc) })));
@@ -124,7 +136,7 @@ export function lobbyPage(open: (token: string, room?: string) => void): HTMLEle
     h("p", { class: "help" }, t("lobby.clock.help")),
     h("fieldset", {}, h("legend", {}, t("lobby.teams")),
       h("p", { class: "help" }, t("lobby.teams.help")),
-      ...COLOURS.map((c, i) => h("label", { class: "team-seats" }, teamMark(c), ` ${teamWord(c)} `, seats[i]!, ` ${t("lobby.seats")}`))),
+      ...COLOURS.map((c, i) => h("label", { class: "team-seats" }, teamMark(c), ` ${teamWord(c)}, ${t("lobby.seats")}: `, seats[i]!))),
     h("label", {}, t("lobby.house_rules"), house, h("p", { class: "help" }, t("lobby.house.help"))),
     h("label", { class: "check" }, pub, t("lobby.public")),
     h("label", { class: "check" }, openSpectating, t("lobby.open_spectating")),
@@ -170,6 +182,6 @@ export function lobbyPage(open: (token: string, room?: string) => void): HTMLEle
 
   void load();
   return h("main", { class: "lobby", "data-testid": "lobby" },
-    h("div", { class: "lobby-left" }, h("div", { class: "buttons" }, h("button", { onclick: () => void load() }, t("lobby.refresh"))), lists, join),
+    h("div", { class: "lobby-left" }, lists, join),
     h("div", { class: "lobby-right" }, form, created));
 }
