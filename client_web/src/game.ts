@@ -22,7 +22,7 @@ import { ChannelsPanel } from "./ui/channels";
 import { clocksAt, ClocksPanel } from "./ui/clocks";
 import { teamColour } from "./ui/colours";
 import { append, clear, formatMs, h } from "./ui/dom";
-import { describeEvent, QUIET_KINDS } from "./ui/log";
+import { describeEvent, worthTelling } from "./ui/log";
 import { moderatorDesk } from "./ui/moderator";
 import { engineOf } from "./ui/rulings";
 import { namesFor, type Names } from "./ui/names";
@@ -926,7 +926,7 @@ export class GamePage {
     }
     clear(this.logList);
     const names = this.names(id);
-    const shown = room.log.filter((e) => !QUIET_KINDS.has(e.kind));
+    const shown = worthTelling(room.log);
     const lines = shown.slice(-80).reverse().map((ev) => ({ ev, line: describeEvent(ev, names) }));
     for (const { ev, line } of lines) {
       this.logList.append(h("li", { "data-kind": ev.kind, "data-seq": ev.seq }, line.text, ...(line.rules.length ? [" [", ...ruleLinks(line.rules), "]"] : [])));

@@ -131,6 +131,10 @@ export class BattleView {
     const prev = new Map(this.model.units.map((u) => [u.id, pieceOf(u)]));
     const hadSiege = !!this.model.siege;
     this.model = readBattle(state);
+    this.retreatTurns = new Map((Array.isArray(state.sides) ? state.sides : []).flatMap((s: unknown) => {
+      const side = s as { name?: unknown; retreat_turn?: unknown };
+      return typeof side.name === "string" && typeof side.retreat_turn === "number" ? [[side.name, side.retreat_turn] as const] : [];
+    }));
     this.mySide = mySide;
     this.stateVersion++;
     if (!!this.model.siege !== hadSiege) {
@@ -672,6 +676,30 @@ export class BattleView {
     }
   }
 
+  /** The army's retreat (N-VICTORY-2, D-N-2): irrevocable, so asked twice on the page (a browser's own dialog can
+   * be blocked or missed); once given, what it means instead of the button. */
+  private retreatAsked = false;
+  /** the turn each side's retreat was ordered in (N-VICTORY-2) */
+  private retreatTurns = new Map<string, number>();
+
+  private retreatOrder(): HTMLElement {
+    const ordered = this.mySide ? this.retreatTurns.get(this.mySide) : undefined;
+    if (ordered !== undefined) {
+      return h("p", { class: "retreating", "data-testid": "army-retreating" }, t("battle.retreating", { turn: ordered + 1 }));
+    }
+    const again = () => { this.renderPanel(); };
+    if (!this.retreatAsked) {
+      return h("div", { class: "buttons" }, h("button", { class: "danger", "data-testid": "army-retreat", onclick: () => { this.retreatAsked = true; again(); } }, t("battle.retreat")));
+    }
+    return h("div", { class: "confirm", "data-testid": "army-retreat-confirm", role: "alertdialog" }, h("p", {}, t("battle.retreat.confirm")),
+      h("div", { class: "buttons" },
+        h("button", { class: "danger", "data-testid": "army-retreat-yes", onclick: () => {
+          this.retreatAsked = false;
+          void this.actions.order({ type: "retreat" }).catch(() => {}).finally(again);
+        } }, t("battle.retreat.yes")),
+        h("button", { "data-testid": "army-retreat-no", onclick: () => { this.retreatAsked = false; again(); } }, t("battle.retreat.no"))));
+  }
+
   /** Units' labels — formation glyph and short name — where they fit without hiding a unit or another label. */
   private drawLabels(ctx: CanvasRenderingContext2D, v: Viewport, w: number, hgt: number): number {
     const s = v.scale;
@@ -950,11 +978,7 @@ export class BattleView {
       this.panel.append(h("h4", {}, t("battle.fallen")), h("ul", {}, ...m.fallen.map((f) =>
         h("li", {}, teamMark(f.side), ` ${this.names.unit(f.id)}: ${statusWord(f.status)}`))));
     }
-    if (this.canOrder && this.mySide && !m.result) {
-      this.panel.append(h("div", { class: "buttons" }, h("button", { class: "danger", onclick: () => {
-        if (confirm(t("battle.retreat"))) void this.actions.order({ type: "retreat" }).catch(() => {});
-      } }, t("battle.retreat"))));
-    }
+    if (this.canOrder && this.mySide && !m.result) this.panel.append(this.retreatOrder());
     if (m.reinforcements.length) {
       this.panel.append(h("h4", {}, t("battle.reinforcements")), h("ul", {}, ...m.reinforcements.map((r) =>
         h("li", {}, teamMark(r.side), ` ${this.names.army(r.name) !== r.name ? this.names.army(r.name) : this.names.army(r.id)}${r.eta ? ` · ${r.eta}` : ""}`))));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { setLang } from "../i18n";
-import { describeEvent } from "./log";
+import { describeEvent, worthTelling } from "./log";
 import type { Names } from "./names";
 
 const ev = (kind: string, data: Record<string, unknown>) => ({ t: "ev" as const, room: "b-1-1", seq: 7, at_ms: 0, kind, data });
@@ -42,6 +42,13 @@ describe("event lines", () => {
 });
 
 describe("event lines in the game's words (issue 16 §4)", () => {
+  it("leave out a turn that only repeats who is to move, and the quiet kinds", () => {
+    const events = [ev("turn", { active: ["blue"], ended: "red" }), ev("clock_adjusted", { team: "blue", delta_ms: 60_000 }),
+      ev("turn", { active: ["blue"], ended: null }), ev("chat", { text: "hi" }), ev("turn", { active: ["red"], ended: "blue" }),
+      ev("turn", { active: ["red"], ended: "red" })];
+    expect(worthTelling(events).map((e) => e.kind)).toEqual(["turn", "clock_adjusted", "turn", "turn"]);
+  });
+
   it("say what the general's fate roll decided, not success or failure (N-VICTORY-3)", () => {
     setLang("en");
     expect(describeEvent(ev("roll", { purpose: "general_death", side: "blue", need: 3, face: 6, success: false }), names).text)

@@ -15,6 +15,20 @@ const n = (v: unknown): number => (typeof v === "number" ? v : Number(v) || 0);
 /** Events the log does not show: chat has its channels, the clocks' own ticking shows on the clocks. */
 export const QUIET_KINDS = new Set(["chat", "clock_started", "clock_stopped"]);
 
+/** The events worth a line, in order: not the quiet ones, and not a `turn` that only repeats who is to move (the
+ * room re-sends it with the clocks after a clock change, an outage or a ruling). */
+export function worthTelling<E extends { kind: string; data: Record<string, unknown> }>(events: readonly E[]): E[] {
+  let active = "";
+  return events.filter((e) => {
+    if (QUIET_KINDS.has(e.kind)) return false;
+    if (e.kind !== "turn" || Array.isArray(e.data.order)) return true;
+    const now = JSON.stringify(e.data.active ?? []);
+    const same = now === active && !e.data.ended;
+    active = now;
+    return !same;
+  });
+}
+
 const TEAM_KEYS = ["team", "side", "by", "winner", "loser", "attacker", "defender", "holder", "besieger", "garrison", "proposer"];
 const UNIT_KEYS = ["unit", "a", "b", "shooter", "behind", "into"];
 

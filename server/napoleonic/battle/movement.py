@@ -87,6 +87,11 @@ def _on_road(state: BattleState, unit: Unit, x: int, y: int) -> bool:
     return any(m.kind(x + i * lx, y + i * ly).is_road for i in range(unit.form.width))
 
 
+CANNOT_MOVE = {"deployed": "a deployed battery cannot move: limber it first",
+               "square": "a square cannot move: form line or column first"}
+"""Why a formation that does not move refuses a move (N-ART-4, N-INF-4), said as a player would."""
+
+
 def move(state: BattleState, log: Log, unit: Unit, path: tuple[Cell, ...], *, charge: bool = False,
          leaving: tuple[Unit, ...] = ()) -> None:
     """Move the formation (facing unchanged) along `path`, paying speed points; stop at the first contact. Enemy
@@ -94,7 +99,9 @@ def move(state: BattleState, log: Log, unit: Unit, path: tuple[Cell, ...], *, ch
     form = unit.form
     if not form.moves or not unit.type.can_move:
         rule = "N-ART-4" if unit.arm == "artillery" else "N-INF-4"
-        raise IllegalOrder(f"a unit in {unit.formation} cannot move", rule=rule, details={"unit": unit.id})
+        raise IllegalOrder(CANNOT_MOVE.get(unit.formation, "this unit cannot move") if unit.type.can_move
+                           else "a fortress gun cannot move", rule=rule,
+                           details={"unit": unit.id, "formation": unit.formation})
     if unit.halted:
         raise IllegalOrder("the unit's move has ended for this turn", rule=unit.halted, details={"unit": unit.id})
     if not leaving and in_melee(state, unit):
