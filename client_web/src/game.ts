@@ -148,6 +148,17 @@ export class GamePage {
     const online = () => { this.offline = false; this.conn.online(); this.renderBanners(); };
     window.addEventListener("offline", offline);
     window.addEventListener("online", online);
+    // Ctrl+Enter (⌘+Enter) ends the turn from anywhere on the page, as its button says; before the map's own Enter
+    const endTurnKey = (e: KeyboardEvent) => {
+      if (e.key !== "Enter" || !(e.ctrlKey || e.metaKey)) return;
+      e.preventDefault();
+      e.stopPropagation();
+      const w = this.session.welcome;
+      const room = this.current ? this.session.room(this.current) : null;
+      if (w?.role === "player" && room?.active.includes(w.team ?? "") && !this.locked) this.endTurn();
+    };
+    window.addEventListener("keydown", endTurnKey, true);
+    this.unsubscribe.push(() => window.removeEventListener("keydown", endTurnKey, true));
     this.unsubscribe.push(() => window.removeEventListener("offline", offline), () => window.removeEventListener("online", online));
     this.unsubscribe.push(onLangChange(() => this.rebuild()));
     this.timer = window.setInterval(() => this.tick(), 250);
@@ -932,10 +943,11 @@ export class GamePage {
       this.logList.append(h("li", { "data-kind": ev.kind, "data-seq": ev.seq }, line.text, ...(line.rules.length ? [" [", ...ruleLinks(line.rules), "]"] : [])));
     }
     // Read out what is new since the last look at this room (not the whole list again).
-    const seen = this.announced.get(id) ?? 0;
-    const fresh = lines.filter(({ ev }) => ev.seq > seen).reverse();
-    if (fresh.length && seen) this.live.textContent = fresh.slice(-3).map(({ line }) => line.text).join(". ");
-    if (lines.length) this.announced.set(id, Math.max(seen, lines[0]!.ev.seq));
+    // (a room first looked at reads out nothing of its past, even when it has none yet)
+    const seen = this.announced.get(id);
+    const fresh = lines.filter(({ ev }) => ev.seq > (seen ?? 0)).reverse();
+    if (fresh.length && seen !== undefined) this.live.textContent = fresh.slice(-3).map(({ line }) => line.text).join(". ");
+    this.announced.set(id, Math.max(seen ?? 0, lines[0]?.ev.seq ?? room.seq));
     this.place(this.slots.log, h("section", {}, h("h3", {}, room.kind === "battle" ? t("battle.dice") : t("game.log")), this.logList));
     this.place(this.slots.replay, this.replayPanel(room));
   }

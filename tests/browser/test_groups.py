@@ -435,3 +435,44 @@ def test_the_lobby_shows_each_teams_seats_taken_and_leads_to_join_or_watch(web_s
     expect(row.get_by_test_id("join")).to_be_visible()
     expect(row.get_by_test_id("watch")).to_be_visible()
     shot(lobby, "lobby")
+
+
+SMALL_TEXT = """() => { const small = []; const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    while (walk.nextNode()) {
+        const el = walk.currentNode.parentElement;
+        if (!walk.currentNode.textContent.trim() || !el.getClientRects().length) continue;
+        const size = parseFloat(getComputedStyle(el).fontSize);
+        if (size < 14) small.push([el.tagName, size, walk.currentNode.textContent.trim().slice(0, 30)]);
+    }
+    return small; }"""
+
+
+def test_every_order_is_reachable_by_keyboard_its_key_shown_text_at_least_14_px_and_the_log_read_out(
+        web_server: ServerProcess, new_page: Any) -> None:
+    """Issue 16 §7: on the campaign and in the battle, no text under 14 px; the battle's orders carry their keys
+    (on the button and for assistive tools) and work from the keyboard alone; Ctrl+Enter ends the turn as its button
+    says; new log lines are read out by a polite live region."""
+    _, red, blue = march_to_battle(web_server, new_page)
+    assert red.evaluate(SMALL_TEXT) == []
+    expect(battle_tab(red)).to_have_count(1, timeout=15_000)
+    battle_tab(red).click()
+    field = red.get_by_test_id("battle-field")
+    expect(field).to_be_visible()
+    field.focus()
+    red.keyboard.press("Tab")  # the first of red's units
+    orders = red.get_by_test_id("battle-panel").locator("button[aria-keyshortcuts]")
+    expect(orders.first).to_be_visible()
+    for button in orders.all():
+        keys = str(button.get_attribute("aria-keyshortcuts"))
+        shown = button.locator("kbd").inner_text()
+        assert shown == ("↵" if keys == "Enter" else keys.upper()), (keys, shown)
+    assert red.evaluate(SMALL_TEXT) == []
+    live = red.get_by_test_id("log-live")
+    expect(live).to_have_attribute("aria-live", "polite")
+    red.keyboard.press("a")  # about face, by key alone
+    expect(red.get_by_test_id("turn-log").locator('[data-kind="about_face"]')).to_have_count(1)
+    expect(live).to_contain_text("faces about")
+    red.keyboard.press("Control+Enter")
+    expect(red.get_by_test_id("end-turn")).to_have_count(0)
+    battle_tab(blue).click()
+    expect(blue.get_by_test_id("end-turn")).to_be_visible()
