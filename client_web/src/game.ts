@@ -8,7 +8,7 @@ import { formatCoord } from "./campaign/geometry";
 import { readCampaign } from "./campaign/model";
 import { GARRISON_TERMS, GENERAL_TERMS, imposeTermsRuling, interceptOffers, readNapoleon, reinforceOffers, retreatOf, retreatOrder, siegeOffers, termsOrder, type Offer, type Siege } from "./campaign/napoleon";
 import { has, lang, onLangChange, proper, properArgs, setLang, t, tn, type MessageKey } from "./i18n";
-import { kindWord, phaseWord, playerWord, statusWord, teamWord } from "./i18n/words";
+import { kindWord, lockoutReason, phaseWord, playerWord, statusWord, teamWord } from "./i18n/words";
 import { fetchLobby } from "./lobby/api";
 import { CommandError, Connection, websocketUrl, type Command, type ConnectionState } from "./net/connection";
 import { OrderGate } from "./net/lockout";
@@ -518,7 +518,7 @@ export class GamePage {
     for (const l of this.session.activeLockouts(now)) {
       const time = formatMs(l.untilMs - now);
       this.banners.append(l.player === me
-        ? h("div", { class: "banner secret mine", "data-testid": "secret-banner" }, t("secret.you", { time }), l.reason ? ` (${l.reason})` : "")
+        ? h("div", { class: "banner secret mine", "data-testid": "secret-banner" }, t("secret.you", { time }), l.reason ? ` (${lockoutReason(l.reason)})` : "")
         : h("div", { class: "banner secret", "data-testid": "secret-banner" }, t("secret.other", { player: playerWord(l.player), time })));
     }
     if (Date.now() < this.backUntil) {
@@ -610,10 +610,10 @@ export class GamePage {
     };
     return h("div", { class: "secret-room", "data-testid": "secret-room" }, h("h2", {}, t("chan.secret")),
       mine ? h("p", {}, ...timed("secret.room.you", mine.untilMs)) : h("p", {}, t("secret.room.help")),
-      mine?.reason ? h("p", { class: "muted" }, t("secret.room.reason", { reason: mine.reason })) : null,
+      mine?.reason ? h("p", { class: "muted" }, t("secret.room.reason", { reason: lockoutReason(mine.reason) })) : null,
       w?.role === "moderator" ? (held.length
         ? h("ul", { class: "held", "data-testid": "secret-held" }, ...held.map((l) => h("li", {},
-          `${playerWord(l.player)} · `, ...timed("secret.room.until", l.untilMs), l.reason ? ` · ${l.reason} ` : " ",
+          `${playerWord(l.player)} · `, ...timed("secret.room.until", l.untilMs), l.reason ? ` · ${lockoutReason(l.reason)} ` : " ",
           h("button", { "data-testid": `release-${l.player}`, onclick: () => void this.send({ t: "mod_release", player: l.player }).catch(() => {}) }, t("mod.release")))))
         : h("p", { class: "muted" }, t("status.secret.empty"))) : null);
   }

@@ -476,3 +476,44 @@ def test_every_order_is_reachable_by_keyboard_its_key_shown_text_at_least_14_px_
     expect(red.get_by_test_id("end-turn")).to_have_count(0)
     battle_tab(blue).click()
     expect(blue.get_by_test_id("end-turn")).to_be_visible()
+
+
+def test_no_english_in_russian_decisions_retreat_secret_module_and_desk(web_server: ServerProcess,
+                                                                        new_page: Any) -> None:
+    """The Russian scan beyond the first screens: the defender's decision with the reinforcements it may send, the
+    umpire's forms in a battle, the beaten army's retreat and the secret module's page."""
+    made = web_server.http("POST", "/api/campaigns", {
+        "name": "Русская", "scenario": "napoleonic", "level": 2, "clock": {"mode": "per_turn", "turn_ms": 300_000},
+        "teams": [{"colour": "red", "seats": 2}, {"colour": "blue", "seats": 2}]})
+    seats = {s["player"]: s["link"] for s in made["seats"]}
+    red, blue, moderator = new_page(), new_page("ru"), new_page("ru")
+    open_link(red, seats["red-2"], "red")
+    open_link(blue, seats["blue-1"], "Синие")
+    open_link(moderator, made["moderator_link"], "Посредник")
+    march(red, "III Prussian Corps", ("ArrowDown", "ArrowDown", "ArrowLeft"))
+    expect(blue.get_by_test_id("state-accept")).to_be_visible()
+    expect(blue.get_by_test_id("battles").get_by_test_id("reinforce").first).to_be_visible()
+    assert _latin_words(blue) == [], _latin_words(blue)
+    blue.get_by_test_id("state-accept").click()
+    expect(battle_tab(moderator)).to_have_count(1, timeout=15_000)
+    battle_tab(moderator).click()
+    desk = moderator.get_by_test_id("moderator-desk")
+    for ruling in ("assign_fire", "adjust", "end_battle"):
+        desk.get_by_test_id("mod-ruling-type").select_option(ruling)
+        assert _latin_words(moderator) == [], (ruling, _latin_words(moderator))
+    desk.get_by_test_id("mod-ruling-fields").locator("[data-field=winner]").select_option("red")
+    desk.get_by_test_id("mod-rule-form").click()
+    expect(blue.get_by_test_id("state-retreat-show")).to_be_visible(timeout=15_000)
+    blue.get_by_test_id("state-retreat-show").click()
+    expect(blue.get_by_test_id("retreat")).to_be_visible()
+    assert _latin_words(blue) == [], _latin_words(blue)
+    moderator.get_by_test_id("room-tabs").locator("[data-room^='c-']").click()
+    desk = moderator.get_by_test_id("moderator-desk")
+    desk.get_by_test_id("mod-player").select_option("blue-1")
+    desk.get_by_test_id("mod-reason").fill("генерал пал")
+    desk.get_by_test_id("mod-lock").click()
+    expect(blue.get_by_test_id("secret-room")).to_be_visible()
+    assert _latin_words(blue) == [], _latin_words(blue)
+    moderator.get_by_test_id("room-tabs").locator("[data-room^='s-']").click()
+    expect(moderator.get_by_test_id("secret-held")).to_be_visible()
+    assert _latin_words(moderator) == [], _latin_words(moderator)

@@ -70,6 +70,8 @@ export const en = {
   "secret.no_orders": "You are in the secret module: no orders until you return.",
   "secret.room.you": "Your general has fallen or been taken, or the umpire called you here. Here you talk with the umpire alone, who tells you what it means for you. Meanwhile you give no orders and read none of your team's channels. You return to your army in {time}, or earlier when the umpire says so.",
   "secret.room.reason": "The umpire's reason: {reason}",
+  "secret.reason.killed": "{general} fell in battle ({cell})",
+  "secret.reason.captured": "{general} was taken prisoner ({cell})",
   "secret.room.help": "Players whose general has fallen or been taken wait here and talk with the umpire alone; their team plays on without them.",
   "secret.room.until": "back in {time}",
   "mod.view": "See the room as",

@@ -1,6 +1,6 @@
 /** The game's words for what the server sends as identifiers: terrains, arms, formations, states, facings (as
  * compass points), weapons, dice, teams. An identifier the tables lack is shown with its underscores as spaces. */
-import { has, listWords, t } from "./index";
+import { has, listWords, proper, t } from "./index";
 import { FACINGS } from "../battle/geometry";
 
 function word(prefix: string, id: string): string {
@@ -30,6 +30,14 @@ export const teamsWord = (teams: readonly string[]): string => listWords(teams.m
 export function facingWord(f: number | string): string {
   const i = typeof f === "number" ? ((Math.round(f) % 8) + 8) % 8 : FACINGS.indexOf(String(f).toUpperCase() as (typeof FACINGS)[number]);
   return i >= 0 ? t(`facing.${i}` as never) : String(f);
+}
+
+/** Why a player is in the secret module, in this language: the umpire's own words as written, and the server's
+ * note for a fallen general — "general Ney killed (22-18)" (server/napoleonic/campaign/battles.py) — as a sentence. */
+export function lockoutReason(reason: string): string {
+  const m = /^general (.+) (killed|captured) \((-?\d+)-(-?\d+)\)$/.exec(reason.trim());
+  if (!m) return reason;
+  return t(m[2] === "killed" ? "secret.reason.killed" : "secret.reason.captured", { general: proper(m[1]!), cell: `${m[3]},${m[4]}` });
 }
 
 /** A seat's player id (`red-2`) as "Red, seat 2"; the moderator as "the umpire". */

@@ -2,7 +2,7 @@
  * clock times, the dice with what they needed, and the rule the engine cited (linked to the rulebook by the
  * caller). A kind without its own sentence is read as "an event of the game". */
 import { has, listWords, proper, t, tn, type MessageKey } from "../i18n";
-import { facingWord, formationWord, kindWord, playerWord, rollWord, statusWord, teamWord, teamsWord, weaponWord } from "../i18n/words";
+import { facingWord, formationWord, kindWord, lockoutReason, playerWord, rollWord, statusWord, teamWord, teamsWord, weaponWord } from "../i18n/words";
 import type { Event } from "../net/protocol";
 import { formatMs } from "./dom";
 import type { Names } from "./names";
@@ -154,6 +154,7 @@ export function describeEvent(ev: Event, names: Names): LogLine {
   if (ev.kind === "spectator_delay") p.delay = formatMs(n(d.ms));
   if (ev.kind === "clock_downtime_skipped") p.span = formatMs(n(d.to_ms ?? d.to) - n(d.from_ms ?? d.from));
   if (ev.kind === "secret_module" && d.action !== "returned") p.span = formatMs(n(d.until_ms) - n(d.since_ms));
+  if (ev.kind === "secret_module" && typeof d.reason === "string") p.reason = lockoutReason(d.reason);
   if (ev.kind === "roll") {
     p.purpose = rollWord(s(d.purpose));
     p.who = typeof d.unit === "string" ? ` (${names.unit(d.unit)})` : typeof d.side === "string" ? ` (${teamWord(d.side)})` : "";

@@ -363,6 +363,7 @@ def general_fate(ctx: Ctx, battle: Mapping[str, Any], loser: str, result: Mappin
                            "fate": fate}
     if fate != "survived":
         army["general"] = None
+        # the web client reads this form and says it in the player's language (i18n/words.ts lockoutReason)
         out["secret_module"] = {"player": s.player_of(army), "minutes": s.lockout_minutes,
                                 "reason": f"general {name} {fate} ({label(cell_of(battle['cell']))})"}
     return out
