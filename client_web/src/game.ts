@@ -316,11 +316,7 @@ export class GamePage {
    * the army — its tab goes, the campaign shows, and a line says so. */
   private lockChanged(locked: boolean): void {
     const w = this.session.welcome;
-    if (locked && !this.wasLocked && w?.role === "player") {
-      // sent away (or found away on coming in): the player is shown the room where the umpire talks with them
-      this.followSecretModule();
-      this.current = secretRoom(w.campaign);
-    }
+    if (locked && !this.wasLocked && w?.role === "player") this.followSecretModule();
     if (!locked && this.wasLocked && w?.role === "player") {
       const room = secretRoom(w.campaign);
       if (this.rooms.includes(room)) {
@@ -518,7 +514,15 @@ export class GamePage {
     for (const l of this.session.activeLockouts(now)) {
       const time = formatMs(l.untilMs - now);
       this.banners.append(l.player === me
-        ? h("div", { class: "banner secret mine", "data-testid": "secret-banner" }, t("secret.you", { time }), l.reason ? ` (${lockoutReason(l.reason)})` : "")
+        ? h("div", { class: "banner secret mine", "data-testid": "secret-banner" }, t("secret.you", { time }), l.reason ? ` (${lockoutReason(l.reason)})` : "",
+          // the room where the umpire talks with the player: one click away from wherever the player is
+          this.current && isSecretRoom(this.current) ? null : h("button", { class: "banner-action", "data-testid": "open-secret", onclick: () => {
+            const w = this.session.welcome;
+            if (!w) return;
+            this.followSecretModule();
+            this.current = secretRoom(w.campaign);
+            this.renderAll();
+          } }, t("secret.open")))
         : h("div", { class: "banner secret", "data-testid": "secret-banner" }, t("secret.other", { player: playerWord(l.player), time })));
     }
     if (Date.now() < this.backUntil) {

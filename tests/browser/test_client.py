@@ -618,7 +618,7 @@ def test_a_stormed_fortress_capitulates_on_terms_N_SIEGE_8(web_server: ServerPro
     accept.click()
     ended = blue2.get_by_test_id("turn-log").locator('[data-kind="siege_ended"]')
     expect(ended).to_have_count(1)
-    expect(ended).to_contain_text("Red hold it")
+    expect(ended).to_contain_text("Red holds it")
     expect(blue2.get_by_test_id("sieges")).to_have_count(0)
 
 

@@ -349,9 +349,9 @@ def test_on_a_phone_nothing_runs_off_the_side_and_the_field_fills_the_width(web_
 
 def test_the_secret_module_shows_the_player_why_and_the_umpire_whom_to_talk_with_D_N_14(
         web_server: ServerProcess, new_page: Any) -> None:
-    """Sent away, the player lands on the secret module's page, which says what it is, why and for how long; the
-    umpire's page there lists who is held, with a channel to each and a button that brings them back — no clock,
-    ruling or lockout controls that mean nothing in that room."""
+    """Sent away, the player is one click from the secret module's page, which says what it is, why and for how
+    long; the umpire's page there lists who is held, with a channel to each and a button that brings them back — no
+    clock, ruling or lockout controls that mean nothing in that room."""
     made = web_server.http("POST", "/api/campaigns", {"name": "Away", "teams": TWO_TEAMS})
     red, moderator = new_page(), new_page()
     open_link(red, made["seats"][0]["link"], "red")
@@ -361,6 +361,7 @@ def test_the_secret_module_shows_the_player_why_and_the_umpire_whom_to_talk_with
     desk.get_by_test_id("mod-player").select_option("red-1")
     desk.get_by_test_id("mod-reason").fill("your general fell at the bridge")
     desk.get_by_test_id("mod-lock").click()
+    red.get_by_test_id("secret-banner").get_by_test_id("open-secret").click()  # one click from the banner
 
     page = red.get_by_test_id("secret-room")
     expect(page).to_contain_text("Here you talk with the umpire alone")
@@ -512,8 +513,52 @@ def test_no_english_in_russian_decisions_retreat_secret_module_and_desk(web_serv
     desk.get_by_test_id("mod-player").select_option("blue-1")
     desk.get_by_test_id("mod-reason").fill("генерал пал")
     desk.get_by_test_id("mod-lock").click()
+    blue.get_by_test_id("open-secret").click()
     expect(blue.get_by_test_id("secret-room")).to_be_visible()
     assert _latin_words(blue) == [], _latin_words(blue)
     moderator.get_by_test_id("room-tabs").locator("[data-room^='s-']").click()
     expect(moderator.get_by_test_id("secret-held")).to_be_visible()
     assert _latin_words(moderator) == [], _latin_words(moderator)
+
+
+def test_a_level_3_order_is_listed_until_the_turn_is_carried_out_and_can_be_withdrawn_or_replaced_C_1_7(
+        web_server: ServerProcess, new_page: Any) -> None:
+    made = web_server.http("POST", "/api/campaigns", {"name": "Level three", "scenario": "continental", "level": 3,
+                                                      "teams": TWO_TEAMS})
+    red, blue = new_page(), new_page()
+    open_link(red, made["seats"][0]["link"], "red")
+    open_link(blue, made["seats"][1]["link"], "blue")
+    for page in (red, blue):  # planning done (C-1.5): the operations begin, both teams at once at level 3
+        page.get_by_test_id("end-turn").click()
+    expect(red.get_by_test_id("turn-log")).to_contain_text("The operations phase begins (turn 1)")
+    expect(red.get_by_test_id("end-turn")).to_be_visible()
+    canvas = red.get_by_test_id("campaign-map")
+
+    def plan_west() -> None:
+        canvas.focus()
+        for _ in range(20):  # a division that can step west (fortresses cannot move, C-T4)
+            red.keyboard.press("Tab")
+            red.keyboard.press("ArrowLeft")
+            red.wait_for_timeout(100)
+            if red.get_by_test_id("path-cost").count():
+                return
+        raise AssertionError("no division of red's can step west")
+
+    plan_west()
+    red.keyboard.press("Enter")
+    waiting = red.get_by_test_id("pending-orders")
+    expect(waiting).to_contain_text(re.compile(r"1\. march .+ → "))
+    waiting.get_by_test_id("withdraw-1").click()
+    expect(waiting).to_have_count(0)
+    expect(red.get_by_test_id("turn-log")).to_contain_text("Order 1 withdrawn")
+    red.keyboard.press("Escape")
+    plan_west()
+    red.keyboard.press("Enter")
+    expect(waiting).to_contain_text("2. march")
+    before = waiting.inner_text()
+    red.keyboard.press("ArrowLeft")
+    red.keyboard.press("ArrowLeft")
+    red.get_by_test_id("order-amend").click()
+    expect(red.get_by_test_id("turn-log")).to_contain_text("Order 2 amended")
+    expect(waiting).to_contain_text("2. march")
+    assert waiting.inner_text() != before

@@ -1,7 +1,7 @@
 /** The strategic map on a canvas (C-2.*): terrain, borders, rivers, roads, railways, cities and fortresses, the
  * coordinate metric, forces; selection, path preview with its cost, orders by mouse and keyboard. */
 import { FACINGS, facingIndex } from "../battle/geometry";
-import { formatNumber, proper, properArgs, t, tn, type MessageKey } from "../i18n";
+import { formatNumber, has, proper, properArgs, t, tn, type MessageKey } from "../i18n";
 import { h, clear } from "../ui/dom";
 import { teamMark } from "../ui/colours";
 import { placeLabels, type Rect } from "../ui/labels";
@@ -96,6 +96,7 @@ export class CampaignView {
 
   setState(state: Record<string, unknown>, myTeam: string | null): void {
     this.model = readCampaign(state);
+    this.pending = this.model.engineMap && Array.isArray(state.pending) ? state.pending.filter((o): o is Record<string, unknown> => typeof o === "object" && o !== null && typeof (o as Record<string, unknown>).number === "number") : [];
     this.nap = this.model.napoleonic ? readNapoleon(state) : null;
     this.myTeam = myTeam;
     // What the map shows, by team, for tests and assistive tools: "red:20 blue:3".
@@ -175,6 +176,31 @@ export class CampaignView {
   }
 
   private hoverForce: Force | null = null;
+  /** C-1.7 [L3]: the team's orders recorded this turn, waiting for the mediator (the view's `pending`) */
+  private pending: Record<string, unknown>[] = [];
+
+  /** The recorded order that names a unit, if one waits this turn. */
+  private pendingFor(unit: string): Record<string, unknown> | undefined {
+    return this.pending.find((o) => o.unit === unit || (Array.isArray(o.echelons) && o.echelons.flat().includes(unit)));
+  }
+
+  /** An order as the player gave it, in words: "1. march 2nd Guards to 45,22". */
+  private orderWords(o: Record<string, unknown>): string {
+    const unit = typeof o.unit === "string" ? proper(this.model.forces.find((f) => f.id === o.unit)?.name ?? o.unit) : "";
+    const to = Array.isArray(o.path) && o.path.length ? String(o.path[o.path.length - 1]) : Array.isArray(o.target) ? String(o.target) : "";
+    const kind = has(`pending.${String(o.type)}`) ? t(`pending.${String(o.type)}` as MessageKey) : String(o.type).replace(/_/g, " ");
+    return `${String(o.number)}. ${kind}${unit ? ` ${unit}` : ""}${to ? ` → ${to}` : ""}`;
+  }
+
+  /** C-1.7 [L3]: the orders waiting for this turn's mediation, each to withdraw (or, with a path planned for its
+   * unit, to replace by the planned march — see the selection). */
+  private pendingPanel(): HTMLElement | null {
+    if (!this.pending.length || !this.canOrder) return null;
+    const withdraw = (n: unknown) => () => void this.actions.order({ type: "withdraw_order", number: n }).catch(() => {});
+    return h("section", { class: "pending-orders", "data-testid": "pending-orders" }, h("h4", {}, t("pending.title")),
+      h("ul", {}, ...this.pending.map((o) => h("li", {}, this.orderWords(o), " ",
+        h("button", { "data-testid": `withdraw-${String(o.number)}`, onclick: withdraw(o.number) }, t("pending.withdraw"))))));
+  }
 
   private click(c: Cell, hit?: Force): void {
     if (!inside(this.model.metric, c)) return;
@@ -577,6 +603,7 @@ export class CampaignView {
     }
     this.panel.classList.toggle("open", this.sheetOpen);
     this.panel.append(this.sheetHandle(sel ? proper(sel.name) : t("sheet.orders")));
+    const waiting = this.pendingPanel();
     if (!sel) {
       this.panel.append(h("p", { class: "hint" }, t("map.hint")));
     } else {
@@ -609,6 +636,12 @@ export class CampaignView {
           h("p", { class: over ? "path over" : "path", "data-testid": "path-cost" }, text),
           h("div", { class: "buttons" },
             h("button", { onclick: () => void this.commit(), "data-testid": "order-move" }, t("map.move")),
+            this.model.level === 3 && this.pendingFor(sel.id) ? h("button", { "data-testid": "order-amend", onclick: () => {
+              const waiting = this.pendingFor(sel.id)!;
+              if (!this.path) return;
+              void this.actions.order({ type: "amend_order", number: waiting.number, order: moveOrder(this.model, sel, this.path.cells) })
+                .then(() => { this.target = null; this.path = null; this.draw(); this.renderPanel(); }).catch(() => {});
+            } }, t("pending.amend", { n: String(this.pendingFor(sel.id)!.number) })) : null,
             h("button", { onclick: () => { this.target = null; this.replan(); this.draw(); this.renderPanel(); } }, t("map.cancel"))),
         );
       }
@@ -619,6 +652,7 @@ export class CampaignView {
       if (this.own(sel) && this.model.engineMap) this.panel.append(this.engineOrders(sel));
       if (this.nap && sel.team === this.playerTeam()) this.panel.append(this.armyOrders(this.nap, sel));
     }
+    if (waiting) this.panel.append(waiting);
   }
 
   /** N-VICTORY-4: where the beaten army goes — the path planned on the map (up to `cells` steps), or the engine's

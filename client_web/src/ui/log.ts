@@ -90,6 +90,10 @@ function sentence(kind: string, d: D): MessageKey | null {
       return d.phase === "planning" ? "ev.phase.planning" : "ev.phase.operations";
     case "battle_started":
       return d.battle !== undefined ? "ev.battle_started" : "ev.battle_started.field";
+    case "turn_begun":
+      return Array.isArray(d.teams) ? "ev.turn_begun" : "ev.turn_begun.team";
+    case "posture":
+      return typeof d.on_attack === "string" ? "ev.posture.on_attack" : "ev.posture";
     case "capitulation":
       return typeof d.side === "string" ? "ev.capitulation" : "ev.capitulation.team";
     case "fortress_gun":
@@ -140,6 +144,8 @@ export function describeEvent(ev: Event, names: Names): LogLine {
   const p = params(d, names);
   if (ev.kind === "clock_adjusted") p.delta = formatMs(Math.abs(n(d.delta_ms)));
   if (ev.kind === "reassigned" && typeof d.to === "string") p.to = names.unit(d.to);
+  if (ev.kind === "posture" && typeof d.on_attack === "string" && typeof d.unit !== "string") p.unit = t("unit.every");
+  if (typeof d.on_attack === "string") p.on_attack = has(`on_attack.${d.on_attack}`) ? t(`on_attack.${d.on_attack}` as MessageKey) : d.on_attack;
   if (ev.kind === "overrun" && typeof d.by === "string") p.by = names.unit(d.by); // the unit that overran, not a team
   if (ev.kind === "charge" && typeof d.reason === "string") p.reason = t(has(`charge.${d.reason.replace(/ /g, "_")}`) ? `charge.${d.reason.replace(/ /g, "_")}` as MessageKey : "charge.other");
   if (ev.kind === "fire_assigned" && d.targets && typeof d.targets === "object") {
