@@ -148,15 +148,22 @@ def test_a_silent_socket_is_noticed_within_seconds(web_server: ServerProcess, ne
     expect(page.get_by_test_id("conn-banner")).to_have_count(0, timeout=30_000)
 
 
-def test_a_player_released_while_away_returns_to_the_army(web_server: ServerProcess, new_page: Any) -> None:
-    made = web_server.http("POST", "/api/campaigns", {"name": "Back", "teams": TWO_TEAMS})
+def send_red_away(web_server: ServerProcess, new_page: Any, reason: str = "") -> tuple[Any, Any, Any]:
+    """A campaign whose umpire sends red's player to the secret module from the desk: (red, moderator, desk)."""
+    made = web_server.http("POST", "/api/campaigns", {"name": "Away", "teams": TWO_TEAMS})
     red, moderator = new_page(), new_page()
     open_link(red, made["seats"][0]["link"], "red")
     open_link(moderator, made["moderator_link"], "Moderator")
     desk = moderator.get_by_test_id("moderator-desk")
     expect(desk.get_by_test_id("mod-player").locator("option[value='red-1']")).to_have_count(1)
     desk.get_by_test_id("mod-player").select_option("red-1")
+    desk.get_by_test_id("mod-reason").fill(reason)
     desk.get_by_test_id("mod-lock").click()
+    return red, moderator, desk
+
+
+def test_a_player_released_while_away_returns_to_the_army(web_server: ServerProcess, new_page: Any) -> None:
+    red, _, desk = send_red_away(web_server, new_page)
     expect(red.get_by_test_id("secret-banner")).to_contain_text("You are in the secret module")
     secret = red.get_by_test_id("room-tabs").locator("[data-room^='s-']")
     expect(secret).to_have_count(1)
@@ -352,15 +359,7 @@ def test_the_secret_module_shows_the_player_why_and_the_umpire_whom_to_talk_with
     """Sent away, the player is one click from the secret module's page, which says what it is, why and for how
     long; the umpire's page there lists who is held, with a channel to each and a button that brings them back — no
     clock, ruling or lockout controls that mean nothing in that room."""
-    made = web_server.http("POST", "/api/campaigns", {"name": "Away", "teams": TWO_TEAMS})
-    red, moderator = new_page(), new_page()
-    open_link(red, made["seats"][0]["link"], "red")
-    open_link(moderator, made["moderator_link"], "Moderator")
-    desk = moderator.get_by_test_id("moderator-desk")
-    expect(desk.get_by_test_id("mod-player").locator("option[value='red-1']")).to_have_count(1)
-    desk.get_by_test_id("mod-player").select_option("red-1")
-    desk.get_by_test_id("mod-reason").fill("your general fell at the bridge")
-    desk.get_by_test_id("mod-lock").click()
+    red, moderator, _ = send_red_away(web_server, new_page, "your general fell at the bridge")
     red.get_by_test_id("secret-banner").get_by_test_id("open-secret").click()  # one click from the banner
 
     page = red.get_by_test_id("secret-room")

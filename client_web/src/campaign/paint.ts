@@ -136,16 +136,19 @@ export function paintLines(ctx: CanvasRenderingContext2D, v: Viewport, lines: Ce
   ctx.lineJoin = "round";
   ctx.lineCap = "round";
   ctx.setLineDash(dash);
-  for (const line of lines) {
-    ctx.beginPath();
-    line.forEach((c, i) => {
-      const p = cellCentre(v, c);
-      if (i === 0) ctx.moveTo(p.x, p.y);
-      else ctx.lineTo(p.x, p.y);
-    });
-    ctx.stroke();
-  }
+  for (const line of lines) strokeThrough(ctx, v, line);
   ctx.setLineDash([]);
+}
+
+/** One stroke through the centres of `cells`, in the context's current style. */
+export function strokeThrough(ctx: CanvasRenderingContext2D, v: Viewport, cells: readonly Cell[]): void {
+  ctx.beginPath();
+  cells.forEach((c, i) => {
+    const p = cellCentre(v, c);
+    if (i === 0) ctx.moveTo(p.x, p.y);
+    else ctx.lineTo(p.x, p.y);
+  });
+  ctx.stroke();
 }
 
 /** A place's symbol at (x, y), `r` its size: a capital's ringed dot, a city's dot, a fortress's star fort. */

@@ -8,7 +8,7 @@ import { placeLabels, type Rect } from "../ui/labels";
 import { Minimap } from "../battle/minimap";
 import { drawSabres } from "../battle/pieces";
 import { campaignLegend } from "./legend";
-import { COMPACT_BELOW, forceLabel, FORCE_FONT, paintCounters, paintGround, paintPlace, placeNameRequests as placeLabelRequests, placeRadius, type Drawn } from "./paint";
+import { COMPACT_BELOW, forceLabel, FORCE_FONT, paintCounters, paintGround, paintPlace, placeNameRequests as placeLabelRequests, placeRadius, strokeThrough, type Drawn } from "./paint";
 import { armWord, facingWord, teamWord, terrainWord } from "../i18n/words";
 import { cellCentre, cellToPixel, cheapestPath, fit, formatCoord, fromCoord, inside, pixelToCell, zoomAt, type Cell, type Viewport } from "./geometry";
 import { bindGestures, markViewport, zoomKey } from "../ui/gestures";
@@ -491,13 +491,7 @@ export class CampaignView {
     for (const [colour, width] of [["rgba(21,18,13,0.75)", Math.max(4, v.scale * 0.16)], ["#fff6d0", Math.max(2, v.scale * 0.08)]] as const) {
       ctx.strokeStyle = colour;
       ctx.lineWidth = width;
-      ctx.beginPath();
-      cells.forEach((c, i) => {
-        const p = cellCentre(v, c);
-        if (i === 0) ctx.moveTo(p.x, p.y);
-        else ctx.lineTo(p.x, p.y);
-      });
-      ctx.stroke();
+      strokeThrough(ctx, v, cells);
     }
     ctx.restore();
   }
@@ -521,13 +515,7 @@ export class CampaignView {
     for (const [colour, width] of [["#15120d", Math.max(5, v.scale * 0.2)], [over ? "#c00" : "#ffcf1f", Math.max(3, v.scale * 0.12)]] as const) {
       ctx.strokeStyle = colour;
       ctx.lineWidth = width;
-      ctx.beginPath();
-      this.path.cells.forEach((c, i) => {
-        const p = cellCentre(v, c);
-        if (i === 0) ctx.moveTo(p.x, p.y);
-        else ctx.lineTo(p.x, p.y);
-      });
-      ctx.stroke();
+      strokeThrough(ctx, v, this.path.cells);
     }
     const end = cellCentre(v, this.path.cells[this.path.cells.length - 1]!);
     const label = amount(this.path.cost, this.path.unit);
