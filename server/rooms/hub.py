@@ -210,6 +210,14 @@ class Hub:
             secret_module.refuse_voice(member, await self.lockout_of(member))
         return await self.submit(room, kind, body, member)
 
+    async def options(self, member: Member, room_id: str, unit: str | None) -> dict[str, Any] | None:
+        """Issue 14: what the member's team may do now in a room (rules.options), read from the room here or from
+        this node's copy of it — a request, not a command: nothing is logged or forwarded."""
+        room = self.rooms.get(room_id) or await self.follower(room_id)
+        if room is None:
+            raise RoomError("no_such_room", f"no room {room_id!r}")
+        return room.options(member, unit)
+
     async def submit(self, room_id: str, kind: str, body: Mapping[str, Any], member: Member) -> int | None:
         """Run a command on the room's owner: here, or forwarded to the node holding its lease."""
         return await self.routing.submit(room_id, kind, body, member)

@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 from server.core.engine import MODERATOR, SPECTATOR, Actor, BaseEngine, Engine, Event, team_viewer
 from server.core.errors import BadOrder, IllegalOrder
-from server.napoleonic.battle.engine import BattleEngine, acting_side, own_unit
+from server.napoleonic.battle.command import acting_side, own_unit
+from server.napoleonic.battle.engine import BattleEngine
 from server.napoleonic.battle.log import Log
 from server.napoleonic.battle.movement import end_move
 from server.napoleonic.battle.state import DISPERSED, BattleState
