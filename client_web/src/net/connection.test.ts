@@ -136,6 +136,22 @@ describe("Connection", () => {
     expect(err).toMatchObject({ code: "illegal_order", rule: "C-4.3" });
   });
 
+  it("asks a unit's options and resolves with the server's answer; a refusal rejects without the error line (issue 14)", async () => {
+    const s = openSession();
+    const errors: unknown[] = [];
+    conn.on("error", (e) => errors.push(e));
+    const asked = conn.options("battle:c1:1", "r1");
+    expect(s.last()).toMatchObject({ t: "options", room: "battle:c1:1", unit: "r1" });
+    const answer = { t: "options" as const, cid: s.last().cid as number, room: "battle:c1:1", unit: "r1", options: null };
+    s.deliver(answer);
+    await expect(asked).resolves.toEqual(answer);
+    const army = conn.options("battle:c1:1", null);
+    expect(s.last()).not.toHaveProperty("unit");
+    s.deliver({ t: "error", cid: s.last().cid as number, code: "forbidden", message: "spectators watch", rule: null, details: {} });
+    await expect(army).rejects.toMatchObject({ code: "forbidden" });
+    expect(errors).toEqual([]);
+  });
+
   it("answers the server's ping with its nonce", () => {
     const s = openSession();
     s.deliver({ t: "ping", nonce: 77, server_ms: 60_000 });
