@@ -73,9 +73,11 @@ Apply = Callable[[BattleState, Actor, Mapping[str, Any]], Any]
 """The engine's `apply`: the trial of an order (it works on a copy)."""
 
 
-def options(apply: Apply, state: BattleState, viewer: str, unit_id: str | None) -> dict[str, Any]:
+def options(apply: Apply, state: BattleState, viewer: str, unit_id: str | None, *,
+            try_moves: bool = False) -> dict[str, Any]:
     """The options of `unit_id` (None: the army's own — its retreat) for the side `viewer` orders. A unit of
-    another side is answered as not the viewer's (NotYourUnit), whether it exists or not."""
+    another side is answered as not the viewer's (NotYourUnit), whether it exists or not. `try_moves`: each move
+    found is tried on `apply` too, for a game whose own rules add to the battle's (the storm's walls)."""
     side = side_of(state, viewer)
     out: dict[str, Any] = {"unit": unit_id, "side": side or "", "active": False, "refused": [], "points": 0.0,
                            "moves": [], "charge": False, "leave_melee": [], "wheels": [], "about_face": None,
@@ -124,6 +126,12 @@ def options(apply: Apply, state: BattleState, viewer: str, unit_id: str | None) 
             out["refused"].append(refusal(order, err))
         return out
     _moves(known, unit, out)
+    if try_moves:
+        kinds = (("moves", "move"), ("leave_melee", "leave_melee"))
+        for key, kind in kinds:
+            kept = [r for r in out[key] if trial({"type": kind, "unit": unit.id, "path": r["path"]}) is None]
+            out[key] = kept
+        out["charge"] = out["charge"] and any(r["contact"] for r in out["moves"])
     _turns(known, unit, out, trial)
     _formations(known, unit, out, trial)
     if unit.arm == ARTILLERY:
