@@ -16,7 +16,8 @@ Commands (the kinds of the log's records):
     child_over   a child room's result comes back to its parent (D-L-1); the server's
 
 The order of checks for a command (boardgame.io's master): role, then the secret module, then game over, then
-whose turn it is (C-1.7, C-1.8); issue 12's `paused` refusal belongs after the secret module.
+while the clocks are paused (or before the moderator starts the game) a typed `paused` refusal (issue 12 §5, CLK-6),
+then whose turn it is (C-1.7, C-1.8). Chat and the moderator's commands go on while paused.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from server.core import errors
 from server.core.engine import Event
 from server.core.errors import IllegalOrder, NotYourTurn, RuleError
 from server.rooms import channels, secret_module
-from server.rooms.errors import RoomError, forbidden, game_over, moderator_only
+from server.rooms.errors import RoomError, forbidden, game_over, moderator_only, paused
 from server.rooms.members import Member
 from server.rooms.state import RoomSpec, RoomState
 
@@ -122,7 +123,8 @@ def _turn_changes(spec: RoomSpec, state: RoomState, before: frozenset[str], even
 
 
 def _player_checks(spec: RoomSpec, state: RoomState, member: Member | None, *, phase: bool = True) -> None:
-    """Role, then the secret module, then game over, then phase (C-1.7/C-1.8: only the teams to act give orders)."""
+    """Role, then the secret module, then game over, then paused (CLK-6), then phase (C-1.7/C-1.8: only the teams
+    to act give orders)."""
     if member is None or member.role == "spectator":
         raise forbidden("spectators watch; they do not command")
     if spec.engine is None:
@@ -132,6 +134,8 @@ def _player_checks(spec: RoomSpec, state: RoomState, member: Member | None, *, p
     secret_module.refuse_commands(state, member)
     if spec.engine.is_over(state.game):
         raise game_over()
+    if state.clocks is not None and state.clocks.paused:
+        raise paused()
     if phase and member.team not in spec.active(state.game):
         raise NotYourTurn(f"{member.team} is not to act now", rule="C-1.8")
 
