@@ -79,11 +79,14 @@ def plan_campaign(spec: Mapping[str, Any], now_ms: int, engines: Registry) -> Ca
     }
     if spec.get("open_spectating"):
         meta["spectator_token"] = spectator_token  # deliberately public: the lobby hands it to anyone
+    # D-N-14, issue 12 §7: one lockout setting, honoured by the moderator's lockout (the room's `lockout_ms`) and by
+    # the engine's, when a general falls or is captured (its config's `lockout_minutes`)
+    lockout_minutes = float(spec.get("lockout_minutes", LOCKOUT_MS / 60_000))
     config = engines.config(engine_name, {**dict(spec.get("config") or {}), "teams": meta["teams"], "level": level,
-                                         "house_rules": meta["house_rules"]})
+                                         "house_rules": meta["house_rules"], "lockout_minutes": lockout_minutes})
     seed = secrets.randbits(62)
     engine.setup(config, seed)
-    lockout_ms = int(float(spec.get("lockout_minutes", LOCKOUT_MS / 60_000)) * 60_000)
+    lockout_ms = int(lockout_minutes * 60_000)
     rooms: dict[str, dict[str, Any]] = {
         RoomId.campaign_room(campaign_id): {
             "engine": engine_name, "campaign": campaign_id, "teams": teams, "players": players, "clock": clock,
