@@ -233,7 +233,8 @@ class Hub:
     async def create_campaign(self, spec: Mapping[str, Any]) -> dict[str, Any]:
         """Create a campaign from a validated request (shared/protocol/http.py CreateCampaign): store it with its
         token hashes, open its rooms here. Returns the plan's answer with the tokens in clear, exactly once."""
-        plan = plan_campaign(spec, self.now(), self.engines)
+        # the engine sets the game up to vet it: off the event loop (issue 12 §11), bounded by the config's model
+        plan = await asyncio.to_thread(plan_campaign, spec, self.now(), self.engines)
         for room_id, setup in plan.rooms.items():  # what the logs could not hold is refused before anything is kept
             why = bounded(setup)
             if why is not None:
