@@ -40,7 +40,7 @@ Command = tuple[str | None, str, dict[str, Any]]
 
 
 def _order(s: Session, m: Any) -> Command:
-    return m.room, "order", {"order": m.order}
+    return m.room, "order", {"order": m.order, "lag_ms": s.rtt_ms}  # CLK-5: the link's measured lag
 
 
 def _end_turn(s: Session, m: Any) -> Command:

@@ -41,6 +41,7 @@ from server.rooms.scheduler import LoopScheduler, Scheduler, wall_ms
 from server.rooms.seats import Seats, SignIn
 from server.rooms.state import Away
 from server.store import Store
+from shared.protocol.bounds import bounded
 
 PRESENCE_EVERY = 4  # keep-alive ticks between presence reports
 
@@ -240,11 +241,21 @@ class Hub:
     async def create_campaign(self, spec: Mapping[str, Any]) -> dict[str, Any]:
         """Create a campaign from a validated request (shared/protocol/http.py CreateCampaign): store it with its
         token hashes, open its rooms here. Returns the plan's answer with the tokens in clear, exactly once."""
-        plan = plan_campaign(spec, self.now(), self.engines)
+        # the engine sets the game up to vet it: off the event loop (issue 12 §11), bounded by the config's model
+        plan = await asyncio.to_thread(plan_campaign, spec, self.now(), self.engines)
+        for room_id, setup in plan.rooms.items():  # what the logs could not hold is refused before anything is kept
+            why = bounded(setup)
+            if why is not None:
+                raise RoomError("bad_message", f"room {room_id} cannot be set up: {why}")
         await self.store.grants.put_campaign(plan.meta, plan.grants)
-        for room_id, setup in plan.rooms.items():
-            if await self.create_room(room_id, setup) is None:
-                raise RoomError("internal", f"room {room_id} is already owned")
+        try:
+            for room_id, setup in plan.rooms.items():
+                if await self.create_room(room_id, setup) is None:
+                    raise RoomError("internal", f"room {room_id} is already owned")
+        except BaseException:
+            # issue 12 §14: never a campaign listed without its rooms
+            await asyncio.shield(self.store.grants.delete_campaign(plan.meta["id"]))
+            raise
         return plan.answer
 
     async def reissue_token(self, moderator_token: str, campaign_id: str, player: str) -> tuple[Member, str]:

@@ -31,6 +31,7 @@ ErrorCode = Literal[
     "rate_limited",
     "locked_out",  # the player is in the secret module
     "not_your_turn",
+    "paused",  # the clocks are paused or the game not yet started: orders and end_turn wait (chat goes on)
     "game_over",
     "illegal_order",  # the rules forbid it; `rule` names the rule
     "bad_order",
