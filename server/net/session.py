@@ -22,9 +22,10 @@ from server.net.frames import frame
 from server.net.metrics import Metrics
 from server.net.outbox import Outbox
 from server.net.ratelimit import TokenBucket
-from server.rooms.errors import RoomError
+from server.rooms.errors import Retryable, RoomError
 from server.rooms.hub import Hub
 from server.rooms.members import Member
+from server.rooms.requests import Request
 from server.settings import Settings
 from shared.protocol import client as c
 from shared.protocol.codec import ProtocolError, decode_client, encode, encode_json
@@ -131,10 +132,11 @@ class Session:
         self.write(wire)
 
     def error(self, cid: int | None, code: str, message: str, rule: str | None = None,
-              details: dict[str, Any] | None = None) -> None:
+              details: dict[str, Any] | None = None, retry_after_ms: int | None = None) -> None:
         known = code if code in ERROR_CODES else "illegal_order"
         self.metrics.errors[known] += 1
-        self.send(Error(cid=cid, code=known, message=message, rule=rule, details=details or {}))
+        self.send(Error(cid=cid, code=known, message=message, rule=rule, details=details or {},
+                        retry_after_ms=retry_after_ms))
 
     def spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
@@ -191,6 +193,8 @@ class Session:
         started = time.perf_counter()
         try:
             await self._dispatch(msg, isinstance(data, str))
+        except Retryable as exc:
+            self.error(msg.cid, exc.code, exc.message, exc.rule, exc.details, exc.retry_after_ms)
         except RuleError as exc:
             self.error(msg.cid, exc.code, exc.message, exc.rule, exc.details)
         except Exception:
@@ -223,7 +227,7 @@ class Session:
         room, kind, body = ROUTES[type(msg)](self, msg)
         if room is not None and room not in self.rooms:
             raise RoomError("not_joined", f"join {room} first")
-        seq = await self.hub.command(member, room, kind, body)
+        seq = await self.hub.command(member, room, kind, body, Request.of(msg.model_dump(by_alias=True)))
         self.send(ack_message(msg.cid, seq))
 
     async def _hello(self, msg: c.Hello, json_frames: bool) -> None:

@@ -22,8 +22,9 @@ from server.core.engine import Engine
 from server.core.errors import RuleError
 from server.core.registry import Registry
 from server.rooms import catch_up, rules, secret_module
-from server.rooms.errors import RoomError
+from server.rooms.errors import outcome_unknown, unavailable
 from server.rooms.members import Member
+from server.rooms.requests import Answers, Request, answer_of
 from server.rooms.scheduler import Scheduler, Timer
 from server.rooms.state import Away, RoomSpec, RoomState
 from server.store import Store
@@ -66,6 +67,8 @@ class Room:
         self._firing = False
         self.listeners: list[Listener] = []
         """Called after each durable command with its events, before they are published (views, child rooms)."""
+        self.answers = Answers()
+        """The answers of each seat's recent requests: a retry with the same cid gets its answer (requests.py)."""
 
     @property
     def kind(self) -> str:
@@ -160,6 +163,7 @@ class Room:
         data = snap.data
         self.state = RoomState.load(self.spec, data)
         self.index, self.seq, self.last_at = snap.index, snap.seq, int(data.get("last_at", 0))
+        self.answers.load(data.get("requests") or [])  # snapshots before issue 12 have none
 
     def _replay(self, record: Record) -> None:
         member = Member.load(record.actor) if record.actor else None
@@ -170,6 +174,9 @@ class Room:
         for ev in record.events:
             self.history.append(ev)
             self.seq = ev.seq
+        if record.request is not None:
+            first = record.events[0].seq if record.events else None
+            self.answers.keep(record.actor, record.request, answer_of(record.kind, record.body, first))
 
     def advance(self, records: list[Record]) -> None:
         """A read-only copy follows the log: apply the records after its index (a follower node's mirror)."""
@@ -178,36 +185,44 @@ class Room:
                 self._replay(record)
 
     async def save_snapshot(self) -> None:
-        data = {"setup": self.spec.setup, "last_at": self.last_at, **self.state.dump(self.spec)}
+        data = {"setup": self.spec.setup, "last_at": self.last_at, **self.state.dump(self.spec),
+                "requests": self.answers.dump()}
         await self.store.log.save_snapshot(self.id, RoomSnapshot(self.index, self.seq, data))
 
     # --- commands ------------------------------------------------------------------------------------------------
 
-    async def submit(self, kind: str, body: Mapping[str, Any], member: Member | None) -> int | None:
+    async def submit(self, kind: str, body: Mapping[str, Any], member: Member | None,
+                     request: Request | None = None) -> int | None:
         """Run one command: a typed refusal (nothing logged) or durable, applied and published. Returns the
-        sequence number of its first event (None: it had none)."""
+        sequence number of its first event (None: it had none). A `request` answered already (the same cid and
+        message from the same seat) gets its first answer and is not run again (requests.py)."""
         async with self.lock:
-            if self.closed:
-                raise RoomError("no_such_room", f"room {self.id} is closed on this node")
+            if self.closed:  # a failed write or a lost lease closed it: the hub opens it again from the log
+                raise unavailable(f"room {self.id} is being reopened; try again", 200)
+            actor = member.dump() if member else None
+            answered = self.answers.find(actor, request)
+            if answered is not None:
+                return answered.give()
             try:
-                seq = await self._run(kind, dict(body), member)
+                seq = await self._run(kind, dict(body), member, request)
             except RuleError as exc:
                 refused = rules.after_refusal(kind, member, exc)
                 if refused is not None:
-                    await self._after_refusal(refused, member)
+                    await self._after_refusal(refused, member, request)
                 raise
         self._arm()
         return seq
 
-    async def _after_refusal(self, body: dict[str, Any], member: Member | None) -> None:
+    async def _after_refusal(self, body: dict[str, Any], member: Member | None, request: Request | None) -> None:
         """D-C-6, C-9.3: the consequence of a refused order is a command of its own, logged and published, while
-        the refusal still goes to the player."""
+        the refusal still goes to the player (and to its retries: the record keeps the request)."""
         try:
-            await self._run("refused", body, member)
+            await self._run("refused", body, member, request)
         except Exception:
             log.exception("room %s: recording a refused order failed", self.id)
 
-    async def _run(self, kind: str, body: dict[str, Any], member: Member | None) -> int | None:
+    async def _run(self, kind: str, body: dict[str, Any], member: Member | None,
+                   request: Request | None = None) -> int | None:
         at = max(self.now(), self.last_at)
         outcome = rules.step(self.spec, self.state, kind, body, member, at)
         if outcome is None:
@@ -215,13 +230,21 @@ class Room:
         state, events = outcome
         first = self.seq + 1
         logged = tuple(LoggedEvent(first + i, at, e.kind, e.data, e.audience) for i, e in enumerate(events))
-        record = Record(self.index + 1, at, kind, body, member.dump() if member else None, logged)
+        record = Record(self.index + 1, at, kind, body, member.dump() if member else None, logged,
+                        request.pair() if request is not None else None)
         try:
             await self.store.log.append(self.id, record, rules.next_due(state))
-        except Exception:
-            self.closed = True  # the log is the truth: the hub rebuilds the room from it
-            raise
+        except Exception as exc:
+            # The log is the truth: the hub rebuilds the room from it. The record may be durable: the store's answer
+            # was lost, or the client library sent it again after a lost reply and the second write found it there
+            # (LogConflict, also what another node's write looks like): a retry with the same cid finds its answer.
+            self.closed = True
+            log.warning("room %s: append of record %d failed: %r", self.id, record.index, exc)
+            raise outcome_unknown(f"the store did not confirm the command ({type(exc).__name__}); retry with "
+                                  "the same cid", 300) from None
         self.state, self.index, self.last_at = state, record.index, at
+        if record.request is not None:
+            self.answers.keep(record.actor, record.request, answer_of(kind, body, first if logged else None))
         if logged:
             self.seq = logged[-1].seq
             self.history.extend([e.kept() for e in logged])
