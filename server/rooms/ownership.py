@@ -11,11 +11,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from server.rooms.room import Room, RoomServices
 from server.rooms.scheduler import Timer
+from server.rooms.tenure import Tenure
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +51,8 @@ class Ownership:
         self._timer: Timer | None = None
         self._ticks = 0
         self._closing = False
+        self.monotonic: Callable[[], float] = time.monotonic
+        """The clock of the rooms' tenures (server/rooms/tenure.py)."""
 
     def now(self) -> int:
         return self.services.now()
@@ -76,14 +80,8 @@ class Ownership:
     async def _keep_alive(self) -> None:
         self._ticks += 1
         tick, now = self._ticks, self.now()
-        if tick % max(1, self.lease_ms // 1500) == 0:
-            for room_id in list(self.rooms):
-                try:
-                    if not await self.store.leases.acquire(room_id, self.node, self.lease_ms):
-                        log.warning("lost the lease of %s", room_id)
-                        await self.drop(room_id)
-                except Exception:
-                    log.exception("renewing the lease of %s failed", room_id)
+        if tick % max(1, self.lease_ms // 1500) == 0 and self.rooms:
+            await self.renew()
         try:
             await self.store.leases.mark_alive(list(self.rooms), now)
             await self.store.log.sync()
@@ -102,6 +100,34 @@ class Ownership:
             await self.open_due()
         except Exception:
             log.exception("opening due rooms failed")
+
+    async def renew(self) -> None:
+        """Renew the leases of the rooms owned here, in one request: a room whose lease was lost (taken by another
+        node, or run out while this process was stopped) is dropped — its copy here may be stale; a command or a
+        timer opens it again from the log if the lease is free."""
+        asked = self.monotonic()
+        try:
+            epochs = await self.store.leases.renew(list(self.rooms), self.node, self.lease_ms)
+        except Exception as exc:  # the store is out of reach: the tenures lapse on their own
+            log.warning("renewing %d leases failed: %r", len(self.rooms), exc)
+            return
+        for room_id, epoch in epochs.items():
+            room = self.rooms.get(room_id)
+            if room is None:
+                continue
+            if epoch is None or (room.tenure is not None and epoch != room.tenure.epoch):
+                log.warning("lost the lease of %s", room_id)
+                await self.drop(room_id)
+            else:
+                room.renewed(asked)
+
+    def _tenure(self, epoch: int, asked: float) -> Tenure | None:
+        """The tenure of a lease just taken (None when the store's leases never run out: the embedded LOCK)."""
+        if not self.store.leases.expires:
+            return None
+        tenure = Tenure(self.lease_ms, epoch, self.monotonic)
+        tenure.renewed(asked)
+        return tenure
 
     async def open_due(self) -> None:
         """Open the rooms whose clocks flag or lockouts end within `DUE_AHEAD_MS` (their own timers take it from
@@ -152,9 +178,11 @@ class Ownership:
             if room is not None:  # a failed write closed it: its log is the truth, rebuild from there
                 del self.rooms[room_id]
                 await room.close()
-            if not await self.store.leases.acquire(room_id, self.node, self.lease_ms):
+            asked = self.monotonic()
+            epoch = await self.store.leases.acquire(room_id, self.node, self.lease_ms)
+            if epoch is None:
                 return None
-            room = await Room.open(room_id, self.services)
+            room = await Room.open(room_id, self.services, tenure=self._tenure(epoch, asked))
             if room is None:
                 await self.release(room_id)
                 return None
@@ -166,14 +194,16 @@ class Ownership:
         players, clock settings). None when its lease stays another node's."""
         async with self.opening(room_id):
             for attempt in range(lease_tries):
-                if await self.store.leases.acquire(room_id, self.node, self.lease_ms):
+                asked = self.monotonic()
+                epoch = await self.store.leases.acquire(room_id, self.node, self.lease_ms)
+                if epoch is not None:
                     break
                 if attempt + 1 < lease_tries:
                     await asyncio.sleep(0.05)
             else:
                 log.warning("room %s: could not take its lease", room_id)
                 return None
-            room = await Room.create(room_id, setup, self.services)
+            room = await Room.create(room_id, setup, self.services, self._tenure(epoch, asked))
             self._add(room)
         return room
 

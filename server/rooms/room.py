@@ -27,8 +27,9 @@ from server.rooms.members import Member
 from server.rooms.requests import Answers, Request, answer_of
 from server.rooms.scheduler import Scheduler, Timer
 from server.rooms.state import Away, RoomSpec, RoomState
+from server.rooms.tenure import Tenure
 from server.store import Store
-from server.store.records import LoggedEvent, Record, RoomSnapshot
+from server.store.records import Fenced, LoggedEvent, Record, RoomSnapshot
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +68,9 @@ class Room:
         self._firing = False
         self.listeners: list[Listener] = []
         """Called after each durable command with its events, before they are published (views, child rooms)."""
+        self.tenure: Tenure | None = None
+        """The lease this node owns the room by (None: a read-only copy, or a store whose lease never runs out):
+        nothing is applied once it lapses, and every append carries its epoch (fencing, issue 12 §10)."""
         self.answers = Answers()
         """The answers of each seat's recent requests: a retry with the same cid gets its answer (requests.py)."""
 
@@ -104,8 +108,10 @@ class Room:
     # --- creation and recovery -----------------------------------------------------------------------------------
 
     @classmethod
-    async def create(cls, room_id: str, setup: Mapping[str, Any], services: RoomServices) -> Room:
+    async def create(cls, room_id: str, setup: Mapping[str, Any], services: RoomServices,
+                     tenure: Tenure | None = None) -> Room:
         room = cls(RoomSpec.of(room_id, setup, services.engines), services)
+        room.tenure = tenure
         async with room.lock:
             await room._run("setup", dict(setup), None)
         await services.store.leases.mark_alive([room_id], room.now())  # owned now: if its node dies, an orphan
@@ -114,7 +120,7 @@ class Room:
 
     @classmethod
     async def open(cls, room_id: str, services: RoomServices, *, owner: bool = True, until_ms: int | None = None,
-                   history: int = 5000) -> Room | None:
+                   history: int = 5000, tenure: Tenure | None = None) -> Room | None:
         """Rebuild a room from its snapshot and log. As owner, the downtime since the last sign of life is
         charged to nobody (a logged `downtime` record) and timers are armed; otherwise it is a read-only copy —
         with `until_ms`, the room as it was at that time (from the whole log: a delayed spectator's view)."""
@@ -138,6 +144,7 @@ class Room:
                 break
             room._replay(record)
         if owner:
+            room.tenure = tenure
             await room.skip_downtime()
             await store.leases.mark_alive([room_id], room.now())
             room._arm()
@@ -223,6 +230,9 @@ class Room:
 
     async def _run(self, kind: str, body: dict[str, Any], member: Member | None,
                    request: Request | None = None) -> int | None:
+        tenure = self.tenure
+        if tenure is not None and not tenure.holds():  # stopped or stalled past its lease: another node may own it
+            raise unavailable(f"this node's lease of room {self.id} lapsed; try again", 300)
         at = max(self.now(), self.last_at)
         outcome = rules.step(self.spec, self.state, kind, body, member, at)
         if outcome is None:
@@ -233,7 +243,11 @@ class Room:
         record = Record(self.index + 1, at, kind, body, member.dump() if member else None, logged,
                         request.pair() if request is not None else None)
         try:
-            await self.store.log.append(self.id, record, rules.next_due(state))
+            await self.store.log.append(self.id, record, rules.next_due(state),
+                                        epoch=tenure.epoch if tenure is not None else None)
+        except Fenced as exc:  # another node holds the room now: nothing was written
+            self.closed = True
+            raise unavailable(f"room {self.id} is owned by another node now ({exc}); try again", 200) from None
         except Exception as exc:
             # The log is the truth: the hub rebuilds the room from it. The record may be durable: the store's answer
             # was lost, or the client library sent it again after a lost reply and the second write found it there
@@ -283,6 +297,9 @@ class Room:
             async with self.lock:
                 if self.closed:
                     return
+                if self.tenure is not None and not self.tenure.holds():
+                    self._timer = None  # the lease's renewal arms it again (`renewed`), or another node has the room
+                    return
                 for kind, body in rules.timers_due(self.spec, self.state, self.now()):
                     try:
                         await self._run(kind, body, None)
@@ -291,6 +308,16 @@ class Room:
         finally:
             self._firing = False
         self._arm()
+
+    def renewed(self, asked_at: float) -> None:
+        """The lease was renewed (asked at `asked_at` on the tenure's clock): a timer left unarmed while the tenure
+        had lapsed is armed again."""
+        if self.tenure is None:
+            return
+        lapsed = not self.tenure.holds()
+        self.tenure.renewed(asked_at)
+        if lapsed and self._timer is None and not self.closed:
+            self._arm()
 
     async def close(self) -> None:
         self.closed = True

@@ -163,3 +163,8 @@ class RoomSnapshot:
 
 class LogConflict(Exception):
     """The record's index is not the next one: another node appended first (lost lease) or a bug."""
+
+
+class Fenced(LogConflict):
+    """The writer's lease epoch is not the room's current holder's: it lost the room (issue 12 §10); nothing was
+    written."""
