@@ -50,7 +50,7 @@ class Settings:
     stall_s: float = 1.0
     socket_send_buffer_bytes: int = 128 * 1024  # SO_SNDBUF of websocket sockets (0: the kernel's autotuning)
     drain_timeout_s: float = 5.0  # bytes queued (here or in the kernel) and none read for this long: cut off (4008)
-    lease_ms: int = 10_000
+    lease_ms: int = 2_000
     snapshot_every: int = 200
     room_idle_s: float = 600.0  # an owned room unused this long (nobody here, no command, no timer soon) is unloaded
 
@@ -195,8 +195,9 @@ def _parser(env: Mapping[str, str]) -> _Parser:
          "peer is dropped (a proxy's idle timeout must be longer)")
     flag("--ping-interval", "KS_PING_INTERVAL", 5.0, _positive(float),
          "seconds between protocol pings measuring each connection's round trip (lag credit)")
-    flag("--lease-ms", "KS_LEASE_MS", 10_000, _positive(int),
-         "room lease time-to-live under Redis in milliseconds (a dead owner's rooms move after about this long)")
+    flag("--lease-ms", "KS_LEASE_MS", 2_000, _positive(int),
+         "room lease time-to-live under Redis in milliseconds (a dead owner's rooms move after about this long; "
+         "renewed every half second)")
     flag("--room-idle-s", "KS_ROOM_IDLE_S", 600.0, _positive(float),
          "unload an owned room after this many idle seconds (0: never)")
     flag("--shutdown-timeout", "KS_SHUTDOWN_TIMEOUT", 10.0, _positive(float),

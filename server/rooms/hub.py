@@ -98,14 +98,19 @@ class Hub:
 
     # --- life --------------------------------------------------------------------------------------------------
 
+    @property
+    def presence_ttl_ms(self) -> int:
+        """A node's presence report outlives the next two (reported every 2 s), or the lease if that is longer."""
+        return max(self.lease_ms, 3 * PRESENCE_EVERY * ownership.TICK_MS)
+
     async def start(self) -> None:
         await self.bus.serve(self.node, self.routing.serve)
-        await self.store.presence.report(self.node, {}, self.lease_ms)  # known to the others from the start
+        await self.store.presence.report(self.node, {}, self.presence_ttl_ms)  # known to the others from the start
         await self.ownership.start()
 
     async def _tick(self, tick: int) -> None:
         if tick % PRESENCE_EVERY == 0:
-            await self.store.presence.report(self.node, self.joins.presence(), self.lease_ms)
+            await self.store.presence.report(self.node, self.joins.presence(), self.presence_ttl_ms)
         if tick % ownership.IDLE_EVERY == 0:  # with the look for idle rooms
             await self.drop_idle_feeds()
 

@@ -23,7 +23,10 @@ log = logging.getLogger(__name__)
 
 TICK_MS = 500
 DUE_AHEAD_MS = 2_000
-ORPHAN_AFTER_MS = 2_000  # rooms are marked alive every 0.5 s; a mark this old means its owner is gone
+ORPHAN_AFTER_MS = 1_000  # rooms are marked alive every 0.5 s; a mark this old means its owner may be gone
+ORPHAN_EVERY_MS = 200
+"""Under Redis, how often a node looks for orphans (rooms of a node that died holding them) and tries to take them
+over: each is taken as soon as its lease has run out (issue 19 §4: served again within 3 s)."""
 OUTAGE_GAP_MS = 2_000  # under Redis: a node starting after this long without any node alive records an outage
 IDLE_EVERY = 20  # ticks between the looks for idle feeds and rooms
 UNLOAD_DUE_MS = 60_000  # a room with a timer due sooner stays open (its timer is armed already)
@@ -49,6 +52,7 @@ class Ownership:
         self._opening: dict[str, asyncio.Lock] = {}
         self._unloading: asyncio.Task[list[str]] | None = None
         self._timer: Timer | None = None
+        self._orphan_timer: Timer | None = None
         self._ticks = 0
         self._closing = False
         self.monotonic: Callable[[], float] = time.monotonic
@@ -65,6 +69,27 @@ class Ownership:
         await self.store.leases.record_outage(self.now(), OUTAGE_GAP_MS)
         await self.open_due()
         self._arm()
+        if self.store.leases.expires:
+            self._arm_orphans()
+
+    def _arm_orphans(self) -> None:
+        if not self._closing:
+            self._orphan_timer = self.services.scheduler.at(self.now() + ORPHAN_EVERY_MS, self._look_for_orphans)
+
+    async def _look_for_orphans(self) -> None:
+        """Take over the rooms of a node that died as soon as their leases run out (between keep-alive ticks)."""
+        try:
+            orphans = await self.store.leases.orphans(self.now() - ORPHAN_AFTER_MS)
+            for room_id in orphans:
+                if room_id not in self.rooms:
+                    try:
+                        await self.owned(room_id)
+                    except Exception:
+                        log.exception("could not take over room %s", room_id)
+        except Exception as exc:
+            log.debug("looking for orphans failed: %r", exc)
+        finally:
+            self._arm_orphans()
 
     def _arm(self) -> None:
         if not self._closing:
@@ -147,6 +172,8 @@ class Ownership:
         self._closing = True
         if self._timer is not None:
             await self._timer.stop()
+        if self._orphan_timer is not None:
+            await self._orphan_timer.stop()
         if self._unloading is not None:
             with contextlib.suppress(Exception):
                 await self._unloading

@@ -20,7 +20,7 @@ log = logging.getLogger(__name__)
 
 FORWARD_TIMEOUT_S = 3.0
 """How long a forwarded command waits for its owner's answer before the client is told `outcome_unknown`."""
-TAKEOVER_RETRY_MS = 500
+TAKEOVER_RETRY_MS = 250
 """The retry hint while a dead owner's room is being taken over (docs/operating.md, Failover)."""
 
 
