@@ -21,6 +21,7 @@ class Settings:
     data_dir: str = "data"
     redis_url: str | None = None
     redis_prefix: str = "ks"
+    redis_wait_s: float = 0.0  # at start, how long to wait for an unreachable Redis before giving up (0: at once)
     demo: bool = False
     demo_scenario: str = "napoleonic"  # the engine/scenario of the demo campaign (GET /api/engines lists them)
     node: str | None = None
@@ -166,6 +167,9 @@ def _parser(env: Mapping[str, str]) -> _Parser:
     flag("--data-dir", "KS_DATA_DIR", "data", str, "embedded store's directory (and the demo's links file)")
     flag("--redis-url", "REDIS_URL", None, str, "use Redis for the store and the bus (unset: embedded store)")
     flag("--redis-prefix", "KS_REDIS_PREFIX", "ks", str, "namespace of every Redis key and channel")
+    flag("--redis-wait", "KS_REDIS_WAIT", 0.0, _positive(float),
+         "at start, seconds to wait for an unreachable Redis, asking again with back-off, before giving up with "
+         "one line (0: give up at once); once started, a node never exits for Redis")
     flag("--archive-dir", "KS_ARCHIVE_DIR", None, str,
          "where archived campaigns' export files go (admin archive, retention; default: <data-dir>/archive)")
     flag("--retention-days", "KS_RETENTION_DAYS", 0.0, _positive(float),
@@ -223,6 +227,7 @@ def parse(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = Non
     a = _parser(env).parse_args(sys.argv[1:] if argv is None else argv)
     return Settings(
         host=a.host, port=a.port, data_dir=a.data_dir, redis_url=a.redis_url or None, redis_prefix=a.redis_prefix,
+        redis_wait_s=a.redis_wait,
         demo=a.demo, demo_scenario=a.demo_scenario, node=a.node or None,
         public_url=(a.public_url or public_url_for(a.host, a.port)).rstrip("/"),
         create_token=env.get("KS_CREATE_TOKEN") or None, metrics_port=a.metrics_port,

@@ -27,6 +27,7 @@ from server.rooms.hub import Hub
 from server.rooms.members import Member
 from server.rooms.requests import Request
 from server.settings import Settings
+from server.store import unreachable
 from shared.protocol import client as c
 from shared.protocol.codec import ProtocolError, decode_client, encode, encode_json
 from shared.protocol.server import ERROR_CODES, Error, Joined, Ping, Welcome, ack_message
@@ -197,9 +198,13 @@ class Session:
             self.error(msg.cid, exc.code, exc.message, exc.rule, exc.details, exc.retry_after_ms)
         except RuleError as exc:
             self.error(msg.cid, exc.code, exc.message, exc.rule, exc.details)
-        except Exception:
-            log.exception("internal error on %s", msg.t)
-            self.error(msg.cid, "internal", "internal error")
+        except Exception as exc:
+            if unreachable(exc):  # the store is out of reach: nothing was done, retry later (docs/protocol.md)
+                self.error(msg.cid, "unavailable", "the server cannot reach its store just now; try again", None,
+                           None, 1000)
+            else:
+                log.exception("internal error on %s", msg.t)
+                self.error(msg.cid, "internal", "internal error")
         if isinstance(msg, _COMMANDS):
             self.metrics.observe_command((time.perf_counter() - started) * 1000)
 

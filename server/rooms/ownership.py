@@ -15,9 +15,11 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from server.rooms.reach import Reach
 from server.rooms.room import Room, RoomServices
 from server.rooms.scheduler import Timer
 from server.rooms.tenure import Tenure
+from server.store import unreachable
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +59,8 @@ class Ownership:
         self._closing = False
         self.monotonic: Callable[[], float] = time.monotonic
         """The clock of the rooms' tenures (server/rooms/tenure.py)."""
+        self.reach = Reach()
+        """Whether the store answers (reach.py): the keep-alive tick keeps it."""
 
     def now(self) -> int:
         return self.services.now()
@@ -78,6 +82,9 @@ class Ownership:
 
     async def _look_for_orphans(self) -> None:
         """Take over the rooms of a node that died as soon as their leases run out (between keep-alive ticks)."""
+        if not self.reach.ok:
+            self._arm_orphans()
+            return
         try:
             orphans = await self.store.leases.orphans(self.now() - ORPHAN_AFTER_MS)
             for room_id in orphans:
@@ -105,12 +112,26 @@ class Ownership:
     async def _keep_alive(self) -> None:
         self._ticks += 1
         tick, now = self._ticks, self.now()
+        reach = self.reach
+        if not reach.due():
+            return  # the store is out of reach: asked again after the back-off (reach.py)
+        if not reach.ok:
+            try:
+                if self.store.ping is not None:
+                    await self.store.ping()
+            except Exception as exc:
+                reach.failed(exc)
+                return
+            reach.succeeded()
         if tick % max(1, self.lease_ms // 1500) == 0 and self.rooms:
             await self.renew()
         try:
             await self.store.leases.mark_alive(list(self.rooms), now)
             await self.store.log.sync()
-        except Exception:
+        except Exception as exc:
+            if unreachable(exc):
+                reach.failed(exc)
+                return
             log.exception("marking rooms alive failed")
         for listener in self.on_tick:
             with contextlib.suppress(Exception):
@@ -134,7 +155,10 @@ class Ownership:
         try:
             epochs = await self.store.leases.renew(list(self.rooms), self.node, self.lease_ms)
         except Exception as exc:  # the store is out of reach: the tenures lapse on their own
-            log.warning("renewing %d leases failed: %r", len(self.rooms), exc)
+            if unreachable(exc):
+                self.reach.failed(exc)
+            else:
+                log.exception("renewing %d leases failed", len(self.rooms))
             return
         for room_id, epoch in epochs.items():
             room = self.rooms.get(room_id)

@@ -38,8 +38,11 @@ class Routing:
         reached is a retryable error: `unavailable` when the command surely was not applied, `outcome_unknown`
         when the owner may have applied it (its answer did not come)."""
         try:
-            room = await self.owned(room_id)
-            holder = None if room is not None else await self.store.leases.holder(room_id)
+            for _ in range(2):  # the owner's lease may run out between our try to take it and the look at its holder
+                room = await self.owned(room_id)
+                holder = None if room is not None else await self.store.leases.holder(room_id)
+                if room is not None or holder is not None:
+                    break
         except RuleError:
             raise
         except Exception as exc:  # the store cannot be reached: nothing was run
