@@ -86,3 +86,21 @@ async def test_redis_down_later_the_node_serves_what_it_holds_refuses_commands_a
         assert log.count("the store cannot be reached") == 1 and "the store answers again" in log
         assert "Traceback" not in log
         await red.close()
+
+
+async def test_with_redis_wait_a_node_started_before_its_redis_waits_for_it(
+        server_factory: Any, redis_url: str, redis_prefix: str) -> None:
+    """At start, --redis-wait: Redis unreachable for a while, the node waits (one line) and then serves."""
+    with ProxyThread(redis_url) as proxy:
+        proxy.down()
+        node = server_factory("--redis-url", proxy.url, "--redis-prefix", redis_prefix, "--redis-wait", "30")
+        loop = asyncio.get_running_loop()
+        loop.call_later(5.0, proxy.up)  # a busy machine takes a second or two to start Python itself
+        started = time.monotonic()
+        await asyncio.to_thread(node.start)  # healthy once Redis answers
+        assert time.monotonic() - started >= 4.5
+        made = campaign(node)
+        red = await signed_in(node.ws_url, made["seats"][0]["token"], made["room"])
+        assert (await red.request({"t": "chat", "room": made["room"], "channel": "team", "text": "hi"}))["t"] == "ack"
+        await red.close()
+        assert node.log.read_text().count("cannot be reached yet") == 1
