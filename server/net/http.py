@@ -69,6 +69,8 @@ async def create_campaign(request: web.Request) -> web.Response:
         return _invalid(exc)
     try:
         made = await node.hub.create_campaign(spec.model_dump())
+    except ValidationError as exc:  # the engine's config model (shared/protocol/configs.py)
+        return _invalid(exc)
     except KeyError as exc:
         return web.json_response({"error": "bad_request", "message": str(exc.args[0])}, status=400)
     except Exception as exc:

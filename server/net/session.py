@@ -30,7 +30,7 @@ from server.settings import Settings
 from server.store import unreachable
 from shared.protocol import client as c
 from shared.protocol.codec import ProtocolError, decode_client, encode, encode_json
-from shared.protocol.server import ERROR_CODES, Error, Joined, Ping, Welcome, ack_message
+from shared.protocol.server import ERROR_CODES, Error, Joined, Options, Ping, Welcome, ack_message
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +42,7 @@ Command = tuple[str | None, str, dict[str, Any]]
 
 
 def _order(s: Session, m: Any) -> Command:
-    return m.room, "order", {"order": m.order}
+    return m.room, "order", {"order": m.order, "lag_ms": s.rtt_ms}  # CLK-5: the link's measured lag
 
 
 def _end_turn(s: Session, m: Any) -> Command:
@@ -228,6 +228,13 @@ class Session:
             self.rooms.discard(msg.room)
             await self.hub.leave(self, msg.room)
             self.send(ack_message(msg.cid, None))
+            return
+        if isinstance(msg, c.OptionsRequest):
+            if msg.room not in self.rooms:
+                raise RoomError("not_joined", f"join {msg.room} first")
+            answer = await self.hub.options(member, msg.room, msg.unit)
+            self.send(Options.model_validate({"cid": msg.cid, "room": msg.room, "unit": msg.unit,
+                                              "options": answer}))
             return
         room, kind, body = ROUTES[type(msg)](self, msg)
         if room is not None and room not in self.rooms:

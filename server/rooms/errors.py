@@ -22,6 +22,12 @@ def game_over() -> RoomError:
     return RoomError("game_over", "the game is over")
 
 
+def paused() -> RoomError:
+    """Issue 12 §5: the clocks are paused, or the moderator has not started the game (CLK-6)."""
+    return RoomError("paused", "the clocks are paused: orders wait until the moderator resumes the game",
+                     rule="CLK-6")
+
+
 def moderator_only(member: Member | None, what: str) -> None:
     """Only the moderator (or the server acting as one) may do `what`."""
     if member is None or member.role != "moderator":

@@ -42,6 +42,7 @@ from server.rooms.scheduler import LoopScheduler, Scheduler, wall_ms
 from server.rooms.seats import Seats, SignIn
 from server.rooms.state import Away
 from server.store import Store
+from shared.protocol.bounds import bounded
 
 PRESENCE_EVERY = 4  # keep-alive ticks between presence reports
 
@@ -218,6 +219,14 @@ class Hub:
             secret_module.refuse_voice(member, await self.lockout_of(member))
         return await self.submit(room, kind, body, member, request)
 
+    async def options(self, member: Member, room_id: str, unit: str | None) -> dict[str, Any] | None:
+        """Issue 14: what the member's team may do now in a room (rules.options), read from the room here or from
+        this node's copy of it — a request, not a command: nothing is logged or forwarded."""
+        room = self.rooms.get(room_id) or await self.follower(room_id)
+        if room is None:
+            raise RoomError("no_such_room", f"no room {room_id!r}")
+        return room.options(member, unit)
+
     async def submit(self, room_id: str, kind: str, body: Mapping[str, Any], member: Member,
                      request: Request | None = None) -> int | None:
         """Run a command on the room's owner: here, or forwarded to the node holding its lease."""
@@ -241,11 +250,21 @@ class Hub:
     async def create_campaign(self, spec: Mapping[str, Any]) -> dict[str, Any]:
         """Create a campaign from a validated request (shared/protocol/http.py CreateCampaign): store it with its
         token hashes, open its rooms here. Returns the plan's answer with the tokens in clear, exactly once."""
-        plan = plan_campaign(spec, self.now(), self.engines)
+        # the engine sets the game up to vet it: off the event loop (issue 12 §11), bounded by the config's model
+        plan = await asyncio.to_thread(plan_campaign, spec, self.now(), self.engines)
+        for room_id, setup in plan.rooms.items():  # what the logs could not hold is refused before anything is kept
+            why = bounded(setup)
+            if why is not None:
+                raise RoomError("bad_message", f"room {room_id} cannot be set up: {why}")
         await self.store.grants.put_campaign(plan.meta, plan.grants)
-        for room_id, setup in plan.rooms.items():
-            if await self.create_room(room_id, setup) is None:
-                raise RoomError("internal", f"room {room_id} is already owned")
+        try:
+            for room_id, setup in plan.rooms.items():
+                if await self.create_room(room_id, setup) is None:
+                    raise RoomError("internal", f"room {room_id} is already owned")
+        except BaseException:
+            # issue 12 §14: never a campaign listed without its rooms
+            await asyncio.shield(self.store.grants.delete_campaign(plan.meta["id"]))
+            raise
         return plan.answer
 
     async def reissue_token(self, moderator_token: str, campaign_id: str, player: str) -> tuple[Member, str]:

@@ -338,6 +338,10 @@ class Room:
 
     # --- what viewers get ----------------------------------------------------------------------------------------
 
+    def options(self, member: Member, unit: str | None) -> dict[str, Any] | None:
+        """The legal options the member's team has now (rules.options): read-only, from the state as it is."""
+        return rules.options(self.spec, self.state, member, unit)
+
     def viewer_of(self, member: Member) -> str:
         return secret_module.viewer_of(self.spec, self.state, member)
 

@@ -13,6 +13,8 @@ from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from shared.protocol.options import ArmyOptions, BattleOptions, SkirmishOptions
+
 ErrorCode = Literal[
     "bad_frame",  # not msgpack / not JSON
     "bad_message",  # fields missing or out of range
@@ -29,6 +31,7 @@ ErrorCode = Literal[
     "rate_limited",
     "locked_out",  # the player is in the secret module
     "not_your_turn",
+    "paused",  # the clocks are paused or the game not yet started: orders and end_turn wait (chat goes on)
     "game_over",
     "illegal_order",  # the rules forbid it; `rule` names the rule
     "bad_order",
@@ -165,8 +168,19 @@ class Joined(_Msg):
     channels: list[str]
 
 
+class Options(_Msg):
+    """Answer to `options` (issue 14): the legal options of `unit` (null: the team's own) in `room`, in the shape
+    of the room's ruleset (shared/protocol/options.py); null when the room's game answers no options."""
+
+    t: Literal["options"] = "options"
+    cid: int
+    room: str
+    unit: str | None
+    options: BattleOptions | SkirmishOptions | ArmyOptions | None
+
+
 ServerMessage = Annotated[
-    Welcome | Ack | Error | Event | Snapshot | View | Ping | Joined,
+    Welcome | Ack | Error | Event | Snapshot | View | Ping | Joined | Options,
     Field(discriminator="t"),
 ]
 

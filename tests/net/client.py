@@ -11,6 +11,9 @@ from typing import Any
 import aiohttp
 import msgpack
 
+ANSWERS = ("ack", "error", "welcome", "joined", "options")
+"""The messages that answer a client's message (echoing its cid)."""
+
 
 class Client:
     def __init__(self, ws_url: str, *, use_json: bool = False, pong_delay: float = 0.0):
@@ -76,11 +79,10 @@ class Client:
             await self.ws.send_bytes(msgpack.packb(obj, use_bin_type=True))
 
     async def request(self, obj: dict[str, Any], within: float = 5) -> dict[str, Any]:
-        """Send with a fresh cid; return the ack/error/welcome/joined that echoes it."""
+        """Send with a fresh cid; return the ack/error/welcome/joined/options that echoes it."""
         cid = self._next()
         await self.send_raw({**obj, "cid": cid})
-        return await self.wait(lambda m: m.get("cid") == cid and m["t"] in ("ack", "error", "welcome", "joined"),
-                               within)
+        return await self.wait(lambda m: m.get("cid") == cid and m["t"] in ANSWERS, within)
 
     async def wait(self, pred: Any, within: float = 5) -> dict[str, Any]:
         async def scan() -> dict[str, Any]:

@@ -692,6 +692,7 @@ export const en = {
   "err.rate_limited": "Too many messages at once: wait a moment",
   "err.locked_out": "You are in the secret module: no orders until you return",
   "err.not_your_turn": "It is not your turn",
+  "err.paused": "The clocks are paused: orders wait until the umpire starts the game again",
   "err.game_over": "The game is over",
   "err.illegal_order": "The rules do not allow that order",
   "err.bad_order": "That order is incomplete or out of range",

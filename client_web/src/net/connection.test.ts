@@ -136,6 +136,22 @@ describe("Connection", () => {
     expect(err).toMatchObject({ code: "illegal_order", rule: "C-4.3" });
   });
 
+  it("asks a unit's options and resolves with the server's answer; a refusal rejects without the error line (issue 14)", async () => {
+    const s = openSession();
+    const errors: unknown[] = [];
+    conn.on("error", (e) => errors.push(e));
+    const asked = conn.options("battle:c1:1", "r1");
+    expect(s.last()).toMatchObject({ t: "options", room: "battle:c1:1", unit: "r1" });
+    const answer = { t: "options" as const, cid: s.last().cid as number, room: "battle:c1:1", unit: "r1", options: null };
+    s.deliver(answer);
+    await expect(asked).resolves.toEqual(answer);
+    const army = conn.options("battle:c1:1", null);
+    expect(s.last()).not.toHaveProperty("unit");
+    s.deliver({ t: "error", cid: s.last().cid as number, code: "forbidden", message: "spectators watch", rule: null, details: {}, retry_after_ms: null });
+    await expect(army).rejects.toMatchObject({ code: "forbidden" });
+    expect(errors).toEqual([]);
+  });
+
   it("retries a retryable error with the same cid after the server's hint, and shows it only when it persists", async () => {
     // issue 12 §9, issue 19 §4: `unavailable` (not applied) and `outcome_unknown` (perhaps applied) are retried with
     // the same cid: the server answers a retry of an applied command with its first answer

@@ -5,7 +5,7 @@
  */
 import { backoffDelay, DEFAULT_BACKOFF, type BackoffOptions } from "./backoff";
 import { decode, encode, FrameError } from "./codec";
-import type { ClientMessage, Error as ServerError, Event, Joined, ServerMessage, Snapshot, View, Welcome } from "./protocol";
+import type { ClientMessage, Error as ServerError, Event, Joined, Options, ServerMessage, Snapshot, View, Welcome } from "./protocol";
 
 /** A client message without its `cid`: the connection numbers what it sends. */
 export type Command = ClientMessage extends infer M ? (M extends ClientMessage ? Omit<M, "cid"> : never) : never;
@@ -73,7 +73,9 @@ export interface ConnectionListeners {
   error: (error: ServerError) => void;
 }
 
-type Pending = { resolve: (ack: { seq: number | null }) => void; reject: (err: CommandError) => void };
+/** What answers a message: an ack's (or joined's) seq, or the `options` answer (issue 14). */
+export type Answer = { seq: number | null; options?: Options };
+type Pending = { resolve: (ack: Answer) => void; reject: (err: CommandError) => void };
 
 const OPEN = 1;
 /** Errors the server marks retryable (docs/protocol.md, Exactly once): the command is sent again with the same cid
@@ -313,13 +315,22 @@ export class Connection {
 
   /** Send a command; resolves on `ack`, rejects with the server's typed error. While the session is not ready the
    * command waits and goes out after the rooms are re-joined. */
-  send(msg: Command): Promise<{ seq: number | null }> {
+  send(msg: Command): Promise<Answer> {
     return new Promise((resolve, reject) => {
       const pending = { resolve, reject };
       if (this.state === "open" && this.socket) this.transmit(msg, pending);
       else if (this.state === "failed" || this.closedByClient)
         reject(new CommandError("disconnected", "not connected"));
       else this.queue.push({ msg, pending });
+    });
+  }
+
+  /** Ask what a unit (null: the team as a whole) may do now in `room` (issue 14): the server's `options` answer.
+   * A refusal rejects the promise without showing on the error line: the asker says what it means. */
+  options(room: string, unit: string | null): Promise<Options> {
+    return this.send({ t: "options", room, ...(unit ? { unit } : {}) }).then((a) => {
+      if (!a.options) throw new CommandError("internal", "no options answer");
+      return a.options;
     });
   }
 
@@ -371,6 +382,12 @@ export class Connection {
         this.serverOffsetMs = msg.server_ms - this.timers.now();
         this.emit("view", msg);
         return;
+      case "options": {
+        const p = this.pending.get(msg.cid);
+        this.pending.delete(msg.cid);
+        p?.resolve({ seq: null, options: msg });
+        return;
+      }
       case "joined": {
         const p = this.pending.get(msg.cid);
         this.pending.delete(msg.cid);
@@ -436,7 +453,7 @@ export class Connection {
       }
       if (p) {
         p.reject(new CommandError(msg.code, msg.message, msg.rule, msg.details));
-        this.emit("error", msg);
+        if (p.msg.t !== "options") this.emit("error", msg);
         return;
       }
     }
