@@ -177,6 +177,21 @@ describe("Connection", () => {
     await expect(stuck).rejects.toMatchObject({ code: "unavailable" });
   });
 
+  it("signs in again after the back-off when the server cannot check the token just now", () => {
+    conn.connect();
+    const s1 = sockets[0]!;
+    s1.open();
+    s1.deliver({ t: "error", cid: s1.sent[0]!.cid as number, code: "unavailable", message: "no store", rule: null, details: {}, retry_after_ms: 1000 });
+    expect(s1.closed).toBe(true);
+    expect(conn.state).toBe("reconnecting");
+    timers.advance(DEFAULT_BACKOFF.baseMs);
+    const s2 = sockets[1]!;
+    s2.open();
+    expect(s2.sent[0]).toMatchObject({ t: "hello", token: TOKEN });
+    s2.deliver(welcome(s2.sent[0]!.cid as number));
+    expect(conn.state).toBe("open");
+  });
+
   it("numbers its commands from the clock, so that a reloaded page does not repeat a cid", () => {
     const s = openSession();
     expect(s.sent[0]!.cid as number).toBeGreaterThanOrEqual(timers.now() * 1000);

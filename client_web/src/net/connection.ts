@@ -433,6 +433,11 @@ export class Connection {
   }
 
   private onError(msg: ServerError): void {
+    if (msg.cid === this.helloCid && this.state !== "open" && RETRYABLE.has(msg.code)) {
+      // the server cannot check the token just now (its store is out of reach): sign in again after the back-off
+      this.abandon(msg.message);
+      return;
+    }
     if (msg.cid === this.helloCid && this.state !== "open") {
       if (FATAL_HELLO.has(msg.code)) {
         this.state = "failed";
