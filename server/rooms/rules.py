@@ -127,6 +127,16 @@ def _turn_changes(spec: RoomSpec, state: RoomState, before: frozenset[str], even
     return state, events
 
 
+def options(spec: RoomSpec, state: RoomState, member: Member | None, unit: str | None) -> dict[str, Any] | None:
+    """Issue 14: the legal options of `unit` (None: the team's own) for `member`, from the engine's `options` —
+    read-only, nothing is logged. Refused as an order is (role, secret module, game over); out of its turn a team
+    is answered with `active` false and the reason. Answered as the member sees the room (its viewer class), so
+    it names nothing the member's view does not; None when the engine answers no options."""
+    _player_checks(spec, state, member, phase=False)
+    assert spec.engine is not None and member is not None
+    return spec.engine.options(state.game, secret_module.viewer_of(spec, state, member), unit)
+
+
 def _player_checks(spec: RoomSpec, state: RoomState, member: Member | None, *, phase: bool = True) -> None:
     """Role, then the secret module, then game over, then paused (CLK-6), then phase (C-1.7/C-1.8: only the teams
     to act give orders)."""

@@ -120,8 +120,17 @@ class ModRuling(_Msg):
     ruling: dict[str, Any]
 
 
+class OptionsRequest(_Msg):
+    """Ask what one of the team's units (or, without `unit`, the team as a whole: its army, its armies) may do
+    now (issue 14). Answered by `options` (server); a room the session has joined; nothing is logged."""
+
+    t: Literal["options"] = "options"
+    room: RoomId
+    unit: Annotated[str, Field(min_length=1, max_length=64)] | None = None
+
+
 ClientMessage = Annotated[
     Hello | Join | Leave | Order | EndTurn | Chat | Pong | ModClock | ModSecretModule | ModRelease | ModRuling
-    | ModMute,
+    | ModMute | OptionsRequest,
     Field(discriminator="t"),
 ]

@@ -23,15 +23,19 @@ import msgpack
 
 from server.store.embedded.journal import Journal, read_msgpack, write_atomic
 from server.store.log import RoomStat
-from server.store.records import LogConflict, Record, RoomSnapshot
+from server.store.records import Fenced, LogConflict, Record, RoomSnapshot
 
 MAX_OPEN_JOURNALS = 64
 """Journal files a node holds open at once; the others are opened again for their next write."""
 
 
 class FileLog:
-    def __init__(self, root: Path, *, fsync: bool, down_ms: Callable[[], int], read_only: bool = False):
+    def __init__(self, root: Path, *, fsync: bool, down_ms: Callable[[], int], read_only: bool = False,
+                 epoch: Callable[[], int] = lambda: 0):
         self.root = root
+        self.epoch = epoch
+        """The lease epoch of the process holding the directory's LOCK (FileLeases): an append given another is
+        refused, as under Redis."""
         self.fsync = fsync
         self.down_ms = down_ms
         self.read_only = read_only
@@ -104,7 +108,9 @@ class FileLog:
         """The rooms whose journal is open."""
         return sorted(self._journals)
 
-    async def append(self, room: str, record: Record, due_ms: int | None = None) -> None:
+    async def append(self, room: str, record: Record, due_ms: int | None = None, *, epoch: int | None = None) -> None:
+        if epoch is not None and epoch != self.epoch():
+            raise Fenced(f"{room}: record {record.index}: epoch {epoch} is not this process's {self.epoch()}")
         journal = self.journal(room)
         if record.index != journal.last_index + 1:
             raise LogConflict(f"{room}: record {record.index} after {journal.last_index}")
