@@ -24,11 +24,11 @@ import msgpack
 from aiohttp import web
 
 from bench.common import free_port, rss_bytes
-from server.net.app import create_app
+from server.net.app import NODE, create_app
 from server.settings import Settings
 
 
-async def _client(url: str, token: str, room: str, i: int) -> None:
+async def _client(url: str, token: str, room: str, i: int, n: int) -> None:
     async with aiohttp.ClientSession() as http, http.ws_connect(url) as ws:
         async def ask(obj: dict[str, Any]) -> dict[str, Any]:
             await ws.send_bytes(msgpack.packb(obj))
@@ -42,15 +42,28 @@ async def _client(url: str, token: str, room: str, i: int) -> None:
 
         await ask({"t": "hello", "cid": 1, "token": token, "name": f"c{i}"})
         await ask({"t": "join", "cid": 2, "room": room})
-        channel = "spectators" if i % 3 == 0 else "players"
-        await ask({"t": "chat", "cid": 3, "room": room, "channel": channel, "text": f"line {i}"})
+        channel = "players" if i == 0 else "spectators"  # the seat, then the spectators' link
+        reply = await ask({"t": "chat", "cid": 3 + n, "room": room, "channel": channel, "text": f"line {n}.{i}"})
+        if reply.get("t") != "ack":
+            raise RuntimeError(f"chat refused: {reply}")
+
+
+def _held(runner: web.AppRunner) -> str:
+    """What the node keeps that could grow with connections: its sessions, the room's history, journal offsets,
+    opening locks, rate buckets."""
+    node = runner.app[NODE]
+    hub = node.hub
+    room = next(iter(hub.rooms.values()), None)
+    offsets = sum(len(j.checkpoints) for j in getattr(hub.store.log, "_journals", {}).values())
+    return (f"sessions {len(node.sessions)}, history {len(room.history) if room else 0}, journal offsets {offsets}, "
+            f"opening locks {len(hub.ownership._opening)}, token buckets {len(node.flood.per_token)}")
 
 
 async def main(clients: int, warmup: int, rounds: int, top: int, trace: bool) -> None:
     with tempfile.TemporaryDirectory() as data:
         port = free_port()
         settings = Settings(port=port, data_dir=data, fsync=False, rate_per_s=10_000, rate_burst=10_000,
-                            ping_interval_s=0.5)
+                            ping_interval_s=0.5, snapshot_every=200)
         runner = web.AppRunner(create_app(settings))
         await runner.setup()
         await web.TCPSite(runner, "127.0.0.1", port).start()
@@ -61,9 +74,13 @@ async def main(clients: int, warmup: int, rounds: int, top: int, trace: bool) ->
         tokens = [made["seats"][0]["token"], made["spectator_token"]]
         url = f"ws://127.0.0.1:{port}/ws"
 
+        rounds_run = 0
+
         async def round_() -> None:
             # one seat token at a time (a seat signs in from one connection); the rest on the spectators' link
-            await asyncio.gather(*(_client(url, tokens[0] if i == 0 else tokens[1], made["room"], i)
+            nonlocal rounds_run
+            rounds_run += 1
+            await asyncio.gather(*(_client(url, tokens[0] if i == 0 else tokens[1], made["room"], i, rounds_run)
                                    for i in range(clients)))
             await asyncio.sleep(0.05)
 
@@ -77,7 +94,7 @@ async def main(clients: int, warmup: int, rounds: int, top: int, trace: bool) ->
                 await round_()
                 gc.collect()
                 print(f"  round {n:3d}: RSS {rss_bytes(os.getpid()) / 2**20:.1f} MB, "
-                      f"{len(gc.get_objects())} objects tracked by the gc")
+                      f"{len(gc.get_objects())} objects tracked by the gc, {_held(runner)}")
             await runner.cleanup()
             return
         tracemalloc.start(8)
