@@ -21,8 +21,6 @@ from server.settings import Settings
 IpNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
-MAX_TRACKED = 50_000
-"""Addresses remembered at most; past it the ones whose bucket is full again are forgotten (they would start full)."""
 
 
 def refusal(status: int, code: str, message: str, **extra: object) -> web.Response:
@@ -61,8 +59,7 @@ class CreateLimits:
         self.per_s = settings.create_per_hour / 3600.0
         self.burst = float(max(1, settings.create_burst))
         self.trusted = _networks(settings.trusted_proxies)
-        self.clock = clock
-        self._buckets: dict[str, tuple[float, float]] = {}  # address -> (tokens, at)
+        self.buckets = Buckets(self.per_s, self.burst, clock)
 
     def client(self, request: web.Request) -> str:
         """The client's address: the peer, or — when the peer is a trusted proxy — the last address in
@@ -102,21 +99,8 @@ class CreateLimits:
 
     def _take(self, address: str) -> int | None:
         """Take one token from `address`'s bucket: None when there was one, else the seconds until there is."""
-        now = self.clock()
-        tokens, at = self._buckets.get(address, (self.burst, now))
-        tokens = min(self.burst, tokens + (now - at) * self.per_s)
-        if tokens < 1:
-            self._buckets[address] = (tokens, now)
-            return max(1, math.ceil((1 - tokens) / self.per_s))
-        self._buckets[address] = (tokens - 1, now)
-        if len(self._buckets) > MAX_TRACKED:
-            self._forget_full(now)
-        return None
-
-    def _forget_full(self, now: float) -> None:
-        for address, (tokens, at) in list(self._buckets.items()):
-            if tokens + (now - at) * self.per_s >= self.burst:
-                del self._buckets[address]
+        wait_s = self.buckets.take(address)
+        return None if wait_s is None else max(1, math.ceil(wait_s))
 
 
 def _address(text: str) -> Address | None:

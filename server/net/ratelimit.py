@@ -41,18 +41,22 @@ class Buckets:
 
     def allow(self, key: str) -> bool:
         """Take one token from `key`'s bucket if there is one."""
+        return self.take(key) is None
+
+    def take(self, key: str) -> float | None:
+        """Take one token from `key`'s bucket: None when there was one, else the seconds until there is."""
         if self.rate <= 0:
-            return True
+            return None
         now = self.clock()
         tokens, at = self._buckets.get(key, (self.burst, now))
         tokens = min(self.burst, tokens + (now - at) * self.rate)
         if tokens < 1:
             self._buckets[key] = (tokens, now)
-            return False
+            return (1 - tokens) / self.rate
         self._buckets[key] = (tokens - 1, now)
         if len(self._buckets) > MAX_TRACKED:
             self._forget_full(now)
-        return True
+        return None
 
     def _forget_full(self, now: float) -> None:
         for key, (tokens, at) in list(self._buckets.items()):
