@@ -11,6 +11,7 @@ Commands (the kinds of the log's records):
     refused      the consequence the engine attaches to an order it refused (D-C-6, C-9.3)
     chat         a line on a channel (server/rooms/channels.py)
     clock        the moderator pauses, resumes or adjusts the clocks
+    mute         the moderator mutes a spectator, or all of them, or lets them speak again (issue 12 §13)
     ruling       a moderator's ruling: the spectator delay, else the engine's
     lock/release the secret module (server/rooms/secret_module.py); release by time is a timer's
     downtime     the server was down: nobody's clock is charged for it (issue 2 §5)
@@ -37,6 +38,8 @@ from server.rooms.members import Member
 from server.rooms.state import RoomSpec, RoomState
 
 CHAT_HISTORY = 100
+SPECTATORS = "spectators"
+MAX_MUTED = 100
 MAX_SPECTATOR_DELAY_MS = 3_600_000
 
 Outcome = tuple[RoomState, list[Event]]
@@ -215,8 +218,7 @@ def _flag(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Mem
         return state.with_clocks(clocks), [*events, Event("flag_not_applied", {
             "team": team, "code": exc.code, "message": exc.message, "rule": exc.rule})]
     events += more
-    return _turn_changes(spec, RoomState(game, clocks, state.away, state.chat, state.spectator_delay_ms), before,
-                         events, at, ending=team)
+    return _turn_changes(spec, state.with_game(game).with_clocks(clocks), before, events, at, ending=team)
 
 
 def _refused(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Member | None,
@@ -238,6 +240,9 @@ def _chat(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Mem
     if member is None:
         raise forbidden("no voice without a seat")
     secret_module.refuse_chat(spec, state, member)
+    if member.role == "spectator" and state.muted and \
+            state.muted & {SPECTATORS, member.player, str(body.get("name") or member.player)}:
+        raise RoomError("muted", "the umpire has muted spectators' chat here")
     channel = channels.resolve(member, str(body["channel"]), spec.teams, secret_room=spec.kind == "secret_module",
                                players=list(spec.players))
     line = {"channel": channel, "from": member.player, "role": member.role, "team": member.team,
@@ -278,6 +283,19 @@ def _ruling(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: M
     return _turn_changes(spec, state.with_game(game), before, list(events), at)
 
 
+def _mute(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Member | None, at: int) -> Outcome:
+    """Issue 12 §13: the moderator mutes (or lets speak again) one spectator — its player id, or the name it chats
+    under — or all of them (`spectators`); players' chat is not the spectators' and is never muted here."""
+    moderator_only(member, "mute spectators")
+    who, muted = str(body["who"]), bool(body["muted"])
+    if (who in state.muted) == muted:
+        raise RoomError("bad_order", f"{who!r} is {'muted' if muted else 'not muted'} already")
+    if muted and len(state.muted) >= MAX_MUTED:
+        raise RoomError("bad_order", f"at most {MAX_MUTED} mutes in a room; mute all spectators instead")
+    now = state.muted | {who} if muted else state.muted - {who}
+    return replace(state, muted=frozenset(now)), [Event("muted", {"who": who, "muted": muted})]
+
+
 def _spectator_delay(state: RoomState, ruling: Mapping[str, Any]) -> Outcome:
     """The moderator delays what spectators see of a live battle, so that they cannot leak it to players."""
     ms = ruling.get("ms")
@@ -309,5 +327,5 @@ def _child_over(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], membe
 STEPS: dict[str, Step] = {
     "setup": _setup, "order": _order, "end_turn": _end_turn, "flag": _flag, "refused": _refused, "chat": _chat,
     "clock": _clock, "ruling": _ruling, "lock": secret_module.lock, "release": secret_module.release,
-    "downtime": _downtime, "child_over": _child_over,
+    "downtime": _downtime, "child_over": _child_over, "mute": _mute,
 }
