@@ -17,7 +17,8 @@ Text = Annotated[str, Field(min_length=1, max_length=2000)]
 
 
 class _Msg(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # strict (issue 12 §14): `cid: "77"`, `true` or `5.0`, a string `since` or `delta_ms` are refused, not coerced
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
     cid: Cid
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import random
 from typing import Any
 
 import aiohttp
@@ -20,7 +21,7 @@ class Client:
         self.pong_delay = pong_delay
         self._pongs: set[asyncio.Task[None]] = set()
         self.use_json = use_json
-        self.cid = 0
+        self.cid = random.randrange(1, 2**40)  # a seat's cids stay unique across its connections (exactly once)
         self.http: aiohttp.ClientSession | None = None
         self.ws: aiohttp.ClientWebSocketResponse | None = None
         self.inbox: list[dict[str, Any]] = []

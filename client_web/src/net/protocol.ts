@@ -96,9 +96,10 @@ export interface EndTurn {
 
 export interface Error {
   cid: number | null;
-  code: "bad_frame" | "bad_message" | "unknown_type" | "frame_too_large" | "not_authenticated" | "bad_token" | "forbidden" | "not_your_team" | "not_joined" | "no_such_room" | "no_such_player" | "no_such_channel" | "rate_limited" | "locked_out" | "not_your_turn" | "game_over" | "illegal_order" | "bad_order" | "unknown_order" | "not_your_unit" | "clock_error" | "internal";
+  code: "bad_frame" | "bad_message" | "unknown_type" | "frame_too_large" | "not_authenticated" | "bad_token" | "forbidden" | "not_your_team" | "not_joined" | "no_such_room" | "no_such_player" | "no_such_channel" | "rate_limited" | "locked_out" | "not_your_turn" | "paused" | "game_over" | "illegal_order" | "bad_order" | "unknown_order" | "not_your_unit" | "clock_error" | "cid_reused" | "unavailable" | "outcome_unknown" | "internal";
   details: Record<string, unknown>;
   message: string;
+  retry_after_ms: number | null;
   rule: string | null;
   t: "error";
 }
