@@ -14,11 +14,12 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from server.napoleonic.battle.orders import BattleOrder
+from server.napoleonic.campaign.orders import NapoleonicOrder
 from shared.protocol.client import ClientMessage
 from shared.protocol.server import ServerMessage
 
 SCHEMA_PATH = Path(__file__).with_name("schema.json")
-ORDERS: dict[str, Any] = {"BattleOrder": BattleOrder}
+ORDERS: dict[str, Any] = {"BattleOrder": BattleOrder, "NapoleonicOrder": NapoleonicOrder}
 """The typed orders of each ruleset (their wire models live in the ruleset's package, which validates with them;
 the schema gathers them for clients and bots)."""
 

@@ -7,11 +7,36 @@ export interface AboutFaceOrder {
   unit: string;
 }
 
+export interface AcceptTerms {
+  fortress?: unknown;
+  type: "accept_terms";
+}
+
 /** The command `cid` was accepted and is durable; `seq` is the room sequence of its first event. */
 export interface Ack {
   cid: number;
   seq: number | null;
   t: "ack";
+}
+
+export interface Answer {
+  battle?: unknown;
+  choice?: unknown;
+  paths?: unknown;
+  type: "answer";
+}
+
+export interface AnswerQuick {
+  accept?: unknown;
+  battle?: unknown;
+  type: "answer_quick";
+}
+
+export interface Appoint {
+  /** an army's id (checked against the map) */
+  army?: string;
+  general: string;
+  type: "appoint";
 }
 
 /** A campaign army's options (`unit` the army's id; null: the team's — the armies it may order). */
@@ -125,6 +150,12 @@ export interface FormationOrder {
   unit: string;
 }
 
+export interface Fortify {
+  /** an army's id (checked against the map) */
+  army?: string;
+  type: "fortify";
+}
+
 /** Authenticate: a seat's invite token, the moderator token or a campaign's spectator token. */
 export interface Hello {
   /** client message id, echoed by ack/error */
@@ -132,6 +163,13 @@ export interface Hello {
   name?: string | null;
   t: "hello";
   token: string;
+}
+
+export interface Intercept {
+  /** an army's id (checked against the map) */
+  army?: string;
+  target?: unknown;
+  type: "intercept";
 }
 
 /**
@@ -230,6 +268,15 @@ export interface ModSecretModule {
   t: "mod_secret_module";
 }
 
+export interface MoveArmy {
+  /** an army's id (checked against the map) */
+  army?: string;
+  attack?: unknown;
+  /** cells [x, y] (or "x-y"), each next to the one before */
+  path?: unknown[] | null;
+  type: "move";
+}
+
 /** Move along `path` (N-INF-9, D-GEN-2); "charge": a cavalry move ending in contact (N-CHARGE-1). */
 export interface MoveOrder {
   /** anchor cells, each a neighbour of the one before */
@@ -237,6 +284,11 @@ export interface MoveOrder {
   type: "move" | "charge";
   /** a unit of the side giving the order */
   unit: string;
+}
+
+export interface OfferQuick {
+  battle?: unknown;
+  type: "offer_quick";
 }
 
 /**
@@ -299,6 +351,14 @@ export interface Pong {
   t: "pong";
 }
 
+export interface Posture {
+  /** an army's id (checked against the map) */
+  army?: string;
+  intercept?: boolean;
+  support?: boolean;
+  type: "posture";
+}
+
 /**
  * A battle move the unit can make: to anchor `to` along `path` (the cells after the start, each a neighbour
  * of the last), costing `cost` points, `points_left` after it; `road`: with the road's +2 (N-TERRAIN-6);
@@ -327,9 +387,29 @@ export interface Refusal {
   rule: string | null;
 }
 
+export interface Reinforce {
+  army?: unknown;
+  battle?: unknown;
+  type: "reinforce";
+}
+
+export interface RetreatArmy {
+  /** an army's id (checked against the map) */
+  army?: string;
+  /** cells [x, y] (or "x-y"), each next to the one before */
+  path?: unknown[] | null;
+  type: "retreat";
+}
+
 /** The army's retreat (N-VICTORY-2). */
 export interface RetreatOrder {
   type: "retreat";
+}
+
+export interface SiegeOrder {
+  action?: unknown;
+  fortress?: unknown;
+  type: "siege";
 }
 
 /**
@@ -379,6 +459,12 @@ export interface TargetsOrder {
   type: "targets";
   /** a unit of the side giving the order */
   unit: string;
+}
+
+export interface Terms {
+  fortress?: unknown;
+  terms?: unknown;
+  type: "terms";
 }
 
 /**
@@ -433,6 +519,7 @@ export interface WheelOrder {
 }
 
 export type BattleOrder = AboutFaceOrder | BarrageOrder | MoveOrder | FormationOrder | LeaveMeleeOrder | LimberOrder | RetreatOrder | TargetsOrder | WheelOrder;
+export type NapoleonicOrder = AcceptTerms | Answer | AnswerQuick | Appoint | Fortify | Intercept | MoveArmy | OfferQuick | Posture | Reinforce | RetreatArmy | SiegeOrder | Terms;
 export type ClientMessage = Chat | EndTurn | Hello | Join | Leave | ModClock | ModRelease | ModRuling | ModSecretModule | OptionsRequest | Order | Pong;
 export type ServerMessage = Ack | Error | Event | Joined | Options | Ping | Snapshot | View | Welcome;
 export type ClientMessageType = ClientMessage["t"];
