@@ -67,6 +67,17 @@ export interface BarrageOrder {
 }
 
 /**
+ * The field: one character a cell per row, north first (the terrain's symbols: docs/battle.md), and the
+ * heights as digits.
+ */
+export interface BattleMapView {
+  elevation: string[];
+  height: number;
+  rows: string[];
+  width: number;
+}
+
+/**
  * A battle unit's options (`unit` null: the army's — its retreat, N-VICTORY-2). `active`: the side may give
  * orders now (else `refused` holds one "*" refusal). Orders built from it: move/charge {unit, path},
  * leave_melee {unit, path}, wheel {unit, degrees}, about_face {unit}, formation {unit, formation} (limber /
@@ -89,6 +100,68 @@ export interface BattleOptions {
   targets: Target[];
   unit: string | null;
   wheels: Wheel[];
+}
+
+export interface BattleSideView {
+  attacker: boolean;
+  edge: string;
+  general: string;
+  name: string;
+  retreat_free_turns: number;
+  retreat_turn: number | null;
+}
+
+/**
+ * A unit as the viewer sees it. An enemy seen in a battle with hidden information shows only the first
+ * fields; an own unit (or everything, for the moderator and spectators) has them all: effective `morale`
+ * (null for guns), `points` left this turn, a `busy` order carried over (D-N-10), round-shot `targets` as
+ * [unit, guns], `move_ended`: the rule that ended its move this turn.
+ */
+export interface BattleUnitView {
+  accuracy?: number | null;
+  barrage_turns?: number | null;
+  base_morale?: number | null;
+  busy?: Record<string, unknown> | null;
+  cells: number[][];
+  facing: number;
+  fire_ruling?: Record<string, unknown> | null;
+  formation: string;
+  guns?: number | null;
+  id: string;
+  loss_tolerance?: number | null;
+  losses?: number | null;
+  morale?: number | null;
+  move_ended?: string | null;
+  points?: number | null;
+  side: string;
+  status: string;
+  targets?: unknown[][] | null;
+  type: string;
+  x: number;
+  y: number;
+}
+
+/**
+ * A battle room's state for one viewer class. `active`: the side in its order phase (null once over);
+ * `characteristics`: the rules' values of the unit types on the field and their formations (issue 14); `siege`:
+ * a storm's fortress, walls and guns (storm rooms only).
+ */
+export interface BattleView {
+  active: string | null;
+  characteristics: Record<string, unknown>;
+  hidden: boolean;
+  kind: "battle" | "siege";
+  map: BattleMapView;
+  melees: MeleeView[];
+  order: string[];
+  phase: number;
+  reinforcements: ReinforcementView[];
+  result: Record<string, unknown> | null;
+  sides: BattleSideView[];
+  siege?: Record<string, unknown> | null;
+  turn: number;
+  turn_limit: number;
+  units: BattleUnitView[];
 }
 
 /** Say something on a channel: "team", "players", "spectators", or (moderator) "announce"/"team:<colour>". */
@@ -228,6 +301,16 @@ export interface March {
   path: number[][];
   /** [x, y] */
   to: number[];
+}
+
+export interface MeleeView {
+  a: string;
+  b: string;
+  charge: Record<string, number>;
+  rounds: number;
+  sector: string;
+  since: number;
+  struck: string;
 }
 
 /** Moderator: pause or resume a room's clocks, or add (delta_ms > 0) / remove time for a team. */
@@ -391,6 +474,16 @@ export interface Reinforce {
   army?: unknown;
   battle?: unknown;
   type: "reinforce";
+}
+
+export interface ReinforcementView {
+  distance: number;
+  edge: string;
+  group: string;
+  rows: number[] | null;
+  side: string;
+  status: string;
+  units: string[];
 }
 
 export interface RetreatArmy {
