@@ -34,6 +34,7 @@ from server.store.records import Fenced, LoggedEvent, Record, RoomSnapshot
 log = logging.getLogger(__name__)
 
 HISTORY_RECORDS = 200  # records before a snapshot whose events are kept for resumes after a restart
+OPTIONS_KEPT = 256  # options answers kept for the current state (per viewer class and unit)
 
 Listener = Callable[["Room", tuple[LoggedEvent, ...]], None]
 
@@ -59,6 +60,8 @@ class Room:
         self.services = services
         self.state = RoomState(game=None, clocks=None)
         self.seq = 0
+        self._options: dict[tuple[str, str | None], dict[str, Any] | None] = {}
+        self._options_of: Any = None
         self.index = 0
         self.last_at = 0
         self.history: deque[LoggedEvent] = deque(maxlen=history)
@@ -339,8 +342,21 @@ class Room:
     # --- what viewers get ----------------------------------------------------------------------------------------
 
     def options(self, member: Member, unit: str | None) -> dict[str, Any] | None:
-        """The legal options the member's team has now (rules.options): read-only, from the state as it is."""
-        return rules.options(self.spec, self.state, member, unit)
+        """The legal options the member's team has now (rules.options): read-only, from the state as it is. The
+        engine's answers are kept per (viewer class, unit) until the game's state changes, so asking again —
+        every player of a team, or a client flooding the request — costs a lookup, not a search."""
+        viewer = rules.options_viewer(self.spec, self.state, member)
+        game = self.state.game
+        if self._options_of is not game:
+            self._options.clear()
+            self._options_of = game
+        key = (viewer, unit)
+        if key not in self._options:
+            if len(self._options) >= OPTIONS_KEPT:
+                self._options.clear()
+            assert self.spec.engine is not None
+            self._options[key] = self.spec.engine.options(game, viewer, unit)
+        return self._options[key]
 
     def viewer_of(self, member: Member) -> str:
         return secret_module.viewer_of(self.spec, self.state, member)

@@ -132,9 +132,16 @@ def options(spec: RoomSpec, state: RoomState, member: Member | None, unit: str |
     read-only, nothing is logged. Refused as an order is (role, secret module, game over); out of its turn a team
     is answered with `active` false and the reason. Answered as the member sees the room (its viewer class), so
     it names nothing the member's view does not; None when the engine answers no options."""
+    viewer = options_viewer(spec, state, member)
+    assert spec.engine is not None
+    return spec.engine.options(state.game, viewer, unit)
+
+
+def options_viewer(spec: RoomSpec, state: RoomState, member: Member | None) -> str:
+    """Whom the options are for (the member's viewer class), once the member may ask them (as an order)."""
     _player_checks(spec, state, member, phase=False)
-    assert spec.engine is not None and member is not None
-    return spec.engine.options(state.game, secret_module.viewer_of(spec, state, member), unit)
+    assert member is not None
+    return secret_module.viewer_of(spec, state, member)
 
 
 def _player_checks(spec: RoomSpec, state: RoomState, member: Member | None, *, phase: bool = True) -> None:

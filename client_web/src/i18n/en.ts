@@ -347,7 +347,7 @@ export const en = {
   "ev.room_opened": "The room is open",
   "ev.turn.active": "{active} to move",
   "ev.turn.none": "Nobody is to move now",
-  "ev.turn.order": "Turn {turn} begins; order of play: {order}",
+  "ev.battle_turn": "Turn {turn} begins; order of play: {order}",
   "ev.clock_paused": "The clocks are paused",
   "ev.clock_paused.umpire": "The umpire paused the clocks",
   "ev.clock_resumed": "The clocks run again",

@@ -349,7 +349,7 @@ export const ru: Record<MessageKey, string> = {
   "ev.room_opened": "Комната открыта",
   "ev.turn.active": "Ходят: {active}",
   "ev.turn.none": "Сейчас никто не ходит",
-  "ev.turn.order": "Начинается ход {turn}; порядок: {order}",
+  "ev.battle_turn": "Начинается ход {turn}; порядок: {order}",
   "ev.clock_paused": "Часы остановлены",
   "ev.clock_paused.umpire": "Посредник остановил часы",
   "ev.clock_resumed": "Часы снова идут",
