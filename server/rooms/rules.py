@@ -3,7 +3,9 @@ gives the new room state and its events, raises a typed refusal, or says there i
 that found nothing due). No asyncio, no I/O, time passed in: replaying a room's log through `step` rebuilds it.
 
 Commands (the kinds of the log's records):
-    setup        the room's first record: engine state, clocks (C-1.9), maybe paused until the moderator starts
+    setup        the room's first record: engine state, clocks (C-1.9), maybe paused until the moderator starts;
+                 `room_opened` carries the commitment to the room's seed, and when the game is over the command that
+                 ended it adds `seed_revealed` (D-GEN-4)
     order        a player's (or the moderator's) order for the engine: role → secret module → game over → turn
     end_turn     a team ends its turn (the player's measured lag credited, issue 2 §7)
     flag         a team's clock ran out: its turn ends with the orders it gave (C-1.9); a timer's
@@ -26,7 +28,7 @@ from dataclasses import replace
 from typing import Any
 
 from server.clock import Clocks, ClockSettings
-from server.core import errors
+from server.core import errors, seeds
 from server.core.engine import Event
 from server.core.errors import IllegalOrder, NotYourTurn, RuleError
 from server.rooms import channels, secret_module
@@ -47,7 +49,18 @@ def step(spec: RoomSpec, state: RoomState, kind: str, body: Mapping[str, Any], m
     handler = STEPS.get(kind)
     if handler is None:
         raise RoomError("bad_message", f"unknown room command {kind!r}")
-    return handler(spec, state, body, member, at)
+    outcome = handler(spec, state, body, member, at)
+    if outcome is not None and kind != "setup" and spec.engine is not None and "seed" in spec.setup \
+            and spec.engine.is_over(outcome[0].game) and not spec.engine.is_over(state.game):
+        outcome[1].append(_seed_revealed(spec))
+    return outcome
+
+
+def _seed_revealed(spec: RoomSpec) -> Event:
+    """D-GEN-4: the game is over — its seed is revealed, so that anyone can check the committed dice."""
+    seed = int(spec.setup["seed"])
+    return Event("seed_revealed", {"room": str(spec.id), "seed": seed, "commitment": seeds.commitment(spec.id, seed),
+                                   "rule": "D-GEN-4"})
 
 
 def after_refusal(kind: str, member: Member | None, error: RuleError) -> dict[str, Any] | None:
@@ -137,7 +150,10 @@ def _player_checks(spec: RoomSpec, state: RoomState, member: Member | None, *, p
 
 
 def _setup(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Member | None, at: int) -> Outcome:
-    events: list[Event] = [Event("room_opened", {"room": str(spec.id), "kind": spec.kind, "teams": list(spec.teams)})]
+    opened: dict[str, Any] = {"room": str(spec.id), "kind": spec.kind, "teams": list(spec.teams)}
+    if spec.engine is not None and "seed" in body:  # D-GEN-4: the commitment now, the seed when the game is over
+        opened["commitment"] = seeds.commitment(spec.id, int(body["seed"]))
+    events: list[Event] = [Event("room_opened", opened)]
     game = None
     if spec.engine is not None:
         game, opening = spec.engine.setup(body.get("config") or {}, int(body.get("seed", 0)))
@@ -190,8 +206,7 @@ def _flag(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Mem
         return state.with_clocks(clocks), [*events, Event("flag_not_applied", {
             "team": team, "code": exc.code, "message": exc.message, "rule": exc.rule})]
     events += more
-    return _turn_changes(spec, RoomState(game, clocks, state.away, state.chat, state.spectator_delay_ms), before,
-                         events, at, ending=team)
+    return _turn_changes(spec, replace(state, game=game, clocks=clocks), before, events, at, ending=team)
 
 
 def _refused(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Member | None,

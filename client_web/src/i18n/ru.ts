@@ -347,6 +347,7 @@ export const ru: Record<MessageKey, string> = {
   "kind.siege": "штурм",
   "kind.storm": "штурм",
   "ev.room_opened": "Комната открыта",
+  "ev.seed_revealed": "Игра окончена: раскрыто зерно её костей — {seed}",
   "ev.turn.active": "Ходят: {active}",
   "ev.turn.none": "Сейчас никто не ходит",
   "ev.turn.order": "Начинается ход {turn}; порядок: {order}",
