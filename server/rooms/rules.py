@@ -12,7 +12,7 @@ Commands (the kinds of the log's records):
     refused      the consequence the engine attaches to an order it refused (D-C-6, C-9.3)
     chat         a line on a channel (server/rooms/channels.py)
     clock        the moderator pauses, resumes or adjusts the clocks
-    ruling       a moderator's ruling: the spectator delay, else the engine's
+    ruling       a moderator's ruling: the spectator delay, the spectating policy (a campaign's), else the engine's
     lock/release the secret module (server/rooms/secret_module.py); release by time is a timer's
     downtime     the server was down: nobody's clock is charged for it (issue 2 §5)
     child_over   a child room's result comes back to its parent (D-L-1); the server's
@@ -34,6 +34,7 @@ from server.core.errors import IllegalOrder, NotYourTurn, RuleError
 from server.rooms import channels, secret_module
 from server.rooms.errors import RoomError, forbidden, game_over, moderator_only
 from server.rooms.members import Member
+from server.rooms.spectating import Spectating
 from server.rooms.state import RoomSpec, RoomState
 
 CHAT_HISTORY = 100
@@ -159,7 +160,8 @@ def _setup(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Me
         game, opening = spec.engine.setup(body.get("config") or {}, int(body.get("seed", 0)))
         events += opening
     clocks = Clocks.create(ClockSettings.load(body["clock"]), list(spec.teams)) if body.get("clock") else None
-    state, events = _turn_changes(spec, RoomState(game, clocks), frozenset(), events, at)
+    policy = Spectating.load(body.get("spectating"))  # the campaign's (issue 12 item 1)
+    state, events = _turn_changes(spec, RoomState(game, clocks, spectating=policy), frozenset(), events, at)
     if state.clocks is not None and body.get("clocks_paused"):
         clocks, paused = state.clocks.pause(at)  # the moderator starts the game by resuming them
         state = state.with_clocks(clocks)
@@ -261,6 +263,8 @@ def _ruling(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: M
     ruling = body["ruling"]
     if ruling.get("type") == "spectator_delay":
         return _spectator_delay(state, ruling)
+    if ruling.get("type") == "spectating":
+        return _spectating(spec, state, ruling)
     if spec.engine is None:
         raise forbidden(f"the {spec.kind} room takes no rulings")
     before = spec.active(state.game)
@@ -274,6 +278,15 @@ def _spectator_delay(state: RoomState, ruling: Mapping[str, Any]) -> Outcome:
     if isinstance(ms, bool) or not isinstance(ms, int) or not 0 <= ms <= MAX_SPECTATOR_DELAY_MS:
         raise RoomError("bad_order", f"a spectator delay is 0 to {MAX_SPECTATOR_DELAY_MS} ms")
     return replace(state, spectator_delay_ms=ms), [Event("spectator_delay", {"ms": ms})]
+
+
+def _spectating(spec: RoomSpec, state: RoomState, ruling: Mapping[str, Any]) -> Outcome:
+    """Issue 12 item 1: the moderator changes the campaign's spectating policy (server/rooms/spectating.py); its
+    battles follow it."""
+    if spec.kind != "campaign":
+        raise forbidden("a battle follows its campaign's spectating policy: change it in the campaign room")
+    policy = state.spectating.changed(ruling)
+    return replace(state, spectating=policy), [Event("spectating", {**policy.dump(), "rule": "issue 12"})]
 
 
 def _downtime(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Member | None,

@@ -95,7 +95,12 @@ def test_two_teams_a_spectator_and_the_moderator_play_from_the_lobby(web_server:
     red, blue, spectator, moderator = new_page(), new_page(), new_page(), new_page()
     open_link(red, links["red-1"], "red")
     open_link(blue, links["blue-1"], "blue")
-    open_link(spectator, links["spectators"], "Spectator")
+    # the spectators' link shows only what is public (issue 12): the moderator names a spectator who sees it all
+    moderator_token = re.search(r"#token=([^&]+)", links["moderator"]).group(1)  # type: ignore[union-attr]
+    campaign_id = next(c["id"] for c in web_server.http("GET", "/api/lobby")["campaigns"]
+                       if c["name"] == "Browser campaign")
+    named = web_server.named_spectator_link({"campaign": campaign_id, "moderator_token": moderator_token})
+    open_link(spectator, named, "Spectator")
     open_link(moderator, links["moderator"], "Moderator")
     # Who is online, from the lobby's counts (the server refreshes them on its own schedule).
     expect(spectator.get_by_test_id("presence")).to_have_text(re.compile(r"^\d+ players? · \d+ spectators?$"))
@@ -287,7 +292,7 @@ def test_the_campaign_engine_on_the_map(web_server: ServerProcess, new_page: Any
     red.on("websocket", lambda ws: (ws.on("framesent", lambda f: sent.append(_frame(f))),
                                     ws.on("framereceived", lambda f: received.append(str(_frame(f).get("t", ""))))))
     open_link(red, made["seats"][0]["link"], "red")
-    open_link(spectator, made["spectator_link"], "Spectator")
+    open_link(spectator, web_server.named_spectator_link(made), "Spectator")  # everything, live (issue 12)
     canvas = red.get_by_test_id("campaign-map")
     canvas.focus()
     red.keyboard.press("Tab")
@@ -352,7 +357,7 @@ def watch_battle(web_server: ServerProcess, new_page: Any) -> tuple[dict[str, An
     """A battle at Leipzig (march_to_battle) followed in its room by both players, a spectator and the umpire."""
     made, red, blue = march_to_battle(web_server, new_page)
     spectator, moderator = new_page(), new_page()
-    open_link(spectator, made["spectator_link"], "Spectator")
+    open_link(spectator, web_server.named_spectator_link(made), "Spectator")  # everything, live (issue 12)
     open_link(moderator, made["moderator_link"], "Moderator")
     for page in (red, blue, spectator, moderator):
         tab = battle_tab(page)
@@ -367,7 +372,7 @@ def test_armies_meet_and_a_battle_is_watched_live(web_server: ServerProcess, new
     opens as a tab for the players and the spectator, who watch the same field; red gives an order there."""
     made, red, blue = march_to_battle(web_server, new_page)
     spectator = new_page()
-    open_link(spectator, made["spectator_link"], "Spectator")
+    open_link(spectator, web_server.named_spectator_link(made), "Spectator")  # everything, live (issue 12)
 
     for page in (red, blue, spectator):
         tab = battle_tab(page)

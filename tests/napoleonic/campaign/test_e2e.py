@@ -105,7 +105,7 @@ async def table(server_factory: Any, redis_url: str, prefix: str) -> AsyncIterat
     room = made["room"]
     players = {s["player"]: await signed_in(first.ws_url, s["token"], room) for s in made["seats"]}
     moderator = await signed_in(first.ws_url, made["moderator_token"], room)
-    spectator = await signed_in(second.ws_url, made["spectator_token"], room)
+    spectator = await signed_in(second.ws_url, first.named_spectator(made), room)  # everything, live (issue 12)
     t = Table(made, players, moderator, spectator)
     try:
         yield t, first, second
