@@ -444,9 +444,10 @@ def test_a_spectator_watches_a_live_battle_from_the_lobby(web_server: ServerProc
 
 
 def test_a_finished_battle_is_replayed_turn_by_turn(web_server: ServerProcess, new_page: Any) -> None:
-    """Issue 7 "Replays": after the battle ends, the spectator loads it from the server in the full view and as one
+    """Issue 7 "Replays": after the battle ends, the umpire loads it from the server in the full view and as one
     side saw it, and steps through the turns (issue 17: the replay goes event by event, a turn at a time here). A
-    server without the replay endpoint leaves the turns seen live."""
+    server without the replay endpoint leaves the turns seen live. (Issue 12 item 2: while the campaign is played
+    only the umpire has the full replay and a side's; a spectator has the spectators'.)"""
     _, red, blue, spectator, moderator = watch_battle(web_server, new_page)
     # Both sides end their order phases (D-N-1): turn 1 resolves and turn 2 begins; then the umpire ends it.
     red.get_by_test_id("end-turn").click()
@@ -462,25 +463,25 @@ def test_a_finished_battle_is_replayed_turn_by_turn(web_server: ServerProcess, n
         served = True
     except HttpStatus as exc:
         served = exc.code != 404 or "replay" in exc.body
-    replay = spectator.get_by_test_id("replay")
+    replay = moderator.get_by_test_id("replay")
     for view, who in (("full", "everything"), ("team:blue", "Blue")):
         replay.get_by_test_id("replay-as").select_option(view)
         replay.get_by_test_id("replay-load").click()
-        note = spectator.get_by_test_id("replay-note")
+        note = moderator.get_by_test_id("replay-note")
         if not served:
             expect(note).to_contain_text("keeps no replays")
             break
         expect(note).to_contain_text(re.compile(rf"\d+ events from the server: {who}"))
-        bar = spectator.get_by_test_id("replay-bar")
+        bar = moderator.get_by_test_id("replay-bar")
         expect(bar.get_by_test_id("replay-position")).to_contain_text("Turn 1")  # issue 17: event by event
-        expect(spectator.get_by_test_id("battle-field")).to_be_visible()
+        expect(moderator.get_by_test_id("battle-field")).to_be_visible()
         bar.get_by_test_id("replay-next-turn").click()
         expect(bar.get_by_test_id("replay-position")).to_contain_text("Turn 2")
-        shot(spectator, f"replay-{view.replace(':', '-')}")
+        shot(moderator, f"replay-{view.replace(':', '-')}")
         bar.get_by_test_id("replay-prev-turn").click()
         expect(bar.get_by_test_id("replay-position")).to_contain_text("Turn 1")
         bar.get_by_test_id("replay-live").click()
-        expect(spectator.get_by_test_id("replay-bar")).to_have_count(0)
+        expect(moderator.get_by_test_id("replay-bar")).to_have_count(0)
 
 
 def _forces(page: Any) -> dict[str, int]:
