@@ -113,7 +113,9 @@ def test_a_finished_battle_replays_event_by_event_each_side_seeing_only_its_own_
     say(blue, "team:blue", "blue plan: turn their flank")
     tokens = _tokens(made)
     fight_in_thread(web_server.ws_url, {"red": tokens["red-1"], "blue": tokens["blue-1"]}, room, turns=6)
-    expect(spectator.get_by_test_id("battle-turn")).to_contain_text("Turn 7", timeout=15_000)
+    # the spectator's page plays each turn's resolution in turn before it shows the next; on a loaded machine six
+    # of them take longer than the fight itself
+    expect(spectator.get_by_test_id("battle-turn")).to_contain_text("Turn 7", timeout=60_000)
     shot(spectator, "battle-mid")
     end_battle(moderator, "red", "the umpire calls it")
     expect(spectator.get_by_test_id("battle-result")).to_contain_text("Red", timeout=10_000)
