@@ -345,6 +345,8 @@ export const en = {
   "kind.siege": "storm",
   "kind.storm": "storm",
   "ev.room_opened": "The room is open",
+  "ev.spectating": "The umpire changed what spectators see",
+  "ev.seed_revealed": "The game is over: its dice seed, {seed}, is revealed",
   "ev.turn.active": "{active} to move",
   "ev.turn.none": "Nobody is to move now",
   "ev.battle_turn": "Turn {turn} begins; order of play: {order}",

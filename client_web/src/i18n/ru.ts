@@ -347,6 +347,8 @@ export const ru: Record<MessageKey, string> = {
   "kind.siege": "штурм",
   "kind.storm": "штурм",
   "ev.room_opened": "Комната открыта",
+  "ev.spectating": "Посредник изменил то, что видят зрители",
+  "ev.seed_revealed": "Игра окончена: раскрыто зерно её костей — {seed}",
   "ev.turn.active": "Ходят: {active}",
   "ev.turn.none": "Сейчас никто не ходит",
   "ev.battle_turn": "Начинается ход {turn}; порядок: {order}",
