@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from server.core.dice import Dice
+from server.engines import ENGINES
 from server.skirmish.state import DOWN, SkirmishState
 
 from .helpers import (
@@ -134,3 +135,23 @@ def test_no_seed_or_dice_state_ever_leaves_the_engine_D_GEN_4() -> None:
         assert not any(x in text for x in secrets)
     assert "dice" in ENGINE.dump(s)  # the snapshot keeps it, server-side only
     assert kinds(events, "skirmish_started")
+
+
+def test_the_side_to_order_sees_its_figures_move_range_and_the_terrain_table_D_S_6_D_S_7() -> None:
+    engine = ENGINES.find("skirmish")
+    s, _ = engine.setup(ENGINES.config("skirmish", {"teams": ["red", "blue"]}), 4)
+    while s.stage != "orders":
+        (team,) = engine.active_teams(s)
+        s, _ = engine.apply(s, ACTORS[team], {"type": "auto_terrain"} if s.stage == "terrain" else {"type": "deploy"})
+    (team,) = engine.active_teams(s)
+    other = next(t for t in s.sides if t != team)
+    mine, theirs = engine.view(s, f"team:{team}"), engine.view(s, f"team:{other}")
+    assert theirs["reach"] is None and engine.view(s, "spectator")["reach"] is None
+    assert set(mine["reach"]) == {f["id"] for f in mine["figures"] if f["side"] == team and f["status"] == "in_action"}
+    fid, cells = next(iter(mine["reach"].items()))
+    assert cells["half"] and set(map(tuple, cells["half"])) <= set(map(tuple, cells["full"]))
+    fig = next(f for f in mine["figures"] if f["id"] == fid)
+    x, y = cells["full"][-1]
+    _, events = engine.apply(s, ACTORS[team], {"type": "move", "body": fid, "moves": [{"figure": fid, "to": [x, y]}]})
+    assert any(e.kind == "figure_moved" for e in events) and (fig["x"], fig["y"]) != (x, y)
+    assert mine["terrain"]["house"]["cover"] == 2 and mine["terrain"]["wood"]["cover"] == 1
