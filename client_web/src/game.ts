@@ -4,6 +4,7 @@
  * so that nothing needs a reload after a restart, a blip or a return from the secret module. */
 import { BattleView } from "./battle/view";
 import { CampaignView } from "./campaign/view";
+import { SkirmishView } from "./skirmish/view";
 import { formatCoord } from "./campaign/geometry";
 import { readCampaign } from "./campaign/model";
 import { GARRISON_TERMS, GENERAL_TERMS, imposeTermsRuling, interceptOffers, readNapoleon, reinforceOffers, retreatOf, retreatOrder, siegeOffers, termsOrder, type Offer, type Siege } from "./campaign/napoleon";
@@ -66,7 +67,7 @@ export class GamePage {
   private current: string | null = null;
   /** The rooms this session belongs to, in tab order: rebuilt from every welcome, grown by battles that start. */
   private rooms: string[] = [];
-  private views = new Map<string, CampaignView | BattleView>();
+  private views = new Map<string, CampaignView | BattleView | SkirmishView>();
   private channels = new Map<string, ChannelsPanel>();
   /** the moderator's desk of each room (clocks, rulings and lockouts act on that room) */
   private readonly desks = new Map<string, HTMLElement & { refresh?: () => void }>();
@@ -557,7 +558,12 @@ export class GamePage {
     const canOrder = w?.role === "player" || w?.role === "moderator";
     let view = this.views.get(id);
     const wantBattle = room.kind === "battle";
-    if (!view || (wantBattle !== view instanceof BattleView)) {
+    const wantSkirmish = room.state.kind === "skirmish";
+    if (wantSkirmish && !(view instanceof SkirmishView)) {
+      view = new SkirmishView({ order: (o) => this.send({ t: "order", room: id, order: o }) }, canOrder && !this.locked);
+      this.views.set(id, view);
+    }
+    if (!view || (!wantSkirmish && (wantBattle !== view instanceof BattleView || view instanceof SkirmishView))) {
       const order = (o: Record<string, unknown>) => this.send({ t: "order", room: id, order: o });
       // a refused order in words, said at the unit as well as on the error line
       const refusalText = (exc: unknown) => {
@@ -598,6 +604,7 @@ export class GamePage {
     const seenAs = this.conn.viewing.get(id);
     const deskTeam = seenAs?.startsWith("team:") ? seenAs.slice(5) : null;
     view.setState(frame ? frame.state : room.state, deskTeam ?? (w?.role === "player" ? w.team ?? null : null));
+    if (view instanceof SkirmishView) view.setEvents(room.log);
   }
 
   /** The secret module (D-N-14): what it is, for the player held there; for the umpire, who is held and until
