@@ -5,6 +5,7 @@
 import { BattleView } from "./battle/view";
 import { CampaignView } from "./campaign/view";
 import { SkirmishView } from "./skirmish/view";
+import { readSkirmish } from "./skirmish/model";
 import { formatCoord } from "./campaign/geometry";
 import { readCampaign } from "./campaign/model";
 import { GARRISON_TERMS, GENERAL_TERMS, imposeTermsRuling, interceptOffers, readNapoleon, reinforceOffers, retreatOf, retreatOrder, siegeOffers, termsOrder, type Offer, type Siege } from "./campaign/napoleon";
@@ -741,7 +742,8 @@ export class GamePage {
   /** The teams (sides) of a room, from its clocks and its view. */
   private teamsOf(room: RoomView): string[] {
     const fromClocks = Object.keys((room.clocks.teams as Record<string, unknown> | undefined) ?? {});
-    const fromView = room.kind === "battle" ? readBattle(room.state).sides : Object.keys(readCampaign(room.state).teams);
+    const fromView = room.kind === "battle" ? readBattle(room.state).sides
+      : room.state.kind === "skirmish" ? readSkirmish(room.state).sides.map((s) => s.team) : Object.keys(readCampaign(room.state).teams);
     return [...fromClocks, ...fromView].filter((x, i, a) => x && a.indexOf(x) === i);
   }
 
@@ -918,6 +920,7 @@ export class GamePage {
           units: () => {
             const r = this.session.room(id);
             const names = this.names(id);
+            if (r.state.kind === "skirmish") return readSkirmish(r.state).units.map((u): [string, string] => [u.id, `${u.id} ${u.name}`]);
             return r.kind === "battle" ? readBattle(r.state).units.map((u): [string, string] => [u.id, names.unit(u.id)])
               : readCampaign(r.state).forces.map((f): [string, string] => [f.id, proper(f.name)]);
           },

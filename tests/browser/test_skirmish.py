@@ -200,3 +200,54 @@ def test_the_skirmish_on_a_phone_and_in_russian_fits_and_shows_the_dice_and_the_
             shot(page, name)
         finally:
             ctx.close()
+
+
+def test_a_skirmish_is_created_from_the_lobby_and_the_umpire_rules_from_the_desk_S_5_2_D_S_15(
+        web_server: ServerProcess, new_page: Any) -> None:
+    lobby = new_page()
+    lobby.goto(web_server.url + "/")
+    lobby.get_by_test_id("create-name").fill("squad against squad")
+    lobby.get_by_test_id("create-scenario").select_option("skirmish")
+    expect(lobby.get_by_test_id("create-scenario")).to_contain_text("Skirmish: squad against squad")
+    lobby.get_by_test_id("create-clock").select_option("per_turn")
+    lobby.get_by_test_id("create-minutes").fill("3")
+    lobby.get_by_test_id("create-submit").click()
+    expect(lobby.get_by_test_id("link-moderator")).to_be_visible()
+    links = {key: lobby.get_by_test_id(f"link-{key}").locator("input").input_value()
+             for key in ("red-1", "blue-1", "moderator", "spectators")}
+    red, blue, moderator = new_page(), new_page(), new_page()
+    open_link(red, links["red-1"], "red")
+    open_link(blue, links["blue-1"], "blue")
+    open_link(moderator, links["moderator"], "Moderator")
+    # the squad game begins with the terrain (D-S-2): the side to place asks the server to place the rest
+    pages = {"red": red, "blue": blue}
+    for _ in range(100):
+        placers = [t for t, p in pages.items() if p.get_by_test_id("sk-auto-terrain").count()]
+        if placers:
+            break
+        red.wait_for_timeout(100)
+    (placer,) = placers
+    pages[placer].get_by_test_id("sk-auto-terrain").click()
+    for team in ("blue", "red"):  # S-3.2: the defender first
+        expect(pages[team].get_by_test_id("sk-deploy")).to_be_visible()
+        pages[team].get_by_test_id("sk-deploy").click()
+    expect(moderator.get_by_test_id("sk-turn")).to_contain_text("Turn 1 of 8")
+    # the moderator sees every figure of both sides
+    expect(moderator.get_by_test_id("skirmish-table")).to_have_attribute(
+        "data-figures", re.compile(r"red:\d+ blue:\d+|blue:\d+ red:\d+"))
+    desk = moderator.get_by_test_id("moderator-desk")
+    kinds = desk.get_by_test_id("mod-ruling-type")
+    expect(kinds.locator("option")).to_have_count(5)
+    kinds.select_option("set_orders")
+    fields = desk.get_by_test_id("mod-ruling-fields")
+    fields.locator("[data-field=side]").select_option("red")
+    fields.locator("[data-field=left]").fill("1")
+    desk.get_by_test_id("mod-rule-form").click()
+    expect(red.get_by_test_id("sk-orders-red")).to_contain_text("1 of")
+    expect(red.get_by_test_id("turn-log")).to_contain_text("The umpire sets Red's orders left to 1")
+    kinds.select_option("end_game")
+    fields.locator("[data-field=winner]").select_option("blue")
+    fields.locator("[data-field=reason]").fill("the umpire's ruling")
+    desk.get_by_test_id("mod-rule-form").click()
+    expect(red.get_by_test_id("sk-result")).to_contain_text("Blue won", timeout=10_000)
+    expect(blue.get_by_test_id("sk-whose")).to_have_text("Blue won")
