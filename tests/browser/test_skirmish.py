@@ -132,18 +132,50 @@ def test_a_skirmish_is_played_order_by_order_from_two_browsers_S_5_D_S_4_D_S_9(
         if not page.get_by_test_id("sk-hits").count():
             expect(page.get_by_test_id("sk-whose")).to_have_text("Your order")
             expect(other.get_by_test_id("sk-whose")).to_contain_text("to order")
-            before = _orders_left(other, team)
+            before = (other.get_by_test_id("sk-turn").inner_text(), _orders_left(other, team))
         what = _give_an_order(page, team)
         done.append(f"{team}: {what}")
-        if what != "hits" and before > 1:  # the last order of a turn starts the next with new dice
-            # one order fewer, or none when nothing of the side is left to order (S-5.6)
-            fewer = "|".join(str(k) for k in range(before))
-            expect(other.get_by_test_id(f"sk-orders-{team}")).to_contain_text(re.compile(rf"\b({fewer}) of"),
-                                                                             timeout=20_000)
+        if what != "hits":
+            # one order fewer (none when nothing of the side is left to order, S-5.6), or the next turn's dice
+            for _ in range(200):
+                now = (other.get_by_test_id("sk-turn").inner_text(), _orders_left(other, team))
+                if now[0] != before[0] or now[1] < before[1]:
+                    break
+                other.wait_for_timeout(100)
+            else:
+                raise AssertionError(f"{team}'s order did not reach the other side: {before}")
         if n == 1:
             shot(page, "skirmish-order")
     moves = [d for d in done if "move" in d]
     assert moves, done
+    # the rest of the turn given up (the End turn button); random fire at its end hits figures: their owner picks
+    # them on the table (D-S-9), and the survival test is listed figure by figure (D-S-12)
+    chosen: list[str] = []
+    for _ in range(40):
+        team = _acting(pages)
+        page = pages[team]
+        if page.get_by_test_id("sk-hits").count():
+            boxes = page.get_by_test_id("sk-hits").locator("input[type=checkbox]")
+            candidates = [str(b.get_attribute("data-testid"))[len("sk-hit-"):] for b in boxes.all()]
+            need = int(re.findall(r"(\d+)\)", page.get_by_test_id("sk-hits-send").inner_text())[0])
+            expect(page.get_by_test_id("sk-hits-send")).to_be_disabled()
+            pick = candidates[-need:]  # the last of the list: not the default order's first choice
+            for fid in pick:
+                page.locator(f"[data-figure='{fid}']").click()
+                expect(page.get_by_test_id(f"sk-hit-{fid}")).to_be_checked()
+            shot(page, "skirmish-hits")
+            page.get_by_test_id("sk-hits-send").click()
+            for fid in pick:  # the survival test may soon put it back in action: the log tells
+                expect(page.get_by_test_id("turn-log")).to_contain_text(f"Figure {fid} is hit")
+            chosen += pick
+        elif chosen and red.get_by_test_id("sk-survival").count():
+            break
+        else:
+            bar = page.get_by_test_id("skirmish-bar").inner_text()
+            page.get_by_test_id("end-turn").click()
+            expect(page.get_by_test_id("skirmish-bar")).not_to_have_text(bar, timeout=20_000)
+    assert chosen, "random fire hit nobody in the first turns"
+    expect(red.get_by_test_id("sk-survival").locator("li").first).to_contain_text(re.compile(r"needs \d\+"))
     # every order the page gave was carried out: the turn log has the dice before each order (S-5.6)
     expect(red.get_by_test_id("turn-log")).to_contain_text("the next order")
 

@@ -84,6 +84,7 @@ export class SkirmishView {
     const d = this.model.decision;
     const key = d ? `${d.owner}:${d.candidates.join(",")}:${d.count}` : "";
     if (key !== this.hitsKey) { this.hitsKey = key; this.chosenHits = new Set(); }
+    if (d) this.chosenHits = new Set([...this.chosenHits].filter((id) => d.candidates.includes(id)));
     this.render();
   }
 
@@ -316,7 +317,7 @@ export class SkirmishView {
   }
 
   private send(order: Record<string, unknown>): void {
-    void this.actions.order(order).then(() => { this.picked = null; this.plan = {}; this.mode = "move"; this.render(); }).catch(() => {});
+    void this.actions.order(order).then(() => { this.picked = null; this.plan = {}; this.mode = "move"; this.chosenHits = new Set(); this.render(); }).catch(() => {});
   }
 
   private planned(): Record<string, unknown> | null {
@@ -420,7 +421,7 @@ export class SkirmishView {
         const held = u.members.every((id) => this.figure(id)?.status === "ambush");
         return h("tr", { "data-unit": u.id },
           h("td", {}, h("span", { style: `color:${teamColour(this.figure(u.members[0])?.side).fill}` }, u.id), " ", u.name),
-          h("td", { class: "num", title: t("sk.cohesion_title") }, held ? t("sk.held") : t("sk.cohesion", { n: u.inCohesion.length, of: alive })),
+          h("td", { class: "num", title: t("sk.cohesion_title") }, held ? t("sk.held") : alive ? t("sk.cohesion", { n: u.inCohesion.length, of: alive }) : t("sk.status.out")),
           h("td", {}, u.demoralised ? t("sk.demoralised") : u.ordered ? t("sk.ordered") : ""));
       })));
   }
