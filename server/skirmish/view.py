@@ -14,10 +14,11 @@ from typing import Any
 from server.core.engine import MODERATOR, SPECTATOR
 
 from .command import in_cohesion
+from .deployment import ambush_places
 from .options import active, reach_cells
 from .rules import terrain_kinds
 from .sight import seen_by
-from .state import IN_ACTION, ORDERS, Figure, SkirmishState, Unit
+from .state import AMBUSH, IN_ACTION, ORDERS, Figure, SkirmishState, Unit
 
 
 def figure_view(f: Figure, full: bool) -> dict[str, Any]:
@@ -61,9 +62,11 @@ def view_of(s: SkirmishState, viewer: str) -> dict[str, Any]:
         base["dropped"] = [d.dump() for d in s.dropped]
         base["last_seen"] = {}
         base["reach"] = None
+        base["ambushes"] = None
         return base
     if team is None or team not in s.sides:
-        base.update(figures=[], units=[], groups=[], decision=None, dropped=[], last_seen={}, reach=None)
+        base.update(figures=[], units=[], groups=[], decision=None, dropped=[], last_seen={}, reach=None,
+                    ambushes=None)
         return base
     seen = seen_by(s, team)
     figures = [figure_view(f, True) for f in s.figures.values() if f.side == team]
@@ -77,7 +80,23 @@ def view_of(s: SkirmishState, viewer: str) -> dict[str, Any]:
                          for fid, v in sorted(s.last_seen.get(team, {}).items()) if fid not in seen
                          and s.figures[fid].status != "out"}
     base["reach"] = reach_of(s, team, seen)
+    base["ambushes"] = ambushes_of(s, team) if base["reach"] is not None else None
     return base
+
+
+def ambushes_of(s: SkirmishState, team: str) -> dict[str, dict[str, list[int]]]:
+    """The defender's units still held back that could spring now, each with a legal place for its figures
+    (deployment.ambush_places: the first group of ambush cells large enough, S-9.4, D-S-13): the client's ambush
+    order. Empty for the attacker."""
+    if s.sides[team].attacker:
+        return {}
+    out: dict[str, dict[str, list[int]]] = {}
+    for unit in s.units.values():
+        if unit.side == team and unit.members and all(s.figures[i].status == AMBUSH for i in unit.members):
+            spots = ambush_places(s, team, unit.id)
+            if spots is not None:
+                out[unit.id] = {fid: [spot[0], spot[1]] for fid, spot in spots.items()}
+    return out
 
 
 def reach_of(s: SkirmishState, team: str, seen: set[str]) -> dict[str, dict[str, list[list[int]]]] | None:

@@ -95,8 +95,13 @@ def _give_an_order(page: Any, team: str) -> str:
     page.locator(f"[data-testid=sk-reach] [data-cell='{cell[0]},{cell[1]}']").click(force=True)
     expect(page.get_by_test_id("sk-send")).to_be_enabled()
     page.get_by_test_id("sk-send").click()
-    expect(page.get_by_test_id("sk-picked")).to_have_count(0)
-    return f"move to {cell}"
+    for _ in range(100):
+        if not page.get_by_test_id("sk-picked").count():
+            return f"move to {cell}"
+        refused = page.get_by_test_id("error-line").inner_text().strip()
+        assert not refused, refused
+        page.wait_for_timeout(100)
+    raise AssertionError("the order was neither carried out nor refused")
 
 
 def test_a_skirmish_is_played_order_by_order_from_two_browsers_S_5_D_S_4_D_S_9(
@@ -126,13 +131,31 @@ def test_a_skirmish_is_played_order_by_order_from_two_browsers_S_5_D_S_4_D_S_9(
     # S-5.1, S-5.2: the initiative and each side's orders are rolled and shown as dice
     expect(red.get_by_test_id("sk-side-red").locator(".die")).to_have_count(2)
     done: list[str] = []
-    for n in range(6):
+    for n in range(8):
         team = _acting(pages)
         page, other = pages[team], pages["blue" if team == "red" else "red"]
         if not page.get_by_test_id("sk-hits").count():
             expect(page.get_by_test_id("sk-whose")).to_have_text("Your order")
             expect(other.get_by_test_id("sk-whose")).to_contain_text("to order")
             before = (other.get_by_test_id("sk-turn").inner_text(), _orders_left(other, team))
+        if team == "blue" and blue.get_by_test_id("sk-ambush-s3").count():
+            # S-9.3, D-S-13: the ambush springs from the wood at the places the server offers; firing at once at an
+            # attacker out of its sight is refused in words (D-S-8), without a target it is placed
+            blue.get_by_test_id("sk-ambush-s3").click()
+            expect(blue.locator(".ambush-spot")).to_have_count(11)
+            target = next(f["id"] for f in _figures(blue) if f["side"] == "red")
+            blue.locator(f"[data-figure='{target}']").click()
+            expect(blue.get_by_test_id("sk-target")).to_contain_text(target)
+            blue.get_by_test_id("sk-send").click()
+            expect(blue.get_by_test_id("error-line")).to_contain_text("D-S-8")
+            blue.locator(f"[data-figure='{target}']").click()
+            expect(blue.get_by_test_id("sk-target")).to_have_count(0)
+            blue.get_by_test_id("sk-send").click()
+            expect(blue.get_by_test_id("turn-log")).to_contain_text("An ambush is sprung")
+            ambush = [f for f in _figures(blue) if f["id"].startswith("s3.")]
+            assert len(ambush) == 11 and all(f["status"] == "in_action" for f in ambush)
+            done.append("blue: ambush")
+            continue
         what = _give_an_order(page, team)
         done.append(f"{team}: {what}")
         if what != "hits":

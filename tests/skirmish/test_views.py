@@ -155,3 +155,23 @@ def test_the_side_to_order_sees_its_figures_move_range_and_the_terrain_table_D_S
     _, events = engine.apply(s, ACTORS[team], {"type": "move", "body": fid, "moves": [{"figure": fid, "to": [x, y]}]})
     assert any(e.kind == "figure_moved" for e in events) and (fig["x"], fig["y"]) != (x, y)
     assert mine["terrain"]["house"]["cover"] == 2 and mine["terrain"]["wood"]["cover"] == 1
+
+
+def test_the_defender_to_order_sees_where_its_ambush_could_spring_and_that_place_is_taken_S_9_4_D_S_13() -> None:
+    engine = ENGINES.find("skirmish-platoon")
+    for seed in range(1, 30):
+        s, _ = engine.setup(ENGINES.config("skirmish-platoon", {"teams": ["red", "blue"]}), seed)
+        while s.stage != "orders":
+            (team,) = engine.active_teams(s)
+            s, _ = engine.apply(s, ACTORS[team], {"type": "deploy"})
+        (team,) = engine.active_teams(s)
+        if team == "blue":  # the defender (the Soviet platoon) gives the first order
+            break
+    else:
+        raise AssertionError("the defender never had the first order")
+    mine, theirs = engine.view(s, "team:blue"), engine.view(s, "team:red")
+    assert theirs["ambushes"] is None and engine.view(s, "spectator")["ambushes"] is None
+    (unit, spots), = mine["ambushes"].items()
+    s, events = engine.apply(s, ACTORS["blue"], {"type": "ambush", "unit": unit, "figures": spots})
+    assert any(e.kind == "ambush_sprung" for e in events)
+    assert {f.id for f in s.figures.values() if f.unit == unit and f.status == "in_action"} == set(spots)

@@ -47,6 +47,8 @@ export interface SkirmishModel {
   hitsPending: { owner: string; count: number; tier: string } | null;
   lastSeen: { id: string; x: number; y: number; turn: number }[];
   reach: Map<string, Reach> | null;
+  /** the defender's held-back units that could spring now, with a place for each figure (S-9.4, D-S-13) */
+  ambushes: Map<string, Map<string, Cell>>;
   terrain: Map<string, TerrainKind>;
   infantryMove: number;
 }
@@ -108,6 +110,8 @@ export function readSkirmish(state: Record<string, unknown>): SkirmishModel {
     hitsPending: hp ? { owner: str(hp.owner), count: num(hp.count) ?? 0, tier: str(hp.tier) } : null,
     lastSeen: isObj(state.last_seen) ? Object.entries(state.last_seen).filter(([, v]) => isObj(v)).map(([id, v]) => ({ id, x: num((v as Obj).x) ?? 0, y: num((v as Obj).y) ?? 0, turn: num((v as Obj).turn) ?? 0 })) : [],
     reach,
+    ambushes: new Map(isObj(state.ambushes) ? Object.entries(state.ambushes).filter(([, v]) => isObj(v)).map(([u, v]) =>
+      [u, new Map(Object.entries(v as Obj).map(([f, c]) => [f, cell(c)]).filter((e): e is [string, Cell] => e[1] !== null))]) : []),
     terrain,
     infantryMove: num(settings.infantry_move) ?? 4,
   };

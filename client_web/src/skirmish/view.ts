@@ -60,6 +60,8 @@ export class SkirmishView {
   private picked: { body: string; lead: string; figures: string[] } | null = null;
   private mode: "move" | "move_fire" | "fire" = "move";
   private plan: { to?: Cell; target?: string } = {};
+  /** the held-back unit whose ambush is being ordered (S-9.3), if any */
+  private ambush: string | null = null;
   private chosenHits = new Set<string>();
   private hitsKey = "";
 
@@ -81,6 +83,7 @@ export class SkirmishView {
     this.model = readSkirmish(state);
     this.myTeam = myTeam;
     if (this.picked && !this.canPick(this.picked)) this.picked = null;
+    if (this.ambush && !this.model.ambushes.has(this.ambush)) this.ambush = null;
     const d = this.model.decision;
     const key = d ? `${d.owner}:${d.candidates.join(",")}:${d.count}` : "";
     if (key !== this.hitsKey) { this.hitsKey = key; this.chosenHits = new Set(); }
@@ -238,6 +241,10 @@ export class SkirmishView {
       if (!c || c.x < 0 || c.status === "out" || c.status === "ambush") continue;
       t0.append(svg("text", { x: c.x * C + C * 0.95, y: c.y * C + 6, "font-size": 9, fill: "#222", "font-weight": 700, "pointer-events": "none", class: "unit-label" }, u.id));
     }
+    const spots = this.ambush ? this.model.ambushes.get(this.ambush) : undefined;
+    if (spots) for (const [fid, c] of spots) {
+      t0.append(svg("circle", { cx: (c[0] + 0.5) * C, cy: (c[1] + 0.5) * C, r: C * 0.38, fill: "rgba(31,78,156,.35)", stroke: "#1f4e9c", "stroke-dasharray": "3 2", class: "ghost ambush-spot", "data-spot": fid }));
+    }
     if (this.plan.to && picked) {
       const moves = unitMoves(m, picked.figures, picked.lead, this.plan.to, this.mode === "move_fire");
       for (const mv of moves) t0.append(svg("circle", { cx: (mv.to[0] + 0.5) * C, cy: (mv.to[1] + 0.5) * C, r: C * 0.36, fill: "rgba(243,180,0,.5)", stroke: "#a07800", class: "ghost" }));
@@ -279,6 +286,11 @@ export class SkirmishView {
       this.pick(f, this.picked?.lead === f.id && this.picked.body !== f.id ? "figure" : "unit");
       return;
     }
+    if (f && !f.own && this.ambush && this.mine()) {
+      this.plan = { target: this.plan.target === f.id ? undefined : f.id };
+      this.render();
+      return;
+    }
     if (f && !f.own && this.picked && this.mine()) {
       this.plan = { ...this.plan, target: f.id };
       if (this.mode === "move") this.mode = this.plan.to ? "move_fire" : "fire";
@@ -303,7 +315,16 @@ export class SkirmishView {
   /** Pick a figure's unit (its commander's order: the figures in cohesion), or the figure alone (S-6.1). */
   pick(f: Figure, how: "unit" | "figure"): void {
     const u: Unit | undefined = this.model.units.find((x) => x.id === f.unit);
-    const unitFree = u && !u.ordered && !u.demoralised && u.commander && this.figure(u.commander)?.status === "in_action" && !this.figure(u.commander)?.ordered && u.inCohesion.includes(f.id);
+    if (u?.demoralised) { // D-S-12: its figures may only fall back, which the panel offers for the whole unit
+      this.picked = null;
+      this.ambush = null;
+      this.caption.textContent = t("sk.demoralised_only", { unit: u.name });
+      this.render();
+      return;
+    }
+    // S-6.3: a unit whose sub-unit has had its order this turn (a platoon whose squad has) takes no order of its own
+    const under = (x: Unit): Unit[] => x.children.flatMap((c) => { const k = this.model.units.find((v) => v.id === c); return k ? [k, ...under(k)] : []; });
+    const unitFree = u && !u.ordered && !under(u).some((k) => k.ordered) && !u.demoralised && u.commander && this.figure(u.commander)?.status === "in_action" && !this.figure(u.commander)?.ordered && u.inCohesion.includes(f.id);
     if (how === "unit" && u && unitFree) {
       const figures = u.inCohesion.filter((id) => this.model.reach?.has(id));
       this.picked = { body: u.id, lead: u.commander ?? f.id, figures };
@@ -312,15 +333,22 @@ export class SkirmishView {
     }
     this.plan = {};
     this.mode = "move";
+    this.ambush = null;
     this.caption.textContent = this.describe(f);
     this.render();
   }
 
   private send(order: Record<string, unknown>): void {
-    void this.actions.order(order).then(() => { this.picked = null; this.plan = {}; this.mode = "move"; this.chosenHits = new Set(); this.render(); }).catch(() => {});
+    void this.actions.order(order).then(() => { this.picked = null; this.ambush = null; this.plan = {}; this.mode = "move"; this.chosenHits = new Set(); this.render(); }).catch(() => {});
   }
 
   private planned(): Record<string, unknown> | null {
+    const spots = this.ambush ? this.model.ambushes.get(this.ambush) : undefined;
+    if (this.ambush && spots) {
+      const order: Record<string, unknown> = { type: "ambush", unit: this.ambush, figures: Object.fromEntries(spots) };
+      if (this.plan.target) Object.assign(order, { target: this.plan.target, group: true });
+      return order;
+    }
     const p = this.picked;
     if (!p) return null;
     const moves = this.plan.to ? unitMoves(this.model, p.figures, p.lead, this.plan.to, this.mode === "move_fire") : [];
@@ -370,7 +398,14 @@ export class SkirmishView {
   private orderPanel(): HTMLElement {
     const p = this.picked;
     const box = h("section", { class: "sk-order", "data-testid": "sk-order" }, h("h3", {}, t("sk.your_order")));
-    if (!p) {
+    if (this.ambush) {
+      const unit = this.model.units.find((u) => u.id === this.ambush);
+      box.append(h("p", { "data-testid": "sk-picked" }, t("sk.ambush_picked", { unit: unit?.name ?? this.ambush })), h("p", { class: "muted" }, t("sk.help.ambush")));
+      if (this.plan.target) box.append(h("p", { "data-testid": "sk-target" }, t("sk.target", { figure: this.plan.target })));
+      box.append(h("div", { class: "buttons" },
+        h("button", { "data-testid": "sk-send", onclick: () => { const o = this.planned(); if (o) this.send(o); } }, t("sk.send")),
+        h("button", { onclick: () => { this.ambush = null; this.plan = {}; this.render(); } }, t("sk.cancel"))));
+    } else if (!p) {
       box.append(h("p", {}, t("sk.pick_help")));
     } else {
       const u = this.model.units.find((x) => x.id === p.body);
@@ -393,6 +428,8 @@ export class SkirmishView {
     }
     const falling = this.model.units.filter((u) => u.demoralised && this.model.figures.some((f) => f.own && f.unit === u.id && f.status === "in_action"));
     box.append(h("div", { class: "buttons" },
+      ...[...this.model.ambushes.keys()].map((u) => h("button", { "data-testid": `sk-ambush-${u}`,
+        onclick: () => { this.ambush = u; this.picked = null; this.plan = {}; this.render(); } }, t("sk.ambush", { unit: this.model.units.find((x) => x.id === u)?.name ?? u }))),
       ...falling.map((u) => h("button", { "data-testid": `sk-fall-back-${u.id}`, onclick: () => this.send({ type: "fall_back", body: u.id }) }, t("sk.fall_back", { unit: u.name }))),
       h("button", { "data-testid": "sk-pass", onclick: () => this.send({ type: "pass" }) }, t("sk.pass"))));
     return box;
