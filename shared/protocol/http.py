@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from shared.protocol.bounds import bounded
 
 Colour = Literal["red", "blue", "green", "black"]
 
@@ -47,6 +49,16 @@ class CreateCampaign(_Body):
     open_spectating: bool = False  # the lobby lists the spectators' link (anyone, players too, may watch)
     lockout_minutes: Annotated[float, Field(gt=0, le=24 * 60)] = 20.0
     config: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("config")
+    @classmethod
+    def _loggable(cls, config: dict[str, Any]) -> dict[str, Any]:
+        """Issue 12 §14: a config the room's log could not hold (an integer ≥ 2**64, nesting without end) is a 400,
+        not a 500 after the campaign was listed; the engine's own model checks its settings (server/engines.py)."""
+        why = bounded(config)
+        if why is not None:
+            raise ValueError(f"config: {why}")
+        return config
 
     @model_validator(mode="after")
     def _teams(self) -> CreateCampaign:
