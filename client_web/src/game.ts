@@ -411,7 +411,7 @@ export class GamePage {
         players: this.session.activeLockouts(now).map((l) => playerWord(l.player)),
         leftMs: Math.max(0, (this.session.activeLockouts(now)[0]?.untilMs ?? now) - now),
       } : null,
-      over: room.kind === "campaign" && (room.state.phase === "over" || !!room.state.winner),
+      over: room.kind === "campaign" && (room.state.phase === "over" || !!room.state.winner || (room.state.kind === "skirmish" && !!room.state.result)),
     });
     if (this.lastLine?.text !== line.text || this.stateBar.dataset.mine !== String(line.mine)) {
       const asks = line.asks ?? "";
@@ -830,7 +830,7 @@ export class GamePage {
     const frames: Frame[] = room.frames;
     const n = frames.length;
     const w = this.session.welcome;
-    const canLoad = room.kind === "battle" || (room.kind === "campaign" && (room.state.phase === "over" || !!room.state.winner));
+    const canLoad = room.kind === "battle" || (room.kind === "campaign" && (room.state.phase === "over" || !!room.state.winner || (room.state.kind === "skirmish" && !!room.state.result)));
     if (n < 2 && this.replayAt === null && !canLoad) return null;
     const at = this.replayAt;
     const go = (i: number | null) => {

@@ -320,3 +320,8 @@ def test_a_skirmish_is_created_from_the_lobby_and_the_umpire_rules_from_the_desk
     desk.get_by_test_id("mod-rule-form").click()
     expect(red.get_by_test_id("sk-result")).to_contain_text("Blue won", timeout=10_000)
     expect(blue.get_by_test_id("sk-whose")).to_have_text("Blue won")
+    # the finished game is replayed event by event on the same table, as the player's side saw it
+    red.get_by_test_id("replay-load").click()
+    expect(red.get_by_test_id("replay-bar")).to_be_visible()
+    expect(red.get_by_test_id("sk-turn")).to_contain_text(re.compile(r"Placing the terrain|Deployment"))
+    expect(red.get_by_test_id("skirmish-table")).to_be_visible()

@@ -97,6 +97,19 @@ export class SkirmishView {
     this.render();
   }
 
+  /** An event as a replay plays it (the replay player's target): its dice join the bar and the survival list. */
+  play(kind: string, data: Record<string, unknown>): void {
+    if (kind === "turn_started" || kind === "roll") {
+      const turn = kind === "turn_started" && typeof data.turn === "number" ? data.turn : this.rolls[this.rolls.length - 1]?.turn ?? this.model.turn;
+      if (kind === "turn_started") this.rolls = this.rolls.filter((r) => r.turn < turn);
+      else this.rolls.push({ purpose: String(data.purpose ?? ""), side: typeof data.side === "string" ? data.side : null, figure: typeof data.figure === "string" ? data.figure : null,
+        unit: typeof data.unit === "string" ? data.unit : null, result: Array.isArray(data.result) ? data.result.filter((x): x is number => typeof x === "number") : [],
+        need: typeof data.need === "number" ? data.need : null, turn: this.model.turn });
+      this.renderBar();
+      this.renderPanel();
+    }
+  }
+
   /** The room's events this client saw: the dice of the turn (initiative, orders, next order, survival). */
   setEvents(events: readonly { kind: string; data: Record<string, unknown> }[]): void {
     const rolls: Roll[] = [];
