@@ -166,3 +166,63 @@ async def test_a_skirmish_resumes_after_a_disconnect_and_a_restart_and_is_replay
     finally:
         await red.close()
         await blue.close()
+
+
+async def test_hostile_orders_are_refused_with_typed_errors_and_change_nothing_S_5_D_S_9_D_S_13(
+        server: ServerProcess) -> None:
+    made = _create(server, seats=1)
+    room = made["room"]
+    tokens = {s["team"]: s["token"] for s in made["seats"]}
+    red = await signed_in(server.ws_url, tokens["red"], room)
+    blue = await signed_in(server.ws_url, tokens["blue"], room)
+    spectator = await signed_in(server.ws_url, made["spectator_token"], room)
+    try:
+        async def refused(client: Client, order: Any) -> dict[str, Any]:
+            reply = await client.request({"t": "order", "room": room, "order": order})
+            assert reply["t"] == "error", (order, reply)
+            return reply
+
+        # a spectator commands nothing; the attacker may not deploy before the defender (S-3.2)
+        assert (await refused(spectator, {"type": "deploy"}))["code"] == "forbidden"
+        assert (await refused(red, {"type": "deploy"}))["code"] == "not_your_turn"
+        for junk in ({"type": "deploy", "units": "everywhere"}, {"type": "teleport"}, "deploy", {"type": None}):
+            code = (await refused(blue, junk))["code"]
+            assert code in ("bad_order", "bad_message", "illegal_order", "unknown_order"), (junk, code)
+        assert (await blue.request({"t": "order", "room": room, "order": {"type": "deploy"}}))["t"] == "ack"
+        assert (await red.request({"t": "order", "room": room, "order": {"type": "deploy"}}))["t"] == "ack"
+        state = await _view(spectator)
+        while state["stage"] != "orders":
+            state = await _view(spectator)
+        (team,) = state["active"]
+        (other,) = {"red", "blue"} - {team}
+        me, them = (red, blue) if team == "red" else (blue, red)
+        mine = next(f["id"] for f in state["figures"] if f["side"] == team and f["status"] == "in_action")
+        theirs = next(f["id"] for f in state["figures"] if f["side"] == other and f["status"] == "in_action")
+        # out of turn; an enemy figure ordered; an ambush by the wrong side or of a unit not held back; hits
+        # chosen with nothing to choose; a figure sent off the table
+        assert (await refused(them, {"type": "pass"}))["code"] == "not_your_turn"
+        assert (await refused(me, {"type": "move", "body": theirs, "moves": [{"figure": theirs, "to": [0, 0]}]}
+                              ))["code"] in ("not_your_unit", "illegal_order")
+        assert (await refused(me, {"type": "ambush", "unit": "g1", "figures": {}}))["code"] in (
+            "illegal_order", "not_your_unit", "bad_order")
+        assert (await refused(me, {"type": "hits", "figures": [mine]}))["code"] in ("illegal_order", "bad_order")
+        assert (await refused(me, {"type": "move", "body": mine, "moves": [{"figure": mine, "to": [99, -3]}]}
+                              ))["code"] in ("illegal_order", "bad_order")
+        assert not [m for m in spectator.inbox if m["t"] == "view"]  # nothing changed: no new view
+        again = state
+        assert [s["orders_left"] for s in again["sides"]] == [s["orders_left"] for s in state["sides"]]
+        assert again["active"] == [team]
+        # D-S-13: naming a held-back figure tells the attacker no more than naming one that does not exist
+        while again["active"] != ["red"]:
+            assert again["stage"] == "orders", again["stage"]
+            reply = await blue.request({"t": "order", "room": room, "order": {"type": "pass"}})
+            assert reply["t"] == "ack", reply
+            again = await _view(spectator, reply["seq"])
+        shooter = next(f["id"] for f in again["figures"] if f["side"] == "red" and f["status"] == "in_action")
+        hidden = await refused(red, {"type": "fire", "body": shooter, "target": "s3.1"})
+        nobody = await refused(red, {"type": "fire", "body": shooter, "target": "s9.9"})
+        assert hidden["code"] == nobody["code"], (hidden, nobody)
+        assert hidden["message"].replace("s3.1", "X") == nobody["message"].replace("s9.9", "X"), (hidden, nobody)
+    finally:
+        for c in (red, blue, spectator):
+            await c.close()

@@ -157,7 +157,9 @@ export class SkirmishView {
         : "";
     const dice = (team: string, purpose: string) => {
       const r = [...this.rolls].reverse().find((x) => x.purpose === purpose && x.side === team && x.turn === m.turn);
-      return r ? h("span", { class: "die", title: word("roll", purpose) }, String(r.result[0] ?? "")) : null;
+      // the orders die is the number of orders rolled (S-5.2): shown from the view when this client missed the roll
+      const face = r ? r.result[0] : purpose === "orders" && m.turn ? m.sides.find((x) => x.team === team)?.ordersRolled : undefined;
+      return face !== undefined ? h("span", { class: "die", title: word("roll", purpose) }, String(face)) : null;
     };
     this.bar.append(
       h("span", { class: "sk-turn", "data-testid": "sk-turn" }, m.turn ? t("sk.turn", { n: m.turn, of: m.turns }) : stage),
