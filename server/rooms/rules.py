@@ -26,7 +26,7 @@ then whose turn it is (C-1.7, C-1.8). Chat and the moderator's commands go on wh
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -119,15 +119,24 @@ def _turn_event(spec: RoomSpec, state: RoomState, ending: str | None, at: int) -
                           "clocks": state.clocks.view(at) if state.clocks is not None else None})
 
 
-def _turn_changes(spec: RoomSpec, state: RoomState, before: frozenset[str], events: list[Event], at: int, *,
-                  ending: str | None = None, lag_ms: int = 0) -> Outcome:
+def _before(spec: RoomSpec, state: RoomState) -> tuple[frozenset[str], Hashable]:
+    """What `_turn_changes` compares after a command: the active teams and the engine's turn mark before it."""
+    return spec.active(state.game), spec.mark(state.game)
+
+
+def _turn_changes(spec: RoomSpec, state: RoomState, was: tuple[frozenset[str], Hashable], events: list[Event],
+                  at: int, *, ending: str | None = None, lag_ms: int = 0) -> Outcome:
     """Clocks follow the engine's active teams: the ending team's clock stops (lag credit), the clocks of newly
-    active teams start; a `turn` event carries the active teams and every clock's remaining time."""
+    active teams start; when the engine's turn mark changed (a new decision is due: the skirmish's next order,
+    D-S-4), the clocks of the teams that stay active stop and start afresh too. A `turn` event carries the
+    active teams and every clock's remaining time."""
+    before, mark = was
     after = spec.active(state.game)
+    fresh = spec.mark(state.game) != mark
     clocks = state.clocks
     if clocks is not None:
         for team in sorted(before):
-            if (team == ending or team not in after) and team in clocks.running():
+            if (team == ending or team not in after or fresh) and team in clocks.running():
                 clocks, evs = clocks.end_turn(team, at, lag_ms if team == ending else 0)
                 events += evs
         for team in spec.teams:
@@ -136,7 +145,7 @@ def _turn_changes(spec: RoomSpec, state: RoomState, before: frozenset[str], even
                 events += evs
     if clocks is not state.clocks:
         state = state.with_clocks(clocks)
-    if ending is not None or after != before:
+    if ending is not None or after != before or (fresh and after):
         events.append(_turn_event(spec, state, ending, at))
     return state, events
 
@@ -187,7 +196,8 @@ def _setup(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Me
         events += opening
     clocks = Clocks.create(ClockSettings.load(body["clock"]), list(spec.teams)) if body.get("clock") else None
     policy = Spectating.load(body.get("spectating"))  # the campaign's (issue 12 item 1)
-    state, events = _turn_changes(spec, RoomState(game, clocks, spectating=policy), frozenset(), events, at)
+    state, events = _turn_changes(spec, RoomState(game, clocks, spectating=policy), (frozenset(), spec.mark(game)),
+                                  events, at)
     if state.clocks is not None and body.get("clocks_paused"):
         clocks, paused = state.clocks.pause(at)  # the moderator starts the game by resuming them
         state = state.with_clocks(clocks)
@@ -206,7 +216,7 @@ def _order(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Me
             (late := state.clocks.late_ms(member.team, at, int(body.get("lag_ms", 0)))):
         raise NotYourTurn(f"{member.team}'s time ran out {late} ms before this order, after its link's lag",
                           rule="CLK-5", details={"late_ms": late})
-    before = spec.active(state.game)
+    before = _before(spec, state)
     game, events = spec.engine.apply(state.game, member.actor, body["order"])
     return _turn_changes(spec, state.with_game(game), before, list(events), at)
 
@@ -222,7 +232,7 @@ def _end_turn(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member:
         # CLK-5: within the measured lag (capped) a late end_turn was sent in time; later, the flag has the turn
         raise NotYourTurn(f"{team}'s time ran out {late} ms before this end_turn, after its link's lag",
                           rule="CLK-5", details={"late_ms": late})
-    before = spec.active(state.game)
+    before = _before(spec, state)
     game, events = spec.engine.end_turn(state.game, team, flagged=False)
     return _turn_changes(spec, state.with_game(game), before, list(events), at, ending=team, lag_ms=lag_ms)
 
@@ -236,7 +246,7 @@ def _flag(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Mem
     clocks, events = state.clocks.flag_if_due(team, at, int(body.get("grace_ms", 0)))
     if not events:
         return None
-    before = spec.active(state.game)
+    before = _before(spec, state)
     try:
         game, more = spec.engine.end_turn(state.game, team, flagged=True)
     except RuleError as exc:  # the engine has moved on; the clock stays flagged and is not re-armed
@@ -254,7 +264,7 @@ def _refused(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: 
     if not (isinstance(error_type, type) and issubclass(error_type, IllegalOrder)):
         error_type = IllegalOrder
     error = error_type(str(body["message"]), rule=body.get("rule"))
-    before = spec.active(state.game)
+    before = _before(spec, state)
     game, events = spec.engine.refused(state.game, str(body["team"]), error)
     if not events:
         return None
@@ -305,7 +315,7 @@ def _ruling(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: M
         return _spectating(spec, state, ruling)
     if spec.engine is None:
         raise forbidden(f"the {spec.kind} room takes no rulings")
-    before = spec.active(state.game)
+    before = _before(spec, state)
     game, events = spec.engine.moderate(state.game, ruling)
     return _turn_changes(spec, state.with_game(game), before, list(events), at)
 
@@ -355,7 +365,7 @@ def _child_over(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], membe
     """D-L-1: a child room's game is over; its result is applied here by the engine (the server's command)."""
     if member is None or not member.is_server or spec.engine is None:
         raise forbidden("only the server reports a child room's result")
-    before = spec.active(state.game)
+    before = _before(spec, state)
     game, events = spec.engine.child_over(state.game, str(body["child"]), body["result"])
     return _turn_changes(spec, state.with_game(game), before, list(events), at)
 

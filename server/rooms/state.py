@@ -6,7 +6,7 @@ immutable value: the game's state, the clocks, who is in the secret module, rece
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -61,6 +61,10 @@ class RoomSpec:
     def active(self, game: Any) -> frozenset[str]:
         """The teams to act now (the engine's; nobody in a room without one)."""
         return self.engine.active_teams(game) if self.engine is not None else frozenset()
+
+    def mark(self, game: Any) -> Hashable:
+        """The engine's turn mark: a change restarts the clocks of the teams that stay active."""
+        return self.engine.turn_mark(game) if self.engine is not None else None
 
 
 @dataclass(frozen=True, slots=True)
