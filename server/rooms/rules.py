@@ -13,6 +13,7 @@ Commands (the kinds of the log's records):
     refused      the consequence the engine attaches to an order it refused (D-C-6, C-9.3)
     chat         a line on a channel (server/rooms/channels.py)
     clock        the moderator pauses, resumes or adjusts the clocks
+    mute         the moderator mutes a spectator, or all of them, or lets them speak again (issue 12 §13)
     ruling       a moderator's ruling: the spectator delay, the spectating policy (a campaign's), else the engine's
     lock/release the secret module (server/rooms/secret_module.py); release by time is a timer's
     downtime     the server was down: nobody's clock is charged for it (issue 2 §5)
@@ -25,7 +26,7 @@ then whose turn it is (C-1.7, C-1.8). Chat and the moderator's commands go on wh
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -40,6 +41,8 @@ from server.rooms.spectating import Spectating
 from server.rooms.state import RoomSpec, RoomState
 
 CHAT_HISTORY = 100
+SPECTATORS = "spectators"
+MAX_MUTED = 100
 MAX_SPECTATOR_DELAY_MS = 3_600_000
 
 Outcome = tuple[RoomState, list[Event]]
@@ -116,15 +119,24 @@ def _turn_event(spec: RoomSpec, state: RoomState, ending: str | None, at: int) -
                           "clocks": state.clocks.view(at) if state.clocks is not None else None})
 
 
-def _turn_changes(spec: RoomSpec, state: RoomState, before: frozenset[str], events: list[Event], at: int, *,
-                  ending: str | None = None, lag_ms: int = 0) -> Outcome:
+def _before(spec: RoomSpec, state: RoomState) -> tuple[frozenset[str], Hashable]:
+    """What `_turn_changes` compares after a command: the active teams and the engine's turn mark before it."""
+    return spec.active(state.game), spec.mark(state.game)
+
+
+def _turn_changes(spec: RoomSpec, state: RoomState, was: tuple[frozenset[str], Hashable], events: list[Event],
+                  at: int, *, ending: str | None = None, lag_ms: int = 0) -> Outcome:
     """Clocks follow the engine's active teams: the ending team's clock stops (lag credit), the clocks of newly
-    active teams start; a `turn` event carries the active teams and every clock's remaining time."""
+    active teams start; when the engine's turn mark changed (a new decision is due: the skirmish's next order,
+    D-S-4), the clocks of the teams that stay active stop and start afresh too. A `turn` event carries the
+    active teams and every clock's remaining time."""
+    before, mark = was
     after = spec.active(state.game)
+    fresh = spec.mark(state.game) != mark
     clocks = state.clocks
     if clocks is not None:
         for team in sorted(before):
-            if (team == ending or team not in after) and team in clocks.running():
+            if (team == ending or team not in after or fresh) and team in clocks.running():
                 clocks, evs = clocks.end_turn(team, at, lag_ms if team == ending else 0)
                 events += evs
         for team in spec.teams:
@@ -133,7 +145,7 @@ def _turn_changes(spec: RoomSpec, state: RoomState, before: frozenset[str], even
                 events += evs
     if clocks is not state.clocks:
         state = state.with_clocks(clocks)
-    if ending is not None or after != before:
+    if ending is not None or after != before or (fresh and after):
         events.append(_turn_event(spec, state, ending, at))
     return state, events
 
@@ -143,9 +155,16 @@ def options(spec: RoomSpec, state: RoomState, member: Member | None, unit: str |
     read-only, nothing is logged. Refused as an order is (role, secret module, game over); out of its turn a team
     is answered with `active` false and the reason. Answered as the member sees the room (its viewer class), so
     it names nothing the member's view does not; None when the engine answers no options."""
+    viewer = options_viewer(spec, state, member)
+    assert spec.engine is not None
+    return spec.engine.options(state.game, viewer, unit)
+
+
+def options_viewer(spec: RoomSpec, state: RoomState, member: Member | None) -> str:
+    """Whom the options are for (the member's viewer class), once the member may ask them (as an order)."""
     _player_checks(spec, state, member, phase=False)
-    assert spec.engine is not None and member is not None
-    return spec.engine.options(state.game, secret_module.viewer_of(spec, state, member), unit)
+    assert member is not None
+    return secret_module.viewer_of(spec, state, member)
 
 
 def _player_checks(spec: RoomSpec, state: RoomState, member: Member | None, *, phase: bool = True) -> None:
@@ -177,7 +196,8 @@ def _setup(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Me
         events += opening
     clocks = Clocks.create(ClockSettings.load(body["clock"]), list(spec.teams)) if body.get("clock") else None
     policy = Spectating.load(body.get("spectating"))  # the campaign's (issue 12 item 1)
-    state, events = _turn_changes(spec, RoomState(game, clocks, spectating=policy), frozenset(), events, at)
+    state, events = _turn_changes(spec, RoomState(game, clocks, spectating=policy), (frozenset(), spec.mark(game)),
+                                  events, at)
     if state.clocks is not None and body.get("clocks_paused"):
         clocks, paused = state.clocks.pause(at)  # the moderator starts the game by resuming them
         state = state.with_clocks(clocks)
@@ -196,7 +216,7 @@ def _order(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Me
             (late := state.clocks.late_ms(member.team, at, int(body.get("lag_ms", 0)))):
         raise NotYourTurn(f"{member.team}'s time ran out {late} ms before this order, after its link's lag",
                           rule="CLK-5", details={"late_ms": late})
-    before = spec.active(state.game)
+    before = _before(spec, state)
     game, events = spec.engine.apply(state.game, member.actor, body["order"])
     return _turn_changes(spec, state.with_game(game), before, list(events), at)
 
@@ -212,7 +232,7 @@ def _end_turn(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member:
         # CLK-5: within the measured lag (capped) a late end_turn was sent in time; later, the flag has the turn
         raise NotYourTurn(f"{team}'s time ran out {late} ms before this end_turn, after its link's lag",
                           rule="CLK-5", details={"late_ms": late})
-    before = spec.active(state.game)
+    before = _before(spec, state)
     game, events = spec.engine.end_turn(state.game, team, flagged=False)
     return _turn_changes(spec, state.with_game(game), before, list(events), at, ending=team, lag_ms=lag_ms)
 
@@ -226,14 +246,14 @@ def _flag(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Mem
     clocks, events = state.clocks.flag_if_due(team, at, int(body.get("grace_ms", 0)))
     if not events:
         return None
-    before = spec.active(state.game)
+    before = _before(spec, state)
     try:
         game, more = spec.engine.end_turn(state.game, team, flagged=True)
     except RuleError as exc:  # the engine has moved on; the clock stays flagged and is not re-armed
         return state.with_clocks(clocks), [*events, Event("flag_not_applied", {
             "team": team, "code": exc.code, "message": exc.message, "rule": exc.rule})]
     events += more
-    return _turn_changes(spec, replace(state, game=game, clocks=clocks), before, events, at, ending=team)
+    return _turn_changes(spec, state.with_game(game).with_clocks(clocks), before, events, at, ending=team)
 
 
 def _refused(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Member | None,
@@ -244,7 +264,7 @@ def _refused(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: 
     if not (isinstance(error_type, type) and issubclass(error_type, IllegalOrder)):
         error_type = IllegalOrder
     error = error_type(str(body["message"]), rule=body.get("rule"))
-    before = spec.active(state.game)
+    before = _before(spec, state)
     game, events = spec.engine.refused(state.game, str(body["team"]), error)
     if not events:
         return None
@@ -255,6 +275,9 @@ def _chat(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Mem
     if member is None:
         raise forbidden("no voice without a seat")
     secret_module.refuse_chat(spec, state, member)
+    if member.role == "spectator" and state.muted and \
+            state.muted & {SPECTATORS, member.player, str(body.get("name") or member.player)}:
+        raise RoomError("muted", "the umpire has muted spectators' chat here")
     channel = channels.resolve(member, str(body["channel"]), spec.teams, secret_room=spec.kind == "secret_module",
                                players=list(spec.players))
     line = {"channel": channel, "from": member.player, "role": member.role, "team": member.team,
@@ -292,9 +315,22 @@ def _ruling(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: M
         return _spectating(spec, state, ruling)
     if spec.engine is None:
         raise forbidden(f"the {spec.kind} room takes no rulings")
-    before = spec.active(state.game)
+    before = _before(spec, state)
     game, events = spec.engine.moderate(state.game, ruling)
     return _turn_changes(spec, state.with_game(game), before, list(events), at)
+
+
+def _mute(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Member | None, at: int) -> Outcome:
+    """Issue 12 §13: the moderator mutes (or lets speak again) one spectator — its player id, or the name it chats
+    under — or all of them (`spectators`); players' chat is not the spectators' and is never muted here."""
+    moderator_only(member, "mute spectators")
+    who, muted = str(body["who"]), bool(body["muted"])
+    if (who in state.muted) == muted:
+        raise RoomError("bad_order", f"{who!r} is {'muted' if muted else 'not muted'} already")
+    if muted and len(state.muted) >= MAX_MUTED:
+        raise RoomError("bad_order", f"at most {MAX_MUTED} mutes in a room; mute all spectators instead")
+    now = state.muted | {who} if muted else state.muted - {who}
+    return replace(state, muted=frozenset(now)), [Event("muted", {"who": who, "muted": muted})]
 
 
 def _spectator_delay(state: RoomState, ruling: Mapping[str, Any]) -> Outcome:
@@ -329,7 +365,7 @@ def _child_over(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], membe
     """D-L-1: a child room's game is over; its result is applied here by the engine (the server's command)."""
     if member is None or not member.is_server or spec.engine is None:
         raise forbidden("only the server reports a child room's result")
-    before = spec.active(state.game)
+    before = _before(spec, state)
     game, events = spec.engine.child_over(state.game, str(body["child"]), body["result"])
     return _turn_changes(spec, state.with_game(game), before, list(events), at)
 
@@ -337,5 +373,5 @@ def _child_over(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], membe
 STEPS: dict[str, Step] = {
     "setup": _setup, "order": _order, "end_turn": _end_turn, "flag": _flag, "refused": _refused, "chat": _chat,
     "clock": _clock, "ruling": _ruling, "lock": secret_module.lock, "release": secret_module.release,
-    "downtime": _downtime, "child_over": _child_over,
+    "downtime": _downtime, "child_over": _child_over, "mute": _mute,
 }
