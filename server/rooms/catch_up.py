@@ -25,7 +25,7 @@ def ev(room: str, e: LoggedEvent) -> dict[str, Any]:
 def snapshot(spec: RoomSpec, state: RoomState, seq: int, viewer: str, now: int) -> dict[str, Any]:
     """The room at `seq` as `viewer` may see it: the engine's projection, the clocks, the chat of the channels
     it reads, who is away (D-N-14) and the teams to act."""
-    readable = set(state.chat) if viewer == MODERATOR else set(channels.readable(viewer, spec.teams))
+    readable = set(state.chat) if viewer == MODERATOR else set(channels.history(viewer, spec.teams))
     lines = [line for c in sorted(readable) for line in state.chat.get(c, ())]
     chat = sorted(lines, key=lambda line: int(line["at_ms"]))
     return wire(Snapshot(

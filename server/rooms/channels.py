@@ -4,7 +4,11 @@ Canonical channel names:
     team:<colour>   the team's private channel (players of that team)
     mod:<colour>    the moderator and that team
     players         every player (diplomacy, peace talks); not spectators, not players in the secret module
-    spectators      spectators (players never see it: no leaks towards the game)
+    spectators      spectators (players never see it: no leaks towards the game). A line written in the `public`
+                    class (the spectators' link under the default policy, issue 12 item 1) is heard by the public
+                    class and the full-view spectators and kept under `spectators:public`; a line written by a
+                    full-view spectator (or the moderator) sees hidden armies and reaches only the `spectator`
+                    class (a player may hold the spectators' link)
     announce        the moderator to everyone
     secret:<player> the secret module: the moderator and one player sent there (a player writes "secret")
 The moderator reads every channel. A message's audience is a set of viewer classes (server.core.engine).
@@ -19,14 +23,28 @@ from server.rooms.errors import RoomError, forbidden
 from server.rooms.members import Member
 from server.rooms.secret_module import SECRET, secret_viewer
 
+SPECTATORS = "spectators"
+PUBLIC_SPECTATORS = "spectators:public"
+"""Where the spectators' lines written in the `public` class are kept: their line still says `spectators`."""
+
+
+def kept_under(channel: str, member: Member, view: str | None) -> str:
+    """The chat history a line goes to: a spectator writing to the spectators' channel in the `public` class
+    (`view`, the class the spectating policy gave it when it wrote) goes to `spectators:public`; else `channel`."""
+    if channel == SPECTATORS and member.role == "spectator" and view == PUBLIC:
+        return PUBLIC_SPECTATORS
+    return channel
+
 
 def audience(channel: str, teams: Sequence[str]) -> frozenset[str] | None:
     if channel == "announce":
         return None
     if channel == "players":
         return frozenset(team_viewer(t) for t in teams)
-    if channel == "spectators":
+    if channel == SPECTATORS:
         return frozenset({SPECTATOR})
+    if channel == PUBLIC_SPECTATORS:
+        return frozenset({PUBLIC, SPECTATOR})
     if channel.startswith(SECRET + ":"):
         return frozenset({channel})
     kind, _, team = channel.partition(":")
@@ -80,8 +98,19 @@ def readable(viewer: str, teams: Sequence[str]) -> list[str]:
     if viewer == SPECTATOR:
         return ["announce", "spectators"]
     if viewer == PUBLIC:
-        return ["announce"]
+        return ["announce", "spectators"]
     if viewer.startswith(SECRET + ":"):
         return [viewer]
     team = viewer.removeprefix("team:")
     return ["announce", "players", f"team:{team}", f"mod:{team}"]
+
+
+def history(viewer: str, teams: Sequence[str]) -> list[str]:
+    """The chat histories a (non-moderator) viewer class gets on join: its readable channels, the spectators'
+    split by the class its lines were written in (`public` reads only the public lines)."""
+    kept = [c for c in readable(viewer, teams) if c != SPECTATORS]
+    if viewer == SPECTATOR:
+        kept += [SPECTATORS, PUBLIC_SPECTATORS]
+    elif viewer == PUBLIC:
+        kept.append(PUBLIC_SPECTATORS)
+    return kept

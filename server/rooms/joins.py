@@ -85,7 +85,7 @@ class Joins:
             feed.remove(outlet)
             policy = None
             if view_as is None and member.role == "spectator":  # the campaign's policy (issue 12 item 1)
-                policy = await self._policy(RoomId(room_id).campaign)
+                policy = await self.policy(RoomId(room_id).campaign)
                 view_as = spectating.viewer_of(policy, member)
             room = await self.owned(room_id)
             if room is not None:
@@ -118,7 +118,7 @@ class Joins:
         finally:
             feed.joining -= 1
 
-    async def _policy(self, campaign_id: str) -> spectating.Spectating:
+    async def policy(self, campaign_id: str) -> spectating.Spectating:
         """The campaign's spectating policy, from its room here or a copy."""
         campaign = await self.campaign_room(campaign_id) if self.campaign_room is not None else None
         return campaign.state.spectating if campaign is not None else spectating.Spectating()

@@ -282,9 +282,10 @@ def _chat(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Mem
                                players=list(spec.players))
     line = {"channel": channel, "from": member.player, "role": member.role, "team": member.team,
             "name": body.get("name") or member.player, "text": str(body["text"]), "at_ms": at}
+    kept = channels.kept_under(channel, member, body.get("view"))  # the writer's class: no leak (issue 12 item 1)
     chat = dict(state.chat)
-    chat[channel] = (*chat.get(channel, ())[-(CHAT_HISTORY - 1):], line)
-    return replace(state, chat=chat), [Event("chat", line, channels.audience(channel, spec.teams))]
+    chat[kept] = (*chat.get(kept, ())[-(CHAT_HISTORY - 1):], line)
+    return replace(state, chat=chat), [Event("chat", line, channels.audience(kept, spec.teams))]
 
 
 def _clock(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Member | None, at: int) -> Outcome:

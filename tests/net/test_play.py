@@ -123,6 +123,33 @@ async def test_chat_reaches_only_its_channel(server: ServerProcess) -> None:
         await late.close()
 
 
+async def test_the_spectators_link_hears_its_own_chat_but_never_the_full_views(server: ServerProcess) -> None:
+    """Issue 12 item 1: a spectator on the link (the public class) hears its own lines on the spectators' channel,
+    and so do the full-view spectators; a named spectator's line (it sees hidden armies) never reaches the link,
+    which a player may hold; players never read the channel; the history on join follows the same rule."""
+    async with table(server) as t:
+        link = await signed_in(t.red1.ws_url, t.made["spectator_token"])
+        joined = await link.join(t.room)
+        assert joined["t"] == "joined" and "spectators" in joined["channels"], joined
+        said = await link.request({"t": "chat", "room": t.room, "channel": "spectators", "text": "from the link"})
+        assert said["t"] == "ack", said
+        await link.event("chat", text="from the link")
+        await t.spectator.event("chat", text="from the link")
+        await t.spectator.request({"t": "chat", "room": t.room, "channel": "spectators", "text": "blue hides"})
+        await t.moderator.event("chat", text="blue hides")
+        await t.moderator.request({"t": "chat", "room": t.room, "channel": "announce", "text": "after"})
+        await link.event("chat", text="after")  # (event() takes the line it waited for out of the inbox)
+        assert not [m for m in link.events(t.room) if m["kind"] == "chat"]  # not the named spectator's
+        for player in (t.red1, t.blue2):
+            await player.event("chat", text="after")
+            assert not [m for m in player.events(t.room) if m["kind"] == "chat"]  # no spectators' line
+        again = await signed_in(t.red1.ws_url, t.made["spectator_token"], t.room)
+        snap = await again.wait(lambda m: m["t"] == "snapshot")
+        assert [line["text"] for line in snap["chat"]] == ["from the link", "after"]
+        for c in (link, again):
+            await c.close()
+
+
 async def test_resume_after_a_dropped_connection_has_no_gap_and_no_duplicate(server: ServerProcess) -> None:
     async with table(server) as t:
         await t.red1.wait(lambda m: m["t"] == "snapshot")

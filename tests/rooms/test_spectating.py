@@ -103,3 +103,45 @@ async def test_the_spectators_link_shows_only_what_is_public_named_spectators_ev
     assert viewer == SPECTATOR and hub.feeds[battle.id].subs[out].delay_ms == max(60_000, phase) > 0
     assert hub.feeds[battle.id].subs[anna_out].delay_ms == 0  # Anna still live
     await hub.close()
+
+
+async def test_the_spectators_chat_follows_the_class_its_writer_sees_the_game_as(tmp_path: Path) -> None:
+    """A spectator on the link (the `public` class) hears its own lines and the full-view spectators hear them; a
+    full-view spectator's line (it sees hidden armies) never reaches the public class, which a player may hold;
+    players never read the spectators' channel; the history on (re)join follows the same rule."""
+    hub = await open_hub(tmp_path, ManualClock())
+    made = await hub.create_campaign(napoleonic())
+    campaign_room, _, m = await meet(hub, made)
+    room, link = campaign_room.id, m["spectator"]
+    entry = await hub.enter(Seen(), link, room, None, [].append)
+    assert entry.viewer == PUBLIC and "spectators" in entry.channels
+    anna, _ = await hub.name_spectator(made["moderator_token"], made["campaign"], "Anna")
+    await hub.command(link, room, "chat", {"channel": "spectators", "text": "from the link", "name": "Lin",
+                                           "view": SPECTATOR})  # a forged class is replaced by the policy's
+    await hub.command(anna, room, "chat", {"channel": "spectators", "text": "the blue army hides at the wood",
+                                           "view": PUBLIC})
+    await hub.command(m["moderator"], room, "chat", {"channel": "spectators", "text": "umpire to the full view",
+                                                     "view": PUBLIC})
+    heard = [(e.data["text"], e.audience) for e in campaign_room.history if e.kind == "chat"]
+    assert heard == [("from the link", frozenset({PUBLIC, SPECTATOR})),
+                     ("the blue army hides at the wood", frozenset({SPECTATOR})),
+                     ("umpire to the full view", frozenset({SPECTATOR}))]
+    assert all(e.data["channel"] == "spectators" for e in campaign_room.history if e.kind == "chat")
+
+    def chat_of(sent: list[dict[str, Any]]) -> list[str]:
+        return [line["text"] for line in next(s for s in sent if s["t"] == "snapshot")["chat"]]
+
+    _, sent, _ = await _joined(hub, link, room)
+    assert chat_of(sent) == ["from the link"]
+    _, sent, _ = await _joined(hub, anna, room)
+    assert sorted(chat_of(sent)) == ["from the link", "the blue army hides at the wood", "umpire to the full view"]
+    _, sent, _ = await _joined(hub, m["red-1"], room)
+    assert chat_of(sent) == []  # players never read the spectators' channel
+    # under `full` the link is in the spectator class: its lines are full-view ones
+    await hub.submit(room, "ruling", {"ruling": {"type": "spectating", "full": True}}, m["moderator"])
+    await hub.command(link, room, "chat", {"channel": "spectators", "text": "now with the full view"})
+    assert campaign_room.history[-1].audience == frozenset({SPECTATOR})
+    await hub.submit(room, "ruling", {"ruling": {"type": "spectating", "full": False}}, m["moderator"])
+    _, sent, _ = await _joined(hub, link, room)
+    assert chat_of(sent) == ["from the link"]
+    await hub.close()
