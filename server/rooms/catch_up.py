@@ -22,10 +22,11 @@ def ev(room: str, e: LoggedEvent) -> dict[str, Any]:
     return event_message(room, e.seq, e.at_ms, e.kind, e.plain_data())
 
 
-def snapshot(spec: RoomSpec, state: RoomState, seq: int, viewer: str, now: int) -> dict[str, Any]:
+def snapshot(spec: RoomSpec, state: RoomState, seq: int, viewer: str, now: int,
+             spectator: bool = False) -> dict[str, Any]:
     """The room at `seq` as `viewer` may see it: the engine's projection, the clocks, the chat of the channels
     it reads, who is away (D-N-14) and the teams to act."""
-    readable = set(state.chat) if viewer == MODERATOR else set(channels.history(viewer, spec.teams))
+    readable = set(state.chat) if viewer == MODERATOR else set(channels.history(viewer, spec.teams, spectator))
     lines = [line for c in sorted(readable) for line in state.chat.get(c, ())]
     chat = sorted(lines, key=lambda line: int(line["at_ms"]))
     return wire(Snapshot(
@@ -38,10 +39,11 @@ def snapshot(spec: RoomSpec, state: RoomState, seq: int, viewer: str, now: int) 
 
 
 def missed(spec: RoomSpec, history: Sequence[LoggedEvent], seq: int, viewer: str,
-           since: int | None) -> Iterable[LoggedEvent] | None:
+           since: int | None, spectator: bool = False) -> Iterable[LoggedEvent] | None:
     """The events after `since` that `viewer` may see, or None when the history no longer reaches back that far
     (or `since` is None or from the future): then a snapshot."""
     oldest = history[0].seq if history else seq + 1
     if since is None or since > seq or since < oldest - 1:
         return None
-    return (e for e in history if e.seq > since and visible(e.audience, viewer))
+    return (e for e in history if e.seq > since and visible(e.audience, viewer)
+            and not channels.spectators_only(e.kind, e.audience, viewer, spectator))

@@ -26,6 +26,9 @@ from server.rooms.secret_module import SECRET, secret_viewer
 SPECTATORS = "spectators"
 PUBLIC_SPECTATORS = "spectators:public"
 """Where the spectators' lines written in the `public` class are kept: their line still says `spectators`."""
+PUBLIC_SPECTATORS_AUDIENCE = frozenset({PUBLIC, SPECTATOR})
+"""Their audience. The public class is also a player's while in the secret module (D-N-14): only spectators'
+sockets of the public class hear these lines (`spectators_only`)."""
 
 
 def kept_under(channel: str, member: Member, view: str | None) -> str:
@@ -44,7 +47,7 @@ def audience(channel: str, teams: Sequence[str]) -> frozenset[str] | None:
     if channel == SPECTATORS:
         return frozenset({SPECTATOR})
     if channel == PUBLIC_SPECTATORS:
-        return frozenset({PUBLIC, SPECTATOR})
+        return PUBLIC_SPECTATORS_AUDIENCE
     if channel.startswith(SECRET + ":"):
         return frozenset({channel})
     kind, _, team = channel.partition(":")
@@ -91,26 +94,32 @@ def resolve(member: Member, channel: str, teams: Sequence[str], *, secret_room: 
     raise RoomError("no_such_channel", f"no channel {channel!r}")
 
 
-def readable(viewer: str, teams: Sequence[str]) -> list[str]:
-    """Channels a viewer class receives (its `joined.channels`)."""
+def spectators_only(kind: str, audience: frozenset[str] | None, viewer: str, spectator: bool) -> bool:
+    """Whether an event is a public spectator's line kept from this non-spectator socket of the public class (a
+    player in the secret module): players never read the spectators' channel."""
+    return viewer == PUBLIC and not spectator and kind == "chat" and audience == PUBLIC_SPECTATORS_AUDIENCE
+
+
+def readable(viewer: str, teams: Sequence[str], spectator: bool = False) -> list[str]:
+    """Channels a viewer class receives (its `joined.channels`); `spectator`: the socket is a spectator's."""
     if viewer == MODERATOR:
         return ["announce", "players", "spectators", *(f"{k}:{t}" for t in teams for k in ("team", "mod"))]
     if viewer == SPECTATOR:
         return ["announce", "spectators"]
     if viewer == PUBLIC:
-        return ["announce", "spectators"]
+        return ["announce", SPECTATORS] if spectator else ["announce"]
     if viewer.startswith(SECRET + ":"):
         return [viewer]
     team = viewer.removeprefix("team:")
     return ["announce", "players", f"team:{team}", f"mod:{team}"]
 
 
-def history(viewer: str, teams: Sequence[str]) -> list[str]:
+def history(viewer: str, teams: Sequence[str], spectator: bool = False) -> list[str]:
     """The chat histories a (non-moderator) viewer class gets on join: its readable channels, the spectators'
     split by the class its lines were written in (`public` reads only the public lines)."""
-    kept = [c for c in readable(viewer, teams) if c != SPECTATORS]
+    kept = [c for c in readable(viewer, teams, spectator) if c != SPECTATORS]
     if viewer == SPECTATOR:
         kept += [SPECTATORS, PUBLIC_SPECTATORS]
-    elif viewer == PUBLIC:
+    elif viewer == PUBLIC and spectator:
         kept.append(PUBLIC_SPECTATORS)
     return kept

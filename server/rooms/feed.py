@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from server.core.engine import MODERATOR, PUBLIC, SPECTATOR
-from server.rooms import secret_module
+from server.rooms import channels, secret_module
 from server.rooms.ids import RoomId
 from server.rooms.scheduler import LoopScheduler, Scheduler, Timer, wall_ms
 from server.store.records import LoggedEvent
@@ -136,6 +136,7 @@ class Feed:
             text: bytes | None = None
             aud = ev.audience
             seq = ev.seq
+            public_spectators = ev.kind == "chat" and aud == channels.PUBLIC_SPECTATORS_AUDIENCE
             for sub in subs:
                 if sub.pending is not None:
                     sub.pending.append(ev)
@@ -146,6 +147,8 @@ class Feed:
                 viewer = sub.viewer
                 if aud is not None and viewer != MODERATOR and viewer not in aud:
                     continue
+                if public_spectators and not sub.spectator and viewer == PUBLIC:
+                    continue  # a player away in the secret module: players never read the spectators' channel
                 outlet = sub.outlet
                 if outlet.json:
                     if text is None:

@@ -61,7 +61,8 @@ class Joins:
         if view_as is not None and member.role != "moderator":
             raise RoomError("forbidden", "only the moderator sees the room as others see it")
         sub, seq, viewer = await self.join(outlet, member, room_id, since, send, view_as=view_as)
-        return Entry(sub, seq, viewer, channels.readable(viewer, await self.teams_of(member.campaign)))
+        return Entry(sub, seq, viewer, channels.readable(viewer, await self.teams_of(member.campaign),
+                                                         member.role == "spectator"))
 
     async def _feed(self, room_id: str) -> Feed:
         """The room's local feed, subscribed to the bus; marked as being joined so it is not dropped meanwhile."""
@@ -92,7 +93,7 @@ class Joins:
                 async with room.lock:
                     viewer = view_as or room.viewer_of(member)
                     sub = feed.add(outlet, viewer, spectator=member.role == "spectator")
-                    messages, seq = room.catch_up(viewer, since), room.seq
+                    messages, seq = room.catch_up(viewer, since, member.role == "spectator"), room.seq
                 holder = room
             else:
                 sub = feed.add(outlet, member.viewer, spectator=member.role == "spectator")
@@ -101,7 +102,7 @@ class Joins:
                     feed.remove(outlet)
                     raise RoomError("no_such_room", f"no room {room_id}")
                 viewer = sub.viewer = view_as or copy.viewer_of(member)
-                messages, seq = copy.catch_up(viewer, since), copy.seq
+                messages, seq = copy.catch_up(viewer, since, member.role == "spectator"), copy.seq
                 holder = copy
             feed.spectator_delay_ms = holder.spectator_delay_ms
             if policy is not None and spectating.delayed(policy, member):  # the spectators' link under `full`
@@ -132,7 +133,7 @@ class Joins:
         tail = [e for e in room.history if e.seq > past.seq]
         last = tail[-1].seq if tail else past.seq
         sub.pending = [*tail, *(e for e in sub.pending or [] if e.seq > last)]
-        return [past.snapshot_for(SPECTATOR)], past.seq
+        return [past.snapshot_for(SPECTATOR, True)], past.seq
 
     def _policy_changed(self, feed: Feed) -> None:
         """The campaign's spectating policy changed: its spectators here, in the campaign room and its battles,

@@ -17,7 +17,7 @@ from collections import OrderedDict
 from typing import Any
 
 from server.core.engine import MODERATOR, PUBLIC, SPECTATOR
-from server.rooms import spectating
+from server.rooms import channels, spectating
 from server.rooms.catch_up import visible
 from server.rooms.errors import RoomError, forbidden
 from server.rooms.ids import RoomId
@@ -155,7 +155,8 @@ class Replays:
         for record in records:
             room.advance([record])
             seen = [{"seq": e.seq, "at_ms": e.at_ms, "kind": e.kind, "data": e.plain_data()}
-                    for e in record.events if visible(e.audience, viewer)]
+                    for e in record.events if visible(e.audience, viewer)
+                    and not channels.spectators_only(e.kind, e.audience, viewer, False)]  # a player may ask
             after = engine.view(room.state.game, viewer)
             patch = view_patch(before, after) if before is not None else None
             if before is not None and not seen and not patch:

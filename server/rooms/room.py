@@ -376,15 +376,15 @@ class Room:
         clocks = self.state.clocks
         return clocks.view(self.now()) if clocks is not None else {}
 
-    def snapshot_for(self, viewer: str) -> dict[str, Any]:
-        return catch_up.snapshot(self.spec, self.state, self.seq, viewer, self.now())
+    def snapshot_for(self, viewer: str, spectator: bool = False) -> dict[str, Any]:
+        return catch_up.snapshot(self.spec, self.state, self.seq, viewer, self.now(), spectator)
 
-    def catch_up(self, viewer: str, since: int | None) -> list[dict[str, Any]]:
+    def catch_up(self, viewer: str, since: int | None, spectator: bool = False) -> list[dict[str, Any]]:
         """What a viewer that saw everything up to `since` is missing: exactly the later events it may see, or a
         snapshot when the history no longer reaches back that far."""
-        missed = catch_up.missed(self.spec, self.history, self.seq, viewer, since)
+        missed = catch_up.missed(self.spec, self.history, self.seq, viewer, since, spectator)
         if missed is None:
-            return [self.snapshot_for(viewer)]
+            return [self.snapshot_for(viewer, spectator)]
         return [catch_up.ev(self.id, e) for e in missed]
 
     def lockout_of(self, player: str) -> Away | None:

@@ -137,11 +137,20 @@ async def test_the_spectators_chat_follows_the_class_its_writer_sees_the_game_as
     assert sorted(chat_of(sent)) == ["from the link", "the blue army hides at the wood", "umpire to the full view"]
     _, sent, _ = await _joined(hub, m["red-1"], room)
     assert chat_of(sent) == []  # players never read the spectators' channel
+    # nor does a player in the secret module (D-N-14), who sees the campaign as the public class does
+    await hub.command(m["moderator"], None, "lock", {"player": "blue-1", "reason": "a ruling"})
+    away, sent = Seen(), []
+    entry = await hub.enter(away, m["blue-1"], room, None, sent.append)
+    assert entry.viewer == PUBLIC and "spectators" not in entry.channels and chat_of(sent) == []
+    _, _, link_out = await _joined(hub, link, room)
+    await hub.command(link, room, "chat", {"channel": "spectators", "text": "second from the link"})
+    assert any(b"second from the link" in f for f in link_out.frames)
+    assert not any(b"second from the link" in f for f in away.frames)
     # under `full` the link is in the spectator class: its lines are full-view ones
     await hub.submit(room, "ruling", {"ruling": {"type": "spectating", "full": True}}, m["moderator"])
     await hub.command(link, room, "chat", {"channel": "spectators", "text": "now with the full view"})
     assert campaign_room.history[-1].audience == frozenset({SPECTATOR})
     await hub.submit(room, "ruling", {"ruling": {"type": "spectating", "full": False}}, m["moderator"])
     _, sent, _ = await _joined(hub, link, room)
-    assert chat_of(sent) == ["from the link"]
+    assert chat_of(sent) == ["from the link", "second from the link"]
     await hub.close()
