@@ -30,8 +30,13 @@ def test_the_umpire_mutes_the_spectators_from_the_desk(web_server: ServerProcess
     open_link(spectator, made["spectator_link"], "spectator")
     open_link(red, made["seats"][0]["link"], "red")
     _say(spectator, "spectators", "what a move")
+    # the link is in the public class (issue 12 item 1): it hears its own line on the spectators' channel
+    expect(spectator.get_by_test_id("chat-lines")).to_contain_text("what a move")
     moderator.get_by_test_id("chan-spectators").click()
     expect(moderator.get_by_test_id("chat-lines")).to_contain_text("what a move")
+    _say(moderator, "spectators", "the blue reserve waits behind the hill")  # the full view's: not the link's
+    expect(moderator.get_by_test_id("chat-lines")).to_contain_text("the blue reserve")
+    expect(red.get_by_test_id("chan-spectators")).to_have_count(0)  # players never see the channel
 
     moderator.get_by_test_id("mod-mute-all").click()
     expect(spectator.get_by_test_id("turn-log")).to_contain_text("The umpire has muted the spectators' chat")
@@ -45,3 +50,9 @@ def test_the_umpire_mutes_the_spectators_from_the_desk(web_server: ServerProcess
     expect(spectator.get_by_test_id("turn-log")).to_contain_text("Spectators may chat again")
     _say(spectator, "spectators", "thank you")
     expect(moderator.get_by_test_id("chat-lines")).to_contain_text("thank you")
+    expect(spectator.get_by_test_id("chat-lines")).to_contain_text("thank you")
+    expect(spectator.get_by_test_id("chat-lines")).not_to_contain_text("the blue reserve")
+    spectator.reload()  # the history on join: the link's own lines, never the full view's
+    spectator.get_by_test_id("chan-spectators").click()
+    expect(spectator.get_by_test_id("chat-lines")).to_contain_text("what a move")
+    expect(spectator.get_by_test_id("chat-lines")).not_to_contain_text("the blue reserve")
