@@ -11,8 +11,9 @@ that may receive it (`audience`); `None` means everyone. When teams must see dif
 event per audience, so each event is serialized once per viewer class and the same bytes go to every socket.
 
 Beyond the moves of one game, an engine declares hooks the rooms call and `BaseEngine` gives their defaults:
-orders a team may give out of its turn, the consequence of a refused order, and the child rooms a game runs (a
-campaign's battles: what they are, how each starts, what its result does here, the commands its events call for).
+orders a team may give out of its turn, the consequence of a refused order, the child rooms a game runs (a
+campaign's battles: what they are, how each starts, what its result does here, the commands its events call for),
+and the AI commander that plays a side from its view (issue 18).
 The rooms know no particular game: they ask these hooks, never the engine's state.
 """
 
@@ -178,6 +179,13 @@ class Engine(Protocol[S]):
         N-VICTORY-3; a battle settled on the map ended in its room, D-L-2)."""
         ...
 
+    def commander(self, view: Mapping[str, Any], team: str, rng_seed: int) -> Sequence[Mapping[str, Any]] | None:
+        """The AI commander (issue 18): the orders `team` gives now, decided from `view` alone — the projection
+        its players receive (fog included), never the state — and `rng_seed` (from the room's generator). The
+        room sends them through its authority like a person's, then ends the team's turn. None: this game has no
+        AI (the room only ends the turn)."""
+        ...
+
 
 class BaseEngine(Generic[S]):
     """The defaults of the engine hooks: no out-of-turn orders, no consequence of a refusal, no result for a
@@ -209,3 +217,6 @@ class BaseEngine(Generic[S]):
 
     def follow_ups(self, kind: str, data: Mapping[str, Any]) -> Sequence[FollowUp]:
         return ()
+
+    def commander(self, view: Mapping[str, Any], team: str, rng_seed: int) -> Sequence[Mapping[str, Any]] | None:
+        return None

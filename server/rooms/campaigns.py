@@ -77,6 +77,10 @@ def plan_campaign(spec: Mapping[str, Any], now_ms: int, engines: Registry) -> Ca
         "clock": clock, "house_rules": list(spec.get("house_rules") or []), "public": bool(spec.get("public", True)),
         "created_ms": now_ms,
     }
+    ai_teams = {t["colour"] for t in spec["teams"] if t.get("ai")}
+    ai = [s["player"] for s in seats if s["team"] in ai_teams]  # issue 18: seats the AI plays from the start
+    if ai:
+        meta["ai"] = ai
     if spec.get("open_spectating"):
         meta["spectator_token"] = spectator_token  # deliberately public: the lobby hands it to anyone
     config = engines.config(engine_name, {**dict(spec.get("config") or {}), "teams": meta["teams"], "level": level,
@@ -88,7 +92,9 @@ def plan_campaign(spec: Mapping[str, Any], now_ms: int, engines: Registry) -> Ca
         RoomId.campaign_room(campaign_id): {
             "engine": engine_name, "campaign": campaign_id, "teams": teams, "players": players, "clock": clock,
             "seed": seed, "lockout_ms": lockout_ms, "config": config,
-            "clocks_paused": bool(spec.get("clocks_paused", False)),
+            "clocks_paused": bool(spec.get("clocks_paused", False)), "ai": ai,
+            **({"ai_stand_in_ms": int(float(spec["ai_stand_in"]) * 60_000)}
+               if spec.get("ai_stand_in") is not None else {}),
         },
         RoomId.secret_room(campaign_id): {
             "engine": None, "campaign": campaign_id, "teams": teams, "players": players, "clock": None,

@@ -14,6 +14,8 @@ Commands (the kinds of the log's records):
     lock/release the secret module (server/rooms/secret_module.py); release by time is a timer's
     downtime     the server was down: nobody's clock is charged for it (issue 2 §5)
     child_over   a child room's result comes back to its parent (D-L-1); the server's
+    mod_ai       a seat handed to the AI or back (issue 18, server/rooms/ai_seats.py): the moderator's, or the
+                 server's when the AI stands in for an absent player
 
 The order of checks for a command (boardgame.io's master): role, then the secret module, then game over, then
 whose turn it is (C-1.7, C-1.8); issue 12's `paused` refusal belongs after the secret module.
@@ -29,7 +31,7 @@ from server.clock import Clocks, ClockSettings
 from server.core import errors
 from server.core.engine import Event
 from server.core.errors import IllegalOrder, NotYourTurn, RuleError
-from server.rooms import channels, secret_module
+from server.rooms import ai_seats, channels, secret_module
 from server.rooms.errors import RoomError, forbidden, game_over, moderator_only
 from server.rooms.members import Member
 from server.rooms.state import RoomSpec, RoomState
@@ -143,7 +145,8 @@ def _setup(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Me
         game, opening = spec.engine.setup(body.get("config") or {}, int(body.get("seed", 0)))
         events += opening
     clocks = Clocks.create(ClockSettings.load(body["clock"]), list(spec.teams)) if body.get("clock") else None
-    state, events = _turn_changes(spec, RoomState(game, clocks), frozenset(), events, at)
+    ai = ai_seats.at_setup(spec, body)  # issue 18: a team created as played by the AI
+    state, events = _turn_changes(spec, RoomState(game, clocks, ai=ai), frozenset(), events, at)
     if state.clocks is not None and body.get("clocks_paused"):
         clocks, paused = state.clocks.pause(at)  # the moderator starts the game by resuming them
         state = state.with_clocks(clocks)
@@ -190,8 +193,7 @@ def _flag(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Mem
         return state.with_clocks(clocks), [*events, Event("flag_not_applied", {
             "team": team, "code": exc.code, "message": exc.message, "rule": exc.rule})]
     events += more
-    return _turn_changes(spec, RoomState(game, clocks, state.away, state.chat, state.spectator_delay_ms), before,
-                         events, at, ending=team)
+    return _turn_changes(spec, state.with_game(game).with_clocks(clocks), before, events, at, ending=team)
 
 
 def _refused(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Member | None,
@@ -284,5 +286,5 @@ def _child_over(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], membe
 STEPS: dict[str, Step] = {
     "setup": _setup, "order": _order, "end_turn": _end_turn, "flag": _flag, "refused": _refused, "chat": _chat,
     "clock": _clock, "ruling": _ruling, "lock": secret_module.lock, "release": secret_module.release,
-    "downtime": _downtime, "child_over": _child_over,
+    "downtime": _downtime, "child_over": _child_over, "mod_ai": ai_seats.hand_over,
 }

@@ -70,13 +70,16 @@ class RoomState:
     chat: Mapping[str, tuple[ChatLine, ...]] = field(default_factory=dict)
     spectator_delay_ms: int = 0
     """Spectators see each event this long after it happened (the moderator's `spectator_delay` ruling)."""
+    ai: Mapping[str, str] = field(default_factory=dict)
+    """The seats the AI plays (issue 18, server/rooms/ai_seats.py): player -> why ("setup", "moderator",
+    "stand_in")."""
 
     def with_game(self, game: Any) -> RoomState:
         """`replace(state, game=...)` without `dataclasses.replace`'s field walk (once or twice per command)."""
-        return RoomState(game, self.clocks, self.away, self.chat, self.spectator_delay_ms)
+        return RoomState(game, self.clocks, self.away, self.chat, self.spectator_delay_ms, self.ai)
 
     def with_clocks(self, clocks: Clocks | None) -> RoomState:
-        return RoomState(self.game, clocks, self.away, self.chat, self.spectator_delay_ms)
+        return RoomState(self.game, clocks, self.away, self.chat, self.spectator_delay_ms, self.ai)
 
     def dump(self, spec: RoomSpec) -> dict[str, Any]:
         return {
@@ -85,6 +88,7 @@ class RoomState:
             "away": {p: a.dump() for p, a in self.away.items()},
             "chat": {c: [dict(line) for line in lines] for c, lines in self.chat.items()},
             "spectator_delay_ms": self.spectator_delay_ms,
+            **({"ai": dict(self.ai)} if self.ai else {}),
         }
 
     @classmethod
@@ -95,4 +99,5 @@ class RoomState:
             {p: Away(**a) for p, a in data.get("away", {}).items()},
             {c: tuple(lines) for c, lines in data.get("chat", {}).items()},
             int(data.get("spectator_delay_ms", 0)),
+            {str(p): str(why) for p, why in dict(data.get("ai") or {}).items()},
         )

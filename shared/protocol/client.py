@@ -109,7 +109,17 @@ class ModRuling(_Msg):
     ruling: dict[str, Any]
 
 
+class ModAi(_Msg):
+    """Moderator: hand a seat (`player`, or a team's colour: all its seats) to the AI commander, or take it back
+    (issue 18). Goes to the campaign room; its battles follow."""
+
+    t: Literal["mod_ai"] = "mod_ai"
+    player: Annotated[str, Field(min_length=1, max_length=64)]
+    on: bool
+
+
 ClientMessage = Annotated[
-    Hello | Join | Leave | Order | EndTurn | Chat | Pong | ModClock | ModSecretModule | ModRelease | ModRuling,
+    Hello | Join | Leave | Order | EndTurn | Chat | Pong | ModClock | ModSecretModule | ModRelease | ModRuling
+    | ModAi,
     Field(discriminator="t"),
 ]

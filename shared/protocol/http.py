@@ -18,6 +18,7 @@ class TeamSpec(_Body):
 
     colour: Colour
     seats: Annotated[int, Field(ge=1, le=3)] = 1
+    ai: bool = False  # issue 18: every seat of the team played by the AI from the start ("play against the computer")
 
 
 class ClockSpec(_Body):
@@ -46,6 +47,9 @@ class CreateCampaign(_Body):
     public: bool = True
     open_spectating: bool = False  # the lobby lists the spectators' link (anyone, players too, may watch)
     lockout_minutes: Annotated[float, Field(gt=0, le=24 * 60)] = 20.0
+    ai_stand_in: Annotated[float, Field(ge=0, le=24 * 60)] | None = None
+    """Issue 18: minutes after a team's turn begins with none of its seats connected before the AI stands in for
+    it (the player takes over on return); null: it never does."""
     config: dict[str, Any] = Field(default_factory=dict)
 
     @model_validator(mode="after")
