@@ -151,6 +151,9 @@ class Commanders:
             return
         member = Member(RoomId(room_id).campaign, "player", seat, team, int(seat.rpartition("-")[2] or 0) or None)
         engine, view = room.engine, room.engine.view(room.state.game, team_viewer(team))
+        legal = getattr(engine, "legal_orders", None)  # the options query's answer, as a player's client gets it
+        if callable(legal):
+            view = {**view, "options": legal(room.state.game, team)}
         seed, budget, index = decision_seed(room, team), think_budget_ms(room, team), room.index
         started = time.perf_counter()
         try:
