@@ -151,9 +151,7 @@ class Commanders:
             return
         member = Member(RoomId(room_id).campaign, "player", seat, team, int(seat.rpartition("-")[2] or 0) or None)
         engine, view = room.engine, room.engine.view(room.state.game, team_viewer(team))
-        legal = getattr(engine, "legal_orders", None)  # the options query's answer, as a player's client gets it
-        if callable(legal):
-            view = {**view, "options": legal(room.state.game, team)}
+        view = {**view, **self._options(room, team)}
         seed, budget, index = decision_seed(room, team), think_budget_ms(room, team), room.index
         started = time.perf_counter()
         try:
@@ -174,6 +172,18 @@ class Commanders:
         room = self.rooms.rooms.get(room_id)
         if ended and room is not None:
             self._look(room)  # its next turn may follow at once (a battle's next phase, a decision)
+
+    def _options(self, room: Room, team: str) -> dict[str, Any]:
+        """The options query's answer for the team as a whole, as a player's client gets it (the engine's
+        `options` hook; before it, the skirmish's `legal_orders`)."""
+        engine = room.engine
+        for name, args in (("options", (team_viewer(team), None)), ("legal_orders", (team,))):
+            query = getattr(engine, name, None)
+            if callable(query):
+                answer = query(room.state.game, *args)
+                if answer is not None:
+                    return {"options": answer}
+        return {}
 
     async def _give(self, room_id: str, team: str, member: Member, orders: Sequence[Mapping[str, Any]],
                     index: int) -> bool:
