@@ -182,8 +182,9 @@ class Engine(Protocol[S]):
     def commander(self, view: Mapping[str, Any], team: str, rng_seed: int) -> Sequence[Mapping[str, Any]] | None:
         """The AI commander (issue 18): the orders `team` gives now, decided from `view` alone — the projection
         its players receive (fog included), never the state — and `rng_seed` (from the room's generator). The
-        room sends them through its authority like a person's, then ends the team's turn. None: this game has no
-        AI (the room only ends the turn)."""
+        room sends them through its authority like a person's, then ends the team's turn (an engine whose
+        `commander_alternatives` is true offers alternatives instead, best first: the first accepted is the order,
+        and the AI is asked again). None: this game has no AI (the room only ends the turn)."""
         ...
 
 

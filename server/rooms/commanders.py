@@ -26,7 +26,7 @@ import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Protocol
 
-from server.core.engine import team_viewer
+from server.core.engine import Engine, team_viewer
 from server.core.errors import RuleError
 from server.rooms import ai_seats
 from server.rooms.ids import RoomId
@@ -69,6 +69,21 @@ def think_budget_ms(room: Room, team: str) -> int:
     if clocks is None or team not in clocks.teams:
         return THINK_MS
     return max(0, min(THINK_MS, clocks.remaining_ms(team, room.now()) - CLOCK_MARGIN_MS))
+
+
+def decide(engine: Engine[Any], game: Any, team: str, seed: int) -> Sequence[Mapping[str, Any]] | None:
+    """The AI's decision (in a worker thread): the team's view — what its players receive — with the options
+    query's answer for the team as a whole (the engine's `options` hook; before it, the skirmish's
+    `legal_orders`), then the engine's commander. Nothing else of the state reaches it."""
+    view = engine.view(game, team_viewer(team))
+    for name, args in (("options", (team_viewer(team), None)), ("legal_orders", (team,))):
+        query = getattr(engine, name, None)
+        if callable(query):
+            answer = query(game, *args)
+            if answer is not None:
+                view = {**view, "options": answer}
+                break
+    return engine.commander(view, team, seed)
 
 
 class Commanders:
@@ -150,13 +165,12 @@ class Commanders:
         if seat is None:
             return
         member = Member(RoomId(room_id).campaign, "player", seat, team, int(seat.rpartition("-")[2] or 0) or None)
-        engine, view = room.engine, room.engine.view(room.state.game, team_viewer(team))
-        view = {**view, **self._options(room, team)}
+        engine, game = room.engine, room.state.game  # states are never changed in place: safe in a thread
         seed, budget, index = decision_seed(room, team), think_budget_ms(room, team), room.index
         started = time.perf_counter()
         try:
             orders: Sequence[Mapping[str, Any]] | None = await asyncio.wait_for(
-                asyncio.get_running_loop().run_in_executor(None, engine.commander, view, team, seed), budget / 1000)
+                asyncio.get_running_loop().run_in_executor(None, decide, engine, game, team, seed), budget / 1000)
         except TimeoutError:
             log.warning("room %s: the AI for %s found no orders within %d ms", room_id, team, budget)
             orders = ()
@@ -173,21 +187,12 @@ class Commanders:
         if ended and room is not None:
             self._look(room)  # its next turn may follow at once (a battle's next phase, a decision)
 
-    def _options(self, room: Room, team: str) -> dict[str, Any]:
-        """The options query's answer for the team as a whole, as a player's client gets it (the engine's
-        `options` hook; before it, the skirmish's `legal_orders`)."""
-        engine = room.engine
-        for name, args in (("options", (team_viewer(team), None)), ("legal_orders", (team,))):
-            query = getattr(engine, name, None)
-            if callable(query):
-                answer = query(room.state.game, *args)
-                if answer is not None:
-                    return {"options": answer}
-        return {}
-
     async def _give(self, room_id: str, team: str, member: Member, orders: Sequence[Mapping[str, Any]],
                     index: int) -> bool:
-        """The orders through the room, then the end of the turn. Returns whether the turn ended."""
+        """The orders through the room, then the end of the turn. Returns whether the turn ended (or, for an
+        engine whose commander offers alternatives, one order was given: the AI is asked again for the next)."""
+        room = self.rooms.rooms.get(room_id)
+        alternatives = bool(getattr(room.engine if room is not None else None, "commander_alternatives", False))
         for n, order in enumerate(orders):
             if not self._still_to_play(room_id, team):
                 return False
@@ -196,6 +201,9 @@ class Commanders:
                                                            "cid": index * 1000 + n}, member)
             except RuleError as exc:
                 log.info("room %s: the AI's order for %s refused (%s)", room_id, team, exc.message)
+                continue
+            if alternatives:
+                return True
         if not self._still_to_play(room_id, team):
             return True
         try:

@@ -211,6 +211,10 @@ class SkirmishEngine(BaseEngine[SkirmishState]):
     def view(self, state: SkirmishState, viewer: str) -> dict[str, Any]:
         return view_of(state, viewer)
 
+    commander_alternatives = True
+    """Its commander's orders are alternatives, best first: the first the room accepts is the side's order, and
+    the AI is asked again for the next (D-S-4: one order at a time)."""
+
     def commander(self, view: Mapping[str, Any], team: str, rng_seed: int) -> Sequence[Mapping[str, Any]] | None:
         """Issue 21 item 5: the AI's next order for `team`, best first (ai.py), from its view and options."""
         return ai.command(view, team, rng_seed)
