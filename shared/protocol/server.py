@@ -125,7 +125,7 @@ class Snapshot(_Msg):
     chat: list[ChatLine] = Field(default_factory=list)
     away: list[Away] = Field(default_factory=list)
     active: list[str] = Field(default_factory=list)
-    ai: list[str] = Field(default_factory=list)
+    ai: list[str] = Field(default_factory=list, json_schema_extra={"x-omitted-when-empty": True})
 
 
 class View(_Msg):
