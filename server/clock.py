@@ -290,11 +290,26 @@ class Clocks:
             budget_ms=self.settings.turn_ms if self.settings.mode != "fischer" and not flagged else clock.budget_ms,
         )
 
-    def flag_if_due(self, team: str, now_ms: int) -> tuple[Clocks, list[Event]]:
-        """If `team`'s time has run out by `now_ms`, its clock stops flagged: `clock_flagged`, once. A paused or
-        stopped clock never flags."""
+    def flag_due_ms(self, team: str) -> int | None:
+        """CLK-5: when the room flags `team` — its deadline plus the lag allowance (`lag_cap_ms`), so that an
+        `end_turn` sent in time over a slow link still arrives before the flag; None when not ticking."""
         deadline = self.deadline_ms(team)
-        if deadline is None or now_ms < deadline:
+        return None if deadline is None else deadline + self.settings.lag_cap_ms
+
+    def late_ms(self, team: str, now_ms: int, lag_ms: int) -> int:
+        """CLK-5: how late a command of `team` at `now_ms` is past its deadline after the link's measured lag
+        (capped at `lag_cap_ms`) is allowed for; 0 when in time or not ticking."""
+        deadline = self.deadline_ms(team)
+        if deadline is None:
+            return 0
+        return max(0, now_ms - deadline - min(max(lag_ms, 0), self.settings.lag_cap_ms))
+
+    def flag_if_due(self, team: str, now_ms: int, grace_ms: int = 0) -> tuple[Clocks, list[Event]]:
+        """If `team`'s time has run out by `now_ms` (`grace_ms` past its deadline: the room passes the lag
+        allowance, CLK-5), its clock stops flagged at the deadline: `clock_flagged`, once. A paused or stopped clock
+        never flags."""
+        deadline = self.deadline_ms(team)
+        if deadline is None or now_ms < deadline + grace_ms:
             return self, []
         clock = self._stopped(self.teams[team].settled(self.settings, deadline), flagged=True)
         event = self._event("clock_flagged", team, clock, now_ms, flagged_at_ms=deadline)

@@ -21,6 +21,7 @@ class Settings:
     data_dir: str = "data"
     redis_url: str | None = None
     redis_prefix: str = "ks"
+    redis_wait_s: float = 0.0  # at start, how long to wait for an unreachable Redis before giving up (0: at once)
     demo: bool = False
     demo_scenario: str = "napoleonic"  # the engine/scenario of the demo campaign (GET /api/engines lists them)
     node: str | None = None
@@ -50,7 +51,7 @@ class Settings:
     stall_s: float = 1.0
     socket_send_buffer_bytes: int = 128 * 1024  # SO_SNDBUF of websocket sockets (0: the kernel's autotuning)
     drain_timeout_s: float = 5.0  # bytes queued (here or in the kernel) and none read for this long: cut off (4008)
-    lease_ms: int = 10_000
+    lease_ms: int = 2_000
     snapshot_every: int = 200
     room_idle_s: float = 600.0  # an owned room unused this long (nobody here, no command, no timer soon) is unloaded
 
@@ -166,6 +167,9 @@ def _parser(env: Mapping[str, str]) -> _Parser:
     flag("--data-dir", "KS_DATA_DIR", "data", str, "embedded store's directory (and the demo's links file)")
     flag("--redis-url", "REDIS_URL", None, str, "use Redis for the store and the bus (unset: embedded store)")
     flag("--redis-prefix", "KS_REDIS_PREFIX", "ks", str, "namespace of every Redis key and channel")
+    flag("--redis-wait", "KS_REDIS_WAIT", 0.0, _positive(float),
+         "at start, seconds to wait for an unreachable Redis, asking again with back-off, before giving up with "
+         "one line (0: give up at once); once started, a node never exits for Redis")
     flag("--archive-dir", "KS_ARCHIVE_DIR", None, str,
          "where archived campaigns' export files go (admin archive, retention; default: <data-dir>/archive)")
     flag("--retention-days", "KS_RETENTION_DAYS", 0.0, _positive(float),
@@ -195,8 +199,9 @@ def _parser(env: Mapping[str, str]) -> _Parser:
          "peer is dropped (a proxy's idle timeout must be longer)")
     flag("--ping-interval", "KS_PING_INTERVAL", 5.0, _positive(float),
          "seconds between protocol pings measuring each connection's round trip (lag credit)")
-    flag("--lease-ms", "KS_LEASE_MS", 10_000, _positive(int),
-         "room lease time-to-live under Redis in milliseconds (a dead owner's rooms move after about this long)")
+    flag("--lease-ms", "KS_LEASE_MS", 2_000, _positive(int),
+         "room lease time-to-live under Redis in milliseconds (a dead owner's rooms move after about this long; "
+         "renewed every half second)")
     flag("--room-idle-s", "KS_ROOM_IDLE_S", 600.0, _positive(float),
          "unload an owned room after this many idle seconds (0: never)")
     flag("--shutdown-timeout", "KS_SHUTDOWN_TIMEOUT", 10.0, _positive(float),
@@ -222,6 +227,7 @@ def parse(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = Non
     a = _parser(env).parse_args(sys.argv[1:] if argv is None else argv)
     return Settings(
         host=a.host, port=a.port, data_dir=a.data_dir, redis_url=a.redis_url or None, redis_prefix=a.redis_prefix,
+        redis_wait_s=a.redis_wait,
         demo=a.demo, demo_scenario=a.demo_scenario, node=a.node or None,
         public_url=(a.public_url or public_url_for(a.host, a.port)).rstrip("/"),
         create_token=env.get("KS_CREATE_TOKEN") or None, metrics_port=a.metrics_port,

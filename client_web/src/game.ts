@@ -16,6 +16,7 @@ import { fetchSteps, ReplayRefused, ReplayUnavailable, Timeline, type Frame, typ
 import { battleRoom, campaignRoom, compareRooms, isBattleRoom, isSecretRoom, parseRoom, secretRoom } from "./net/room-id";
 import { Session, type RoomView } from "./net/session";
 import { readBattle } from "./battle/model";
+import { readOptions } from "./battle/options";
 import { ruleLinks } from "./ui/rule-links";
 import { Attention, sound } from "./ui/attention";
 import { ChannelsPanel } from "./ui/channels";
@@ -568,7 +569,9 @@ export class GamePage {
         const code = typeof e?.code === "string" ? e.code : "other";
         return { text: this.errorText(code, lang() === "en" ? String(e?.message ?? "") : ""), rule: typeof e?.rule === "string" ? e.rule : null };
       };
-      view = wantBattle ? new BattleView({ order, refusalText }, canOrder && !this.locked) : new CampaignView({ order }, canOrder && !this.locked,
+      // issue 14: the unit's legal options from the server, which the previews and the order buttons follow
+      const options = (unit: string | null) => this.conn.options(id, unit).then(readOptions);
+      view = wantBattle ? new BattleView({ order, refusalText, options }, canOrder && !this.locked) : new CampaignView({ order }, canOrder && !this.locked,
         () => (this.session.welcome?.role === "player" && !this.locked ? this.session.welcome.team ?? null : null));
       this.views.set(id, view);
     }

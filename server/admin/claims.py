@@ -6,7 +6,6 @@ rooms it has open (`local`)."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import os
 import socket
@@ -32,7 +31,7 @@ class LocalRooms(Protocol):
     @property
     def rooms(self) -> Mapping[str, Any]: ...
 
-    def opening(self, room_id: str) -> asyncio.Lock: ...
+    def opening(self, room_id: str) -> contextlib.AbstractAsyncContextManager[None]: ...
 
 
 class Claim:

@@ -34,9 +34,11 @@ class RedisBus:
     """`EventBus` over Redis pub/sub: one subscriber connection per node, one listener task. It also relays
     commands to the node that owns a room (`<prefix>:node:<id>:commands`, answers on `...:replies`)."""
 
-    def __init__(self, client: aioredis.Redis, prefix: str):
+    def __init__(self, client: aioredis.Redis, prefix: str, *, owns_client: bool = False):
         self.r: Any = client
         self.prefix = prefix
+        self.owns_client = owns_client
+        """Closing the bus closes its client (its own, not the store's)."""
         self._pubsub: Any = client.pubsub()
         self._handlers: dict[str, list[EventHandler]] = defaultdict(list)
         self._routes: dict[str, Callable[[bytes], None]] = {}
@@ -120,16 +122,22 @@ class RedisBus:
                 log.exception("feed of %s failed", room)
 
     async def _listen(self) -> None:
+        failures = 0
         while True:
             try:
                 # timeout=None blocks on the socket: no timeout context and timer per message (6 us each)
                 message = await self._pubsub.get_message(ignore_subscribe_messages=True, timeout=None)
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("redis pub/sub listener")
-                await asyncio.sleep(0.5)
+            except Exception as exc:  # Redis down: the subscriber reconnects (and subscribes again) with back-off
+                if failures == 0:
+                    log.warning("redis pub/sub listener lost Redis (%r); reconnecting with back-off", exc)
+                failures += 1
+                await asyncio.sleep(min(5.0, 0.25 * 2 ** min(failures, 5)))
                 continue
+            if failures:
+                log.warning("redis pub/sub listener reconnected after %d tries", failures)
+                failures = 0
             if message is None or message.get("type") != "message":
                 continue
             route = self._routes.get(message["channel"].decode())
@@ -192,5 +200,8 @@ class RedisBus:
                     await task
         with contextlib.suppress(Exception):
             await self._pubsub.aclose()
+        if self.owns_client:
+            with contextlib.suppress(Exception):
+                await self.r.aclose()
         self._handlers.clear()
         self._routes.clear()

@@ -15,6 +15,7 @@ from server.continental import ai, artillery, combat, deployment, fog, moderatio
 from server.continental.context import Ctx, Dropped
 from server.continental.events import for_team, public, umpire
 from server.continental.forces import is_division, new_division
+from server.continental.options import options as counter_options
 from server.continental.orders import (
     AmendOrder,
     AnswerPeace,
@@ -321,6 +322,10 @@ class CampaignEngine(BaseEngine[CampaignState]):
         return ctx.state, ctx.events
 
     # -- views and snapshots -----------------------------------------------------------------------------------
+    def options(self, state: CampaignState, viewer: str, unit: str | None) -> dict[str, Any] | None:
+        """Issue 14: the team's counters that may move, or one counter's marches this turn (options.py)."""
+        return counter_options(state, viewer, unit)
+
     def view(self, state: CampaignState, viewer: str) -> dict[str, Any]:
         return fog.view(state, viewer)
 

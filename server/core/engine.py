@@ -145,6 +145,14 @@ class Engine(Protocol[S]):
 
     def load(self, data: Mapping[str, Any]) -> S: ...
 
+    def options(self, state: S, viewer: str, unit: str | None) -> dict[str, Any] | None:
+        """Issue 14: the legal options of `unit` (or, None, of the viewer's team as a whole: its armies, its army's
+        retreat, its pending decisions) for the team `viewer` orders ("team:<colour>", or the moderator), as plain
+        data the protocol describes (shared/protocol/options.py) — only what that viewer may see, judged by the
+        code that judges the orders, so every option offered is accepted when ordered at once. None: this game
+        answers no options."""
+        ...
+
     def refused(self, state: S, team: str, error: RuleError) -> tuple[S, Sequence[Event]]:
         """After the room refused `team`'s order as illegal (`error`): a consequence the rules attach to that
         (D-C-6, C-9.3: a penalty), as a command of its own; no events: nothing happens."""
@@ -189,11 +197,14 @@ class Engine(Protocol[S]):
 
 
 class BaseEngine(Generic[S]):
-    """The defaults of the engine hooks: no out-of-turn orders, no consequence of a refusal, no result for a
-    parent, no child rooms, no follow-ups."""
+    """The defaults of the engine hooks: no options answered, no out-of-turn orders, no consequence of a refusal,
+    no result for a parent, no child rooms, no follow-ups."""
 
     any_time_orders: frozenset[str] = frozenset()
     has_child_rooms: bool = False
+
+    def options(self, state: S, viewer: str, unit: str | None) -> dict[str, Any] | None:
+        return None
 
     def refused(self, state: S, team: str, error: RuleError) -> tuple[S, Sequence[Event]]:
         return state, ()

@@ -30,10 +30,28 @@ def _bearer(request: web.Request) -> str:
 
 
 async def healthz(request: web.Request) -> web.Response:
+    """Alive: 200 once started (and until it stops), even while the store is out of reach — the node still serves
+    what it holds and comes back by itself, so a probe must not restart it. `ready` says whether it can carry out
+    commands now (the store answers); /readyz answers 503 when it cannot."""
     node = request.app[NODE]
     if not node.ready:
-        return web.json_response({"ok": False}, status=503)
-    return web.json_response({"ok": True, "node": node.hub.node, "rooms": len(node.hub.rooms)})
+        return web.json_response({"ok": False, "alive": True, "ready": False}, status=503)
+    return web.json_response(_health(node))
+
+
+async def readyz(request: web.Request) -> web.Response:
+    """Ready: 200 when started and its store answers, else 503 (for a balancer that should prefer ready nodes)."""
+    node = request.app[NODE]
+    if not node.ready:
+        return web.json_response({"ok": False, "alive": True, "ready": False}, status=503)
+    health = _health(node)
+    return web.json_response(health, status=200 if health["ready"] else 503)
+
+
+def _health(node: Any) -> dict[str, Any]:
+    reach = node.hub.ownership.reach
+    return {"ok": True, "alive": True, "ready": reach.ok, "store": "ok" if reach.ok else "unreachable",
+            "store_down_s": round(reach.down_s(), 1), "node": node.hub.node, "rooms": len(node.hub.rooms)}
 
 
 async def metrics(request: web.Request) -> web.Response:
@@ -51,6 +69,8 @@ async def create_campaign(request: web.Request) -> web.Response:
         return _invalid(exc)
     try:
         made = await node.hub.create_campaign(spec.model_dump())
+    except ValidationError as exc:  # the engine's config model (shared/protocol/configs.py)
+        return _invalid(exc)
     except KeyError as exc:
         return web.json_response({"error": "bad_request", "message": str(exc.args[0])}, status=400)
     except Exception as exc:
@@ -134,6 +154,7 @@ Websocket: <code>/ws</code>; protocol: docs/protocol.md.</p>
 
 def add_routes(app: web.Application, settings: Settings) -> None:
     app.router.add_get("/healthz", healthz)
+    app.router.add_get("/readyz", readyz)
     if settings.metrics_port is None:  # else on its own port only (server/__main__.py)
         app.router.add_get("/metrics", metrics)
     app.router.add_post("/api/campaigns", create_campaign)

@@ -42,7 +42,8 @@ class Metrics:
 
     def families(self, *, rooms_owned: int, rooms_followed: int, sessions_by_role: Mapping[str, int],
                  rooms_unloaded: int = 0, fanout_frames: int = 0, view_frames: int = 0,
-                 socket_writes: int = 0) -> Iterator[Metric]:
+                 socket_writes: int = 0, store_up: bool = True, store_down_s: float = 0.0,
+                 store_outages: int = 0) -> Iterator[Metric]:
         def gauge(name: str, help_: str, value: float) -> GaugeMetricFamily:
             return GaugeMetricFamily(name, help_, value=value)
 
@@ -55,6 +56,11 @@ class Metrics:
                 family.add_metric([label], n)
             return family
 
+        yield gauge("ks_store_up", "1 while the store (Redis) answers this node, 0 while it is out of reach "
+                    "(commands are refused as unavailable meanwhile).", 1 if store_up else 0)
+        yield gauge("ks_store_down_seconds", "How long the store has been out of reach (0 while it answers).",
+                    store_down_s)
+        yield counter("ks_store_outages_total", "Times this node lost its store since it started.", store_outages)
         yield gauge("ks_connections", "Open websocket connections.", self.connections)
         yield counter("ks_connections_total", "Websocket connections accepted.", self.connections_total)
         yield labelled(GaugeMetricFamily("ks_sessions", "Authenticated room subscriptions by role.",
@@ -106,7 +112,9 @@ class _NodeCollector(Collector):
         return node.metrics.families(
             rooms_owned=len(hub.rooms), rooms_followed=len(hub.feeds), rooms_unloaded=hub.unloaded,
             sessions_by_role=roles, fanout_frames=sum(feed.frames_out for feed in hub.feeds.values()),
-            view_frames=sum(feed.views_out for feed in hub.feeds.values()), socket_writes=node.outbox.writes)
+            view_frames=sum(feed.views_out for feed in hub.feeds.values()), socket_writes=node.outbox.writes,
+            store_up=hub.ownership.reach.ok, store_down_s=round(hub.ownership.reach.down_s(), 3),
+            store_outages=hub.ownership.reach.outages)
 
 
 def registry_of(node: Node) -> CollectorRegistry:

@@ -22,13 +22,15 @@ from server.net.frames import frame
 from server.net.metrics import Metrics
 from server.net.outbox import Outbox
 from server.net.ratelimit import TokenBucket
-from server.rooms.errors import RoomError
+from server.rooms.errors import Retryable, RoomError
 from server.rooms.hub import Hub
 from server.rooms.members import Member
+from server.rooms.requests import Request
 from server.settings import Settings
+from server.store import unreachable
 from shared.protocol import client as c
 from shared.protocol.codec import ProtocolError, decode_client, encode, encode_json
-from shared.protocol.server import ERROR_CODES, Error, Joined, Ping, Welcome, ack_message
+from shared.protocol.server import ERROR_CODES, Error, Joined, Options, Ping, Welcome, ack_message
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +42,7 @@ Command = tuple[str | None, str, dict[str, Any]]
 
 
 def _order(s: Session, m: Any) -> Command:
-    return m.room, "order", {"order": m.order}
+    return m.room, "order", {"order": m.order, "lag_ms": s.rtt_ms}  # CLK-5: the link's measured lag
 
 
 def _end_turn(s: Session, m: Any) -> Command:
@@ -135,10 +137,11 @@ class Session:
         self.write(wire)
 
     def error(self, cid: int | None, code: str, message: str, rule: str | None = None,
-              details: dict[str, Any] | None = None) -> None:
+              details: dict[str, Any] | None = None, retry_after_ms: int | None = None) -> None:
         known = code if code in ERROR_CODES else "illegal_order"
         self.metrics.errors[known] += 1
-        self.send(Error(cid=cid, code=known, message=message, rule=rule, details=details or {}))
+        self.send(Error(cid=cid, code=known, message=message, rule=rule, details=details or {},
+                        retry_after_ms=retry_after_ms))
 
     def spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
@@ -195,11 +198,17 @@ class Session:
         started = time.perf_counter()
         try:
             await self._dispatch(msg, isinstance(data, str))
+        except Retryable as exc:
+            self.error(msg.cid, exc.code, exc.message, exc.rule, exc.details, exc.retry_after_ms)
         except RuleError as exc:
             self.error(msg.cid, exc.code, exc.message, exc.rule, exc.details)
-        except Exception:
-            log.exception("internal error on %s", msg.t)
-            self.error(msg.cid, "internal", "internal error")
+        except Exception as exc:
+            if unreachable(exc):  # the store is out of reach: nothing was done, retry later (docs/protocol.md)
+                self.error(msg.cid, "unavailable", "the server cannot reach its store just now; try again", None,
+                           None, 1000)
+            else:
+                log.exception("internal error on %s", msg.t)
+                self.error(msg.cid, "internal", "internal error")
         if isinstance(msg, _COMMANDS):
             self.metrics.observe_command((time.perf_counter() - started) * 1000)
 
@@ -224,10 +233,17 @@ class Session:
             await self.hub.leave(self, msg.room)
             self.send(ack_message(msg.cid, None))
             return
+        if isinstance(msg, c.OptionsRequest):
+            if msg.room not in self.rooms:
+                raise RoomError("not_joined", f"join {msg.room} first")
+            answer = await self.hub.options(member, msg.room, msg.unit)
+            self.send(Options.model_validate({"cid": msg.cid, "room": msg.room, "unit": msg.unit,
+                                              "options": answer}))
+            return
         room, kind, body = ROUTES[type(msg)](self, msg)
         if room is not None and room not in self.rooms:
             raise RoomError("not_joined", f"join {room} first")
-        seq = await self.hub.command(member, room, kind, body)
+        seq = await self.hub.command(member, room, kind, body, Request.of(msg.model_dump(by_alias=True)))
         self.send(ack_message(msg.cid, seq))
 
     async def _hello(self, msg: c.Hello, json_frames: bool) -> None:

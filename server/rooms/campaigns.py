@@ -11,10 +11,12 @@ from typing import Any
 from server.clock import ClockSettings
 from server.core.registry import Registry
 from server.core.turns import in_turn_order
+from server.rooms.errors import RoomError
 from server.rooms.ids import RoomId
 from server.rooms.members import Member
 from server.rooms.seats import new_token, token_hash
 from server.rooms.state import LOCKOUT_MS
+from shared.protocol.configs import ENGINE_CONFIGS
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +62,12 @@ def plan_campaign(spec: Mapping[str, Any], now_ms: int, engines: Registry) -> Ca
     if engine_name not in engines.names():
         raise KeyError(f"no campaign engine or scenario {engine_name!r}; known: {', '.join(engines.names())}")
     engine = engines.find(engine_name)
+    user_config = dict(spec.get("config") or {})
+    model = ENGINE_CONFIGS.get(engine.kind)
+    if model is not None:
+        model.model_validate(user_config)  # issue 12 §11: bounded, or a pydantic ValidationError (a 400)
+    elif user_config:
+        raise RoomError("bad_message", f"the {engine_name} engine takes no config")
     level = int(spec.get("level", 1))
     campaign_id = secrets.token_hex(5)
     teams = list(in_turn_order([t["colour"] for t in spec["teams"]]))
@@ -83,11 +91,14 @@ def plan_campaign(spec: Mapping[str, Any], now_ms: int, engines: Registry) -> Ca
         meta["ai"] = ai
     if spec.get("open_spectating"):
         meta["spectator_token"] = spectator_token  # deliberately public: the lobby hands it to anyone
-    config = engines.config(engine_name, {**dict(spec.get("config") or {}), "teams": meta["teams"], "level": level,
-                                         "house_rules": meta["house_rules"]})
+    # D-N-14, issue 12 §7: one lockout setting, honoured by the moderator's lockout (the room's `lockout_ms`) and by
+    # the engine's, when a general falls or is captured (its config's `lockout_minutes`)
+    lockout_minutes = float(spec.get("lockout_minutes", LOCKOUT_MS / 60_000))
+    config = engines.config(engine_name, {**user_config, "teams": meta["teams"], "level": level,
+                                         "house_rules": meta["house_rules"], "lockout_minutes": lockout_minutes})
     seed = secrets.randbits(62)
     engine.setup(config, seed)
-    lockout_ms = int(float(spec.get("lockout_minutes", LOCKOUT_MS / 60_000)) * 60_000)
+    lockout_ms = int(lockout_minutes * 60_000)
     rooms: dict[str, dict[str, Any]] = {
         RoomId.campaign_room(campaign_id): {
             "engine": engine_name, "campaign": campaign_id, "teams": teams, "players": players, "clock": clock,

@@ -22,7 +22,32 @@ def game_over() -> RoomError:
     return RoomError("game_over", "the game is over")
 
 
+def paused() -> RoomError:
+    """Issue 12 §5: the clocks are paused, or the moderator has not started the game (CLK-6)."""
+    return RoomError("paused", "the clocks are paused: orders wait until the moderator resumes the game",
+                     rule="CLK-6")
+
+
 def moderator_only(member: Member | None, what: str) -> None:
     """Only the moderator (or the server acting as one) may do `what`."""
     if member is None or member.role != "moderator":
         raise forbidden(f"only the moderator may {what}")
+
+
+class Retryable(RoomError):
+    """A failure the client retries on its own, with the same cid, after `retry_after_ms` (docs/protocol.md):
+    `unavailable` — the command was not applied (the store or the room's owner cannot be reached now) — or
+    `outcome_unknown` — it may have been applied (the store's or the owner's answer was lost); a retry with the same
+    cid gets the first answer and never applies it twice (server/rooms/requests.py)."""
+
+    def __init__(self, code: str, message: str, retry_after_ms: int):
+        super().__init__(code, message)
+        self.retry_after_ms = retry_after_ms
+
+
+def unavailable(message: str, retry_after_ms: int = 500) -> Retryable:
+    return Retryable("unavailable", message, retry_after_ms)
+
+
+def outcome_unknown(message: str, retry_after_ms: int = 500) -> Retryable:
+    return Retryable("outcome_unknown", message, retry_after_ms)

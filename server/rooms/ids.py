@@ -10,9 +10,15 @@ once: `kind`, `campaign`, `child`. Campaign ids have no `-`; a child's key may.
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 from server.rooms.errors import RoomError
+
+MAX_LENGTH = 80
+_GRAMMAR = re.compile(rf"[A-Za-z0-9:_\-]{{3,{MAX_LENGTH}}}")
+"""The wire's room id (shared/protocol/client.py RoomId): a longer or stranger text is no room of ours and never
+reaches a store (a 300-character id made a file name too long: 500, issue 12 §14)."""
 
 RoomKind = Literal["campaign", "battle", "secret_module"]
 _KINDS: dict[str, RoomKind] = {"c": "campaign", "s": "secret_module", "b": "battle"}
@@ -29,6 +35,8 @@ class RoomId(str):
     def __new__(cls, text: str) -> RoomId:
         if isinstance(text, RoomId):
             return text
+        if not isinstance(text, str) or _GRAMMAR.fullmatch(text) is None:
+            raise RoomError("no_such_room", f"no room {str(text)[:80]!r}")
         self = super().__new__(cls, text)
         prefix, dash, rest = text.partition("-")
         kind = _KINDS.get(prefix)

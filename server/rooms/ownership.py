@@ -11,21 +11,72 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from server.rooms.reach import Reach
 from server.rooms.room import Room, RoomServices
 from server.rooms.scheduler import Timer
+from server.rooms.tenure import Tenure
+from server.store import unreachable
 
 log = logging.getLogger(__name__)
 
 TICK_MS = 500
 DUE_AHEAD_MS = 2_000
-ORPHAN_AFTER_MS = 2_000  # rooms are marked alive every 0.5 s; a mark this old means its owner is gone
+ORPHAN_AFTER_MS = 1_000  # rooms are marked alive every 0.5 s; a mark this old means its owner may be gone
+ORPHAN_EVERY_MS = 200
+"""Under Redis, how often a node looks for orphans (rooms of a node that died holding them) and tries to take them
+over: each is taken as soon as its lease has run out (issue 19 §4: served again within 3 s)."""
 OUTAGE_GAP_MS = 2_000  # under Redis: a node starting after this long without any node alive records an outage
 IDLE_EVERY = 20  # ticks between the looks for idle feeds and rooms
 UNLOAD_DUE_MS = 60_000  # a room with a timer due sooner stays open (its timer is armed already)
 
+
+
+class _Held:
+    __slots__ = ("lock", "users")
+
+    def __init__(self) -> None:
+        self.lock = asyncio.Lock()
+        self.users = 0
+
+
+class OpeningLock:
+    """`async with` a room's opening lock, kept in `table` only while someone holds or waits for it: asking about
+    rooms that do not exist leaves nothing behind (issue 12 §12, §14: the locks of every room id ever asked about
+    were kept for ever)."""
+
+    __slots__ = ("room", "table")
+
+    def __init__(self, table: dict[str, _Held], room: str):
+        self.table, self.room = table, room
+
+    def locked(self) -> bool:
+        held = self.table.get(self.room)
+        return held is not None and held.lock.locked()
+
+    async def __aenter__(self) -> None:
+        held = self.table.get(self.room)
+        if held is None:
+            held = self.table[self.room] = _Held()
+        held.users += 1
+        try:
+            await held.lock.acquire()
+        except BaseException:
+            self._leave(held)
+            raise
+
+    async def __aexit__(self, *exc: object) -> None:
+        held = self.table[self.room]
+        held.lock.release()
+        self._leave(held)
+
+    def _leave(self, held: _Held) -> None:
+        held.users -= 1
+        if held.users == 0 and self.table.get(self.room) is held:
+            del self.table[self.room]
 
 class Ownership:
     def __init__(self, services: RoomServices, node: str, *, lease_ms: int, room_idle_ms: int,
@@ -44,11 +95,16 @@ class Ownership:
         self.on_tick: list[Callable[[int], Any]] = []
         """Called with the tick number after each keep-alive tick's own work (feeds, presence)."""
         self._used: dict[str, int] = {}  # owned room -> its last join or command here
-        self._opening: dict[str, asyncio.Lock] = {}
+        self._opening: dict[str, _Held] = {}
         self._unloading: asyncio.Task[list[str]] | None = None
         self._timer: Timer | None = None
+        self._orphan_timer: Timer | None = None
         self._ticks = 0
         self._closing = False
+        self.monotonic: Callable[[], float] = time.monotonic
+        """The clock of the rooms' tenures (server/rooms/tenure.py)."""
+        self.reach = Reach()
+        """Whether the store answers (reach.py): the keep-alive tick keeps it."""
 
     def now(self) -> int:
         return self.services.now()
@@ -61,6 +117,30 @@ class Ownership:
         await self.store.leases.record_outage(self.now(), OUTAGE_GAP_MS)
         await self.open_due()
         self._arm()
+        if self.store.leases.expires:
+            self._arm_orphans()
+
+    def _arm_orphans(self) -> None:
+        if not self._closing:
+            self._orphan_timer = self.services.scheduler.at(self.now() + ORPHAN_EVERY_MS, self._look_for_orphans)
+
+    async def _look_for_orphans(self) -> None:
+        """Take over the rooms of a node that died as soon as their leases run out (between keep-alive ticks)."""
+        if not self.reach.ok:
+            self._arm_orphans()
+            return
+        try:
+            orphans = await self.store.leases.orphans(self.now() - ORPHAN_AFTER_MS)
+            for room_id in orphans:
+                if room_id not in self.rooms:
+                    try:
+                        await self.owned(room_id)
+                    except Exception:
+                        log.exception("could not take over room %s", room_id)
+        except Exception as exc:
+            log.debug("looking for orphans failed: %r", exc)
+        finally:
+            self._arm_orphans()
 
     def _arm(self) -> None:
         if not self._closing:
@@ -76,18 +156,26 @@ class Ownership:
     async def _keep_alive(self) -> None:
         self._ticks += 1
         tick, now = self._ticks, self.now()
-        if tick % max(1, self.lease_ms // 1500) == 0:
-            for room_id in list(self.rooms):
-                try:
-                    if not await self.store.leases.acquire(room_id, self.node, self.lease_ms):
-                        log.warning("lost the lease of %s", room_id)
-                        await self.drop(room_id)
-                except Exception:
-                    log.exception("renewing the lease of %s failed", room_id)
+        reach = self.reach
+        if not reach.due():
+            return  # the store is out of reach: asked again after the back-off (reach.py)
+        if not reach.ok:
+            try:
+                if self.store.ping is not None:
+                    await self.store.ping()
+            except Exception as exc:
+                reach.failed(exc)
+                return
+            reach.succeeded()
+        if tick % max(1, self.lease_ms // 1500) == 0 and self.rooms:
+            await self.renew()
         try:
             await self.store.leases.mark_alive(list(self.rooms), now)
             await self.store.log.sync()
-        except Exception:
+        except Exception as exc:
+            if unreachable(exc):
+                reach.failed(exc)
+                return
             log.exception("marking rooms alive failed")
         for listener in self.on_tick:
             with contextlib.suppress(Exception):
@@ -102,6 +190,37 @@ class Ownership:
             await self.open_due()
         except Exception:
             log.exception("opening due rooms failed")
+
+    async def renew(self) -> None:
+        """Renew the leases of the rooms owned here, in one request: a room whose lease was lost (taken by another
+        node, or run out while this process was stopped) is dropped — its copy here may be stale; a command or a
+        timer opens it again from the log if the lease is free."""
+        asked = self.monotonic()
+        try:
+            epochs = await self.store.leases.renew(list(self.rooms), self.node, self.lease_ms)
+        except Exception as exc:  # the store is out of reach: the tenures lapse on their own
+            if unreachable(exc):
+                self.reach.failed(exc)
+            else:
+                log.exception("renewing %d leases failed", len(self.rooms))
+            return
+        for room_id, epoch in epochs.items():
+            room = self.rooms.get(room_id)
+            if room is None:
+                continue
+            if epoch is None or (room.tenure is not None and epoch != room.tenure.epoch):
+                log.warning("lost the lease of %s", room_id)
+                await self.drop(room_id)
+            else:
+                room.renewed(asked)
+
+    def _tenure(self, epoch: int, asked: float) -> Tenure | None:
+        """The tenure of a lease just taken (None when the store's leases never run out: the embedded LOCK)."""
+        if not self.store.leases.expires:
+            return None
+        tenure = Tenure(self.lease_ms, epoch, self.monotonic)
+        tenure.renewed(asked)
+        return tenure
 
     async def open_due(self) -> None:
         """Open the rooms whose clocks flag or lockouts end within `DUE_AHEAD_MS` (their own timers take it from
@@ -121,6 +240,8 @@ class Ownership:
         self._closing = True
         if self._timer is not None:
             await self._timer.stop()
+        if self._orphan_timer is not None:
+            await self._orphan_timer.stop()
         if self._unloading is not None:
             with contextlib.suppress(Exception):
                 await self._unloading
@@ -133,10 +254,10 @@ class Ownership:
 
     # --- rooms -------------------------------------------------------------------------------------------------
 
-    def opening(self, room_id: str) -> asyncio.Lock:
+    def opening(self, room_id: str) -> OpeningLock:
         """Held while a room is being opened or created on this node, so that no second copy of it is opened
         meanwhile (a join racing a child room's creation would otherwise open its half-written log)."""
-        return self._opening.setdefault(room_id, asyncio.Lock())
+        return OpeningLock(self._opening, room_id)
 
     async def owned(self, room_id: str) -> Room | None:
         """The room if this node owns it (opening it and taking its lease when nobody holds it)."""
@@ -152,9 +273,11 @@ class Ownership:
             if room is not None:  # a failed write closed it: its log is the truth, rebuild from there
                 del self.rooms[room_id]
                 await room.close()
-            if not await self.store.leases.acquire(room_id, self.node, self.lease_ms):
+            asked = self.monotonic()
+            epoch = await self.store.leases.acquire(room_id, self.node, self.lease_ms)
+            if epoch is None:
                 return None
-            room = await Room.open(room_id, self.services)
+            room = await Room.open(room_id, self.services, tenure=self._tenure(epoch, asked))
             if room is None:
                 await self.release(room_id)
                 return None
@@ -166,14 +289,16 @@ class Ownership:
         players, clock settings). None when its lease stays another node's."""
         async with self.opening(room_id):
             for attempt in range(lease_tries):
-                if await self.store.leases.acquire(room_id, self.node, self.lease_ms):
+                asked = self.monotonic()
+                epoch = await self.store.leases.acquire(room_id, self.node, self.lease_ms)
+                if epoch is not None:
                     break
                 if attempt + 1 < lease_tries:
                     await asyncio.sleep(0.05)
             else:
                 log.warning("room %s: could not take its lease", room_id)
                 return None
-            room = await Room.create(room_id, setup, self.services)
+            room = await Room.create(room_id, setup, self.services, self._tenure(epoch, asked))
             self._add(room)
         return room
 

@@ -22,12 +22,14 @@ from server.core.engine import Engine
 from server.core.errors import RuleError
 from server.core.registry import Registry
 from server.rooms import catch_up, rules, secret_module
-from server.rooms.errors import RoomError
+from server.rooms.errors import outcome_unknown, unavailable
 from server.rooms.members import Member
+from server.rooms.requests import Answers, Request, answer_of
 from server.rooms.scheduler import Scheduler, Timer
 from server.rooms.state import Away, RoomSpec, RoomState
+from server.rooms.tenure import Tenure
 from server.store import Store
-from server.store.records import LoggedEvent, Record, RoomSnapshot
+from server.store.records import Fenced, LoggedEvent, Record, RoomSnapshot
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +68,11 @@ class Room:
         self._firing = False
         self.listeners: list[Listener] = []
         """Called after each durable command with its events, before they are published (views, child rooms)."""
+        self.tenure: Tenure | None = None
+        """The lease this node owns the room by (None: a read-only copy, or a store whose lease never runs out):
+        nothing is applied once it lapses, and every append carries its epoch (fencing, issue 12 §10)."""
+        self.answers = Answers()
+        """The answers of each seat's recent requests: a retry with the same cid gets its answer (requests.py)."""
 
     @property
     def kind(self) -> str:
@@ -101,8 +108,10 @@ class Room:
     # --- creation and recovery -----------------------------------------------------------------------------------
 
     @classmethod
-    async def create(cls, room_id: str, setup: Mapping[str, Any], services: RoomServices) -> Room:
+    async def create(cls, room_id: str, setup: Mapping[str, Any], services: RoomServices,
+                     tenure: Tenure | None = None) -> Room:
         room = cls(RoomSpec.of(room_id, setup, services.engines), services)
+        room.tenure = tenure
         async with room.lock:
             await room._run("setup", dict(setup), None)
         await services.store.leases.mark_alive([room_id], room.now())  # owned now: if its node dies, an orphan
@@ -111,7 +120,7 @@ class Room:
 
     @classmethod
     async def open(cls, room_id: str, services: RoomServices, *, owner: bool = True, until_ms: int | None = None,
-                   history: int = 5000) -> Room | None:
+                   history: int = 5000, tenure: Tenure | None = None) -> Room | None:
         """Rebuild a room from its snapshot and log. As owner, the downtime since the last sign of life is
         charged to nobody (a logged `downtime` record) and timers are armed; otherwise it is a read-only copy —
         with `until_ms`, the room as it was at that time (from the whole log: a delayed spectator's view)."""
@@ -135,6 +144,7 @@ class Room:
                 break
             room._replay(record)
         if owner:
+            room.tenure = tenure
             await room.skip_downtime()
             await store.leases.mark_alive([room_id], room.now())
             room._arm()
@@ -160,6 +170,7 @@ class Room:
         data = snap.data
         self.state = RoomState.load(self.spec, data)
         self.index, self.seq, self.last_at = snap.index, snap.seq, int(data.get("last_at", 0))
+        self.answers.load(data.get("requests") or [])  # snapshots before issue 12 have none
 
     def _replay(self, record: Record) -> None:
         member = Member.load(record.actor) if record.actor else None
@@ -170,6 +181,9 @@ class Room:
         for ev in record.events:
             self.history.append(ev)
             self.seq = ev.seq
+        if record.request is not None:
+            first = record.events[0].seq if record.events else None
+            self.answers.keep(record.actor, record.request, answer_of(record.kind, record.body, first))
 
     def advance(self, records: list[Record]) -> None:
         """A read-only copy follows the log: apply the records after its index (a follower node's mirror)."""
@@ -178,36 +192,47 @@ class Room:
                 self._replay(record)
 
     async def save_snapshot(self) -> None:
-        data = {"setup": self.spec.setup, "last_at": self.last_at, **self.state.dump(self.spec)}
+        data = {"setup": self.spec.setup, "last_at": self.last_at, **self.state.dump(self.spec),
+                "requests": self.answers.dump()}
         await self.store.log.save_snapshot(self.id, RoomSnapshot(self.index, self.seq, data))
 
     # --- commands ------------------------------------------------------------------------------------------------
 
-    async def submit(self, kind: str, body: Mapping[str, Any], member: Member | None) -> int | None:
+    async def submit(self, kind: str, body: Mapping[str, Any], member: Member | None,
+                     request: Request | None = None) -> int | None:
         """Run one command: a typed refusal (nothing logged) or durable, applied and published. Returns the
-        sequence number of its first event (None: it had none)."""
+        sequence number of its first event (None: it had none). A `request` answered already (the same cid and
+        message from the same seat) gets its first answer and is not run again (requests.py)."""
         async with self.lock:
-            if self.closed:
-                raise RoomError("no_such_room", f"room {self.id} is closed on this node")
+            if self.closed:  # a failed write or a lost lease closed it: the hub opens it again from the log
+                raise unavailable(f"room {self.id} is being reopened; try again", 200)
+            actor = member.dump() if member else None
+            answered = self.answers.find(actor, request)
+            if answered is not None:
+                return answered.give()
             try:
-                seq = await self._run(kind, dict(body), member)
+                seq = await self._run(kind, dict(body), member, request)
             except RuleError as exc:
                 refused = rules.after_refusal(kind, member, exc)
                 if refused is not None:
-                    await self._after_refusal(refused, member)
+                    await self._after_refusal(refused, member, request)
                 raise
         self._arm()
         return seq
 
-    async def _after_refusal(self, body: dict[str, Any], member: Member | None) -> None:
+    async def _after_refusal(self, body: dict[str, Any], member: Member | None, request: Request | None) -> None:
         """D-C-6, C-9.3: the consequence of a refused order is a command of its own, logged and published, while
-        the refusal still goes to the player."""
+        the refusal still goes to the player (and to its retries: the record keeps the request)."""
         try:
-            await self._run("refused", body, member)
+            await self._run("refused", body, member, request)
         except Exception:
             log.exception("room %s: recording a refused order failed", self.id)
 
-    async def _run(self, kind: str, body: dict[str, Any], member: Member | None) -> int | None:
+    async def _run(self, kind: str, body: dict[str, Any], member: Member | None,
+                   request: Request | None = None) -> int | None:
+        tenure = self.tenure
+        if tenure is not None and not tenure.holds():  # stopped or stalled past its lease: another node may own it
+            raise unavailable(f"this node's lease of room {self.id} lapsed; try again", 300)
         at = max(self.now(), self.last_at)
         outcome = rules.step(self.spec, self.state, kind, body, member, at)
         if outcome is None:
@@ -215,13 +240,25 @@ class Room:
         state, events = outcome
         first = self.seq + 1
         logged = tuple(LoggedEvent(first + i, at, e.kind, e.data, e.audience) for i, e in enumerate(events))
-        record = Record(self.index + 1, at, kind, body, member.dump() if member else None, logged)
+        record = Record(self.index + 1, at, kind, body, member.dump() if member else None, logged,
+                        request.pair() if request is not None else None)
         try:
-            await self.store.log.append(self.id, record, rules.next_due(state))
-        except Exception:
-            self.closed = True  # the log is the truth: the hub rebuilds the room from it
-            raise
+            await self.store.log.append(self.id, record, rules.next_due(state),
+                                        epoch=tenure.epoch if tenure is not None else None)
+        except Fenced as exc:  # another node holds the room now: nothing was written
+            self.closed = True
+            raise unavailable(f"room {self.id} is owned by another node now ({exc}); try again", 200) from None
+        except Exception as exc:
+            # The log is the truth: the hub rebuilds the room from it. The record may be durable: the store's answer
+            # was lost, or the client library sent it again after a lost reply and the second write found it there
+            # (LogConflict, also what another node's write looks like): a retry with the same cid finds its answer.
+            self.closed = True
+            log.warning("room %s: append of record %d failed: %r", self.id, record.index, exc)
+            raise outcome_unknown(f"the store did not confirm the command ({type(exc).__name__}); retry with "
+                                  "the same cid", 300) from None
         self.state, self.index, self.last_at = state, record.index, at
+        if record.request is not None:
+            self.answers.keep(record.actor, record.request, answer_of(kind, body, first if logged else None))
         if logged:
             self.seq = logged[-1].seq
             self.history.extend([e.kept() for e in logged])
@@ -260,6 +297,9 @@ class Room:
             async with self.lock:
                 if self.closed:
                     return
+                if self.tenure is not None and not self.tenure.holds():
+                    self._timer = None  # the lease's renewal arms it again (`renewed`), or another node has the room
+                    return
                 for kind, body in rules.timers_due(self.spec, self.state, self.now()):
                     try:
                         await self._run(kind, body, None)
@@ -269,12 +309,26 @@ class Room:
             self._firing = False
         self._arm()
 
+    def renewed(self, asked_at: float) -> None:
+        """The lease was renewed (asked at `asked_at` on the tenure's clock): a timer left unarmed while the tenure
+        had lapsed is armed again."""
+        if self.tenure is None:
+            return
+        lapsed = not self.tenure.holds()
+        self.tenure.renewed(asked_at)
+        if lapsed and self._timer is None and not self.closed:
+            self._arm()
+
     async def close(self) -> None:
         self.closed = True
         if self._timer is not None:
             await self._timer.stop()
 
     # --- what viewers get ----------------------------------------------------------------------------------------
+
+    def options(self, member: Member, unit: str | None) -> dict[str, Any] | None:
+        """The legal options the member's team has now (rules.options): read-only, from the state as it is."""
+        return rules.options(self.spec, self.state, member, unit)
 
     def viewer_of(self, member: Member) -> str:
         return secret_module.viewer_of(self.spec, self.state, member)

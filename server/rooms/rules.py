@@ -6,7 +6,8 @@ Commands (the kinds of the log's records):
     setup        the room's first record: engine state, clocks (C-1.9), maybe paused until the moderator starts
     order        a player's (or the moderator's) order for the engine: role → secret module → game over → turn
     end_turn     a team ends its turn (the player's measured lag credited, issue 2 §7)
-    flag         a team's clock ran out: its turn ends with the orders it gave (C-1.9); a timer's
+    flag         a team's clock ran out: its turn ends with the orders it gave (C-1.9); a timer's, at the deadline
+                 plus the lag allowance (CLK-5)
     refused      the consequence the engine attaches to an order it refused (D-C-6, C-9.3)
     chat         a line on a channel (server/rooms/channels.py)
     clock        the moderator pauses, resumes or adjusts the clocks
@@ -18,7 +19,8 @@ Commands (the kinds of the log's records):
                  server's when the AI stands in for an absent player
 
 The order of checks for a command (boardgame.io's master): role, then the secret module, then game over, then
-whose turn it is (C-1.7, C-1.8); issue 12's `paused` refusal belongs after the secret module.
+while the clocks are paused (or before the moderator starts the game) a typed `paused` refusal (issue 12 §5, CLK-6),
+then whose turn it is (C-1.7, C-1.8). Chat and the moderator's commands go on while paused.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from server.core import errors
 from server.core.engine import Event
 from server.core.errors import IllegalOrder, NotYourTurn, RuleError
 from server.rooms import ai_seats, channels, secret_module
-from server.rooms.errors import RoomError, forbidden, game_over, moderator_only
+from server.rooms.errors import RoomError, forbidden, game_over, moderator_only, paused
 from server.rooms.members import Member
 from server.rooms.state import RoomSpec, RoomState
 
@@ -65,8 +67,9 @@ def timers_due(spec: RoomSpec, state: RoomState, now: int) -> list[tuple[str, di
     due: list[tuple[str, dict[str, Any]]] = [("release", body) for body in secret_module.due_returns(state, now)]
     clocks = state.clocks
     if clocks is not None:
-        due += [("flag", {"team": t}) for t in spec.teams
-                if t in clocks.running() and (clocks.deadline_ms(t) or now + 1) <= now]
+        grace = clocks.settings.lag_cap_ms  # CLK-5: recorded, so that flags logged before it replay as they were
+        due += [("flag", {"team": t, "grace_ms": grace} if grace else {"team": t}) for t in spec.teams
+                if t in clocks.running() and (clocks.flag_due_ms(t) or now + 1) <= now]
     return due
 
 
@@ -75,7 +78,7 @@ def next_due(state: RoomState) -> int | None:
     due: list[int] = [a.until_ms for a in state.away.values()]
     clocks = state.clocks
     if clocks is not None:
-        due += [d for t in clocks.running() if (d := clocks.deadline_ms(t)) is not None]
+        due += [d for t in clocks.running() if (d := clocks.flag_due_ms(t)) is not None]
     return min(due) if due else None
 
 
@@ -123,8 +126,19 @@ def _turn_changes(spec: RoomSpec, state: RoomState, before: frozenset[str], even
     return state, events
 
 
+def options(spec: RoomSpec, state: RoomState, member: Member | None, unit: str | None) -> dict[str, Any] | None:
+    """Issue 14: the legal options of `unit` (None: the team's own) for `member`, from the engine's `options` —
+    read-only, nothing is logged. Refused as an order is (role, secret module, game over); out of its turn a team
+    is answered with `active` false and the reason. Answered as the member sees the room (its viewer class), so
+    it names nothing the member's view does not; None when the engine answers no options."""
+    _player_checks(spec, state, member, phase=False)
+    assert spec.engine is not None and member is not None
+    return spec.engine.options(state.game, secret_module.viewer_of(spec, state, member), unit)
+
+
 def _player_checks(spec: RoomSpec, state: RoomState, member: Member | None, *, phase: bool = True) -> None:
-    """Role, then the secret module, then game over, then phase (C-1.7/C-1.8: only the teams to act give orders)."""
+    """Role, then the secret module, then game over, then paused (CLK-6), then phase (C-1.7/C-1.8: only the teams
+    to act give orders)."""
     if member is None or member.role == "spectator":
         raise forbidden("spectators watch; they do not command")
     if spec.engine is None:
@@ -134,6 +148,8 @@ def _player_checks(spec: RoomSpec, state: RoomState, member: Member | None, *, p
     secret_module.refuse_commands(state, member)
     if spec.engine.is_over(state.game):
         raise game_over()
+    if state.clocks is not None and state.clocks.paused:
+        raise paused()
     if phase and member.team not in spec.active(state.game):
         raise NotYourTurn(f"{member.team} is not to act now", rule="C-1.8")
 
@@ -158,8 +174,13 @@ def _order(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Me
     order = body.get("order")
     kind = order.get("type") if isinstance(order, Mapping) else None
     # an engine names orders a team gives out of its turn (answers, offers); the engine checks who may
-    _player_checks(spec, state, member, phase=spec.engine is None or kind not in spec.engine.any_time_orders)
+    in_turn = spec.engine is None or kind not in spec.engine.any_time_orders
+    _player_checks(spec, state, member, phase=in_turn)
     assert spec.engine is not None and member is not None and member.actor is not None
+    if in_turn and state.clocks is not None and member.team is not None and \
+            (late := state.clocks.late_ms(member.team, at, int(body.get("lag_ms", 0)))):
+        raise NotYourTurn(f"{member.team}'s time ran out {late} ms before this order, after its link's lag",
+                          rule="CLK-5", details={"late_ms": late})
     before = spec.active(state.game)
     game, events = spec.engine.apply(state.game, member.actor, body["order"])
     return _turn_changes(spec, state.with_game(game), before, list(events), at)
@@ -171,10 +192,14 @@ def _end_turn(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member:
     if member.role == "moderator":
         raise forbidden("the moderator does not end a team's turn; its players or its clock do")
     team = str(member.team)
+    lag_ms = int(body.get("lag_ms", 0))
+    if state.clocks is not None and (late := state.clocks.late_ms(team, at, lag_ms)):
+        # CLK-5: within the measured lag (capped) a late end_turn was sent in time; later, the flag has the turn
+        raise NotYourTurn(f"{team}'s time ran out {late} ms before this end_turn, after its link's lag",
+                          rule="CLK-5", details={"late_ms": late})
     before = spec.active(state.game)
     game, events = spec.engine.end_turn(state.game, team, flagged=False)
-    return _turn_changes(spec, state.with_game(game), before, list(events), at, ending=team,
-                         lag_ms=int(body.get("lag_ms", 0)))
+    return _turn_changes(spec, state.with_game(game), before, list(events), at, ending=team, lag_ms=lag_ms)
 
 
 def _flag(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Member | None,
@@ -183,7 +208,7 @@ def _flag(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Mem
     team = str(body["team"])
     if state.clocks is None or spec.engine is None:
         return None
-    clocks, events = state.clocks.flag_if_due(team, at)
+    clocks, events = state.clocks.flag_if_due(team, at, int(body.get("grace_ms", 0)))
     if not events:
         return None
     before = spec.active(state.game)

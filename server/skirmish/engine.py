@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from server.core.dice import Dice
-from server.core.engine import Actor, BaseEngine, Engine, Event
+from server.core.engine import MODERATOR, Actor, BaseEngine, Engine, Event
 from server.core.errors import BadOrder, IllegalOrder, NotYourTurn, RuleError
 from server.core.turns import in_turn_order
 
@@ -109,6 +109,20 @@ class SkirmishEngine(BaseEngine[SkirmishState]):
     def legal_orders(self, state: SkirmishState, team: str) -> dict[str, Any]:
         """What `team` may order now (options.legal_orders): for the AI and the options query."""
         return legal_orders(state, team)
+
+    def options(self, state: SkirmishState, viewer: str, unit: str | None) -> dict[str, Any] | None:
+        """Issue 14: the team's legal orders now (`unit` picks one body's entry, the others left out); the
+        moderator is answered for the side to act. Planned on what the side sees (options.legal_orders)."""
+        if viewer == MODERATOR:
+            team = next(iter(sorted(active(state))), None)
+        else:
+            team = viewer[5:] if viewer.startswith("team:") and viewer[5:] in state.sides else None
+        if team is None:
+            return {"side": "", "stage": state.stage, "active": False, "orders": []}
+        out = legal_orders(state, team)
+        if unit is not None:
+            out["orders"] = [e for e in out["orders"] if unit in (e.get("body"), e.get("unit"), e.get("figure"))]
+        return out
 
     def apply(self, state: SkirmishState, actor: Actor, order: Mapping[str, Any]
               ) -> tuple[SkirmishState, Sequence[Event]]:

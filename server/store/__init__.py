@@ -7,6 +7,9 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
 from server.store.grants import Grants
 from server.store.leases import Leases
 from server.store.log import RoomLog
@@ -21,6 +24,14 @@ class Store:
     presence: Presence
     close: Callable[[], Awaitable[None]]
     """Let go of the files or the connection (the embedded data directory's lock with them)."""
+    ping: Callable[[], Awaitable[object]] | None = None
+    """Ask the store whether it answers (Redis: PING); None: it always does (the embedded files)."""
 
 
-__all__ = ["Grants", "Leases", "Presence", "RoomLog", "Store"]
+def unreachable(exc: BaseException) -> bool:
+    """Whether `exc` says the store could not be reached (Redis down, a connection lost or timed out) rather than
+    a bug: such a failure is answered with a retryable error (`unavailable`), never `internal`."""
+    return isinstance(exc, RedisConnectionError | RedisTimeoutError | ConnectionError | TimeoutError)
+
+
+__all__ = ["Grants", "Leases", "Presence", "RoomLog", "Store", "unreachable"]

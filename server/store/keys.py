@@ -57,8 +57,13 @@ def seat(prefix: str, campaign: str, player: str) -> str:
 
 
 def room_lease(prefix: str, room: str) -> str:
-    """SET NX PX lease naming the one node that owns the room."""
+    """`<node> <epoch>` with a time-to-live: the one node that owns the room, and since when (its epoch)."""
     return f"{prefix}:room:{room}:lease"
+
+
+def room_epoch(prefix: str, room: str) -> str:
+    """Counter of the room's lease holders: each new holder's epoch, which the log's append checks (fencing)."""
+    return f"{prefix}:room:{room}:epoch"
 
 
 def node_commands(prefix: str, node: str) -> str:

@@ -8,8 +8,19 @@ from typing import Protocol
 
 
 class Leases(Protocol):
-    async def acquire(self, room: str, node: str, ttl_ms: int) -> bool:
-        """Become the room's owner if nobody is (or we already are); renews our own lease."""
+    expires: bool
+    """Whether a lease runs out unless renewed (Redis): its holder then stops acting for the room in time
+    (server/rooms/tenure.py). The embedded store's LOCK file does not."""
+
+    async def acquire(self, room: str, node: str, ttl_ms: int) -> int | None:
+        """Become the room's owner if nobody is (or we already are; renews our own lease): the lease's epoch — a
+        number that grows with each new holder, which the log's append checks (fencing) — or None when another
+        node holds it."""
+        ...
+
+    async def renew(self, rooms: Sequence[str], node: str, ttl_ms: int) -> dict[str, int | None]:
+        """Renew our leases of `rooms` in one go: each room's epoch, or None when it is no longer ours (taken by
+        another node, or run out: then it is not taken again here — the room is reopened from its log)."""
         ...
 
     async def release(self, room: str, node: str) -> None:

@@ -20,9 +20,11 @@ class RoomStat:
 
 
 class RoomLog(Protocol):
-    async def append(self, room: str, record: Record, due_ms: int | None = None) -> None:
+    async def append(self, room: str, record: Record, due_ms: int | None = None, *, epoch: int | None = None) -> None:
         """Make `record` durable; it must be the room's next index (else LogConflict). `due_ms` is the room's next
-        timer after the record (clock deadline, end of a lockout; None: nothing due), kept in the schedule."""
+        timer after the record (clock deadline, end of a lockout; None: nothing due), kept in the schedule. With
+        `epoch` (the writer's lease epoch, `Leases.acquire`) the write is refused (Fenced) unless the writer still
+        holds the room's lease in that epoch — checked inside the write, atomically."""
         ...
 
     async def read(self, room: str, after_index: int) -> list[Record]: ...

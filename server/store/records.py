@@ -108,6 +108,8 @@ class Record:
     """One accepted room input (order, end of turn, flag, chat, moderator command, downtime) with its events.
 
     Replaying the records in `index` order through the room rebuilds it exactly; the events serve resumes.
+    `request` is the client's `(cid, digest of its message)` when a session sent it: a retry of the same command
+    gets this record's answer instead of running again (server/rooms/requests.py).
     """
 
     index: int
@@ -116,22 +118,30 @@ class Record:
     body: Mapping[str, Any]
     actor: Mapping[str, Any] | None = None
     events: tuple[LoggedEvent, ...] = ()
+    request: tuple[int, str] | None = None
 
     def pack(self) -> bytes:
-        """msgpack `[index, at_ms, kind, body, actor, [event, ...]]`, the events' data as already packed."""
+        """msgpack `[index, at_ms, kind, body, actor, [event, ...]]`, the events' data as already packed, and
+        `[cid, digest]` as a seventh item when the record has a request (records without one keep six)."""
         head = pack([self.index, self.at_ms, self.kind, dict(self.body), dict(self.actor) if self.actor else None])
         events = self.events
-        return (b"\x96" + head[1:] + pack_array_header(len(events))
-                + b"".join([e.packed() for e in events]))
+        tail = b"" if self.request is None else pack(list(self.request))
+        return (bytes([0x96 if self.request is None else 0x97]) + head[1:] + pack_array_header(len(events))
+                + b"".join([e.packed() for e in events]) + tail)
 
     @classmethod
     def unpack(cls, raw: bytes) -> Record:
         unpacker = unpacker_of(raw)
-        if unpacker.read_array_header() != 6:
-            raise ValueError("a record is [index, at_ms, kind, body, actor, events]")
+        size = unpacker.read_array_header()
+        if size not in (6, 7):
+            raise ValueError("a record is [index, at_ms, kind, body, actor, events(, request)]")
         index, at_ms, kind, body, actor = (unpacker.unpack() for _ in range(5))
         events = tuple(LoggedEvent.read(unpacker, raw) for _ in range(unpacker.read_array_header()))
-        return cls(int(index), int(at_ms), str(kind), body, actor, events)
+        request = None
+        if size == 7:
+            cid, digest = unpacker.unpack()
+            request = (int(cid), str(digest))
+        return cls(int(index), int(at_ms), str(kind), body, actor, events, request)
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,3 +163,8 @@ class RoomSnapshot:
 
 class LogConflict(Exception):
     """The record's index is not the next one: another node appended first (lost lease) or a bug."""
+
+
+class Fenced(LogConflict):
+    """The writer's lease epoch is not the room's current holder's: it lost the room (issue 12 §10); nothing was
+    written."""

@@ -17,7 +17,8 @@ Text = Annotated[str, Field(min_length=1, max_length=2000)]
 
 
 class _Msg(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # strict (issue 12 §14): `cid: "77"`, `true` or `5.0`, a string `since` or `delta_ms` are refused, not coerced
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
     cid: Cid
 
 
@@ -118,8 +119,17 @@ class ModAi(_Msg):
     on: bool
 
 
+class OptionsRequest(_Msg):
+    """Ask what one of the team's units (or, without `unit`, the team as a whole: its army, its armies) may do
+    now (issue 14). Answered by `options` (server); a room the session has joined; nothing is logged."""
+
+    t: Literal["options"] = "options"
+    room: RoomId
+    unit: Annotated[str, Field(min_length=1, max_length=64)] | None = None
+
+
 ClientMessage = Annotated[
     Hello | Join | Leave | Order | EndTurn | Chat | Pong | ModClock | ModSecretModule | ModRelease | ModRuling
-    | ModAi,
+    | ModAi | OptionsRequest,
     Field(discriminator="t"),
 ]

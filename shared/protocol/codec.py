@@ -11,6 +11,7 @@ from typing import Any
 import msgpack
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
+from shared.protocol.bounds import bounded
 from shared.protocol.client import ClientMessage
 from shared.protocol.server import ErrorCode, ServerMessage
 
@@ -40,12 +41,17 @@ def _json_int(text: str) -> int:
 def _unpack(frame: bytes | str) -> Any:
     try:
         if isinstance(frame, str):
-            return json.loads(frame, parse_int=_json_int)
-        return msgpack.unpackb(frame, raw=False, strict_map_key=True)
+            obj = json.loads(frame, parse_int=_json_int)
+        else:
+            obj = msgpack.unpackb(frame, raw=False, strict_map_key=True)
     except (ValueError, RecursionError, msgpack.ExtraData, msgpack.FormatError, msgpack.StackError,
             TypeError) as exc:  # RecursionError: JSON nested thousands deep
         kind = "JSON" if isinstance(frame, str) else "msgpack"
         raise ProtocolError("bad_frame", f"frame is not valid {kind}: {exc}") from None
+    why = bounded(obj)
+    if why is not None:
+        raise ProtocolError("bad_frame", f"frame refused: {why}")
+    return obj
 
 
 def decode_client(frame: bytes | str) -> ClientMessage:
@@ -53,7 +59,7 @@ def decode_client(frame: bytes | str) -> ClientMessage:
     obj = _unpack(frame)
     if not isinstance(obj, dict):
         raise ProtocolError("bad_message", "a message is a map with a 't' field")
-    cid = obj.get("cid") if isinstance(obj.get("cid"), int) else None
+    cid = obj.get("cid") if type(obj.get("cid")) is int else None  # not a bool, not 5.0
     t = obj.get("t")
     if not isinstance(t, str):
         raise ProtocolError("bad_message", "missing message type 't'", cid)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from shared.protocol.bounds import bounded
 
 Colour = Literal["red", "blue", "green", "black"]
 
@@ -51,6 +53,16 @@ class CreateCampaign(_Body):
     """Issue 18: minutes after a team's turn begins with none of its seats connected before the AI stands in for
     it (the player takes over on return); null: it never does."""
     config: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("config")
+    @classmethod
+    def _loggable(cls, config: dict[str, Any]) -> dict[str, Any]:
+        """Issue 12 §14: a config the room's log could not hold (an integer ≥ 2**64, nesting without end) is a 400,
+        not a 500 after the campaign was listed; the engine's own model checks its settings (server/engines.py)."""
+        why = bounded(config)
+        if why is not None:
+            raise ValueError(f"config: {why}")
+        return config
 
     @model_validator(mode="after")
     def _teams(self) -> CreateCampaign:

@@ -13,6 +13,8 @@ from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from shared.protocol.options import ArmyOptions, BattleOptions, SkirmishOptions
+
 ErrorCode = Literal[
     "bad_frame",  # not msgpack / not JSON
     "bad_message",  # fields missing or out of range
@@ -29,14 +31,20 @@ ErrorCode = Literal[
     "rate_limited",
     "locked_out",  # the player is in the secret module
     "not_your_turn",
+    "paused",  # the clocks are paused or the game not yet started: orders and end_turn wait (chat goes on)
     "game_over",
     "illegal_order",  # the rules forbid it; `rule` names the rule
     "bad_order",
     "unknown_order",
     "not_your_unit",
     "clock_error",  # a clock command that does not fit the clocks (C-1.9)
+    "cid_reused",  # the cid of a recent command of this seat, with another message: a new command needs a new cid
+    "unavailable",  # not applied: the store or the room's owner cannot be reached now; retry (same cid) later
+    "outcome_unknown",  # may have been applied (an answer was lost); retry with the same cid: never applied twice
     "internal",
 ]
+RETRYABLE_CODES: frozenset[str] = frozenset({"unavailable", "outcome_unknown"})
+"""Errors the client retries on its own, with the same cid, after `retry_after_ms`."""
 ERROR_CODES: frozenset[str] = frozenset(get_args(ErrorCode))
 
 
@@ -75,6 +83,8 @@ class Error(_Msg):
     message: str
     rule: str | None = None
     details: dict[str, Any] = Field(default_factory=dict)
+    retry_after_ms: int | None = None
+    """With a retryable code (`unavailable`, `outcome_unknown`): send the same message, same cid, after this long."""
 
 
 class Event(_Msg):
@@ -160,8 +170,19 @@ class Joined(_Msg):
     channels: list[str]
 
 
+class Options(_Msg):
+    """Answer to `options` (issue 14): the legal options of `unit` (null: the team's own) in `room`, in the shape
+    of the room's ruleset (shared/protocol/options.py); null when the room's game answers no options."""
+
+    t: Literal["options"] = "options"
+    cid: int
+    room: str
+    unit: str | None
+    options: BattleOptions | SkirmishOptions | ArmyOptions | None
+
+
 ServerMessage = Annotated[
-    Welcome | Ack | Error | Event | Snapshot | View | Ping | Joined,
+    Welcome | Ack | Error | Event | Snapshot | View | Ping | Joined | Options,
     Field(discriminator="t"),
 ]
 

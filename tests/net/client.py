@@ -5,10 +5,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import random
 from typing import Any
 
 import aiohttp
 import msgpack
+
+ANSWERS = ("ack", "error", "welcome", "joined", "options")
+"""The messages that answer a client's message (echoing its cid)."""
 
 
 class Client:
@@ -17,7 +21,7 @@ class Client:
         self.pong_delay = pong_delay
         self._pongs: set[asyncio.Task[None]] = set()
         self.use_json = use_json
-        self.cid = 0
+        self.cid = random.randrange(1, 2**40)  # a seat's cids stay unique across its connections (exactly once)
         self.http: aiohttp.ClientSession | None = None
         self.ws: aiohttp.ClientWebSocketResponse | None = None
         self.inbox: list[dict[str, Any]] = []
@@ -75,11 +79,10 @@ class Client:
             await self.ws.send_bytes(msgpack.packb(obj, use_bin_type=True))
 
     async def request(self, obj: dict[str, Any], within: float = 5) -> dict[str, Any]:
-        """Send with a fresh cid; return the ack/error/welcome/joined that echoes it."""
+        """Send with a fresh cid; return the ack/error/welcome/joined/options that echoes it."""
         cid = self._next()
         await self.send_raw({**obj, "cid": cid})
-        return await self.wait(lambda m: m.get("cid") == cid and m["t"] in ("ack", "error", "welcome", "joined"),
-                               within)
+        return await self.wait(lambda m: m.get("cid") == cid and m["t"] in ANSWERS, within)
 
     async def wait(self, pred: Any, within: float = 5) -> dict[str, Any]:
         async def scan() -> dict[str, Any]:

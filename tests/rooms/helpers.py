@@ -80,7 +80,8 @@ class ManualScheduler:
 def spec(**kw: Any) -> dict[str, Any]:
     base: dict[str, Any] = {"name": "Drill", "scenario": "drill", "level": 2,
                             "teams": [{"colour": "red", "seats": 2}, {"colour": "blue", "seats": 2}],
-                            "clock": {"mode": "per_turn", "turn_ms": 60_000}}
+                            # no lag allowance (CLK-5): a clock flags at its deadline (test_lag_grace.py has one)
+                            "clock": {"mode": "per_turn", "turn_ms": 60_000, "lag_cap_ms": 0}}
     base.update(kw)
     return base
 

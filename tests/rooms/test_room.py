@@ -137,7 +137,7 @@ async def test_level_3_all_teams_order_and_the_turn_resolves_when_all_finished_o
         tmp_path: Path) -> None:
     clock = ManualClock()
     hub = await open_hub(tmp_path, clock)
-    made = await hub.create_campaign(spec(level=3, clock={"mode": "per_turn", "turn_ms": 60_000}))
+    made = await hub.create_campaign(spec(level=3, clock={"mode": "per_turn", "turn_ms": 60_000, "lag_cap_ms": 0}))
     room = hub.rooms[made["room"]]
     m = _members(made["campaign"])
     assert room.state.clocks.running() == {"red", "blue"}  # type: ignore[union-attr]

@@ -18,7 +18,7 @@ from tests.rooms.helpers import ManualClock, spec
 from tests.rooms.test_battles import fight, meet, napoleonic, until
 
 IDLE_MS = 600_000
-LONG_CLOCK = {"mode": "per_turn", "turn_ms": 20 * 60_000}
+LONG_CLOCK = {"mode": "per_turn", "turn_ms": 20 * 60_000, "lag_cap_ms": 0}  # flags at its deadline (CLK-5)
 
 
 class Outlet:

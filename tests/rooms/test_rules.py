@@ -16,7 +16,8 @@ from server.rooms.state import RoomSpec, RoomState
 
 SETUP: dict[str, Any] = {"engine": "drill", "campaign": "k", "teams": ["red", "blue"],
                          "players": {"red-1": "red", "blue-1": "blue"}, "seed": 1, "lockout_ms": 60_000,
-                         "clock": {"mode": "per_turn", "turn_ms": 60_000}, "config": {"teams": ["red", "blue"]}}
+                         "clock": {"mode": "per_turn", "turn_ms": 60_000, "lag_cap_ms": 0},  # flags at its deadline
+                         "config": {"teams": ["red", "blue"]}}
 RED, BLUE = Member("k", "player", "red-1", "red", 1), Member("k", "player", "blue-1", "blue", 1)
 MOD, SPECTATOR = Member("k", "moderator", "moderator"), Member("k", "spectator", "spectator")
 

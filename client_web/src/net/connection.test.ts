@@ -1,7 +1,7 @@
 import { decode as unpack, encode as pack } from "@msgpack/msgpack";
 import { beforeEach, describe, expect, it } from "vitest";
 import { backoffDelay, DEFAULT_BACKOFF } from "./backoff";
-import { CommandError, Connection, type ConnectionState, type SocketLike, type Timers } from "./connection";
+import { CommandError, Connection, MAX_RETRIES, type ConnectionState, type SocketLike, type Timers } from "./connection";
 import type { ServerMessage } from "./protocol";
 
 /** A scripted server end of one socket: records what the client sent, lets the test answer. */
@@ -128,12 +128,58 @@ describe("Connection", () => {
     expect(okCid).not.toBe(badCid);
     s.deliver({ t: "ack", cid: okCid, seq: 9 });
     s.deliver({
-      t: "error", cid: badCid, code: "illegal_order", message: "no road", rule: "C-4.3", details: {},
+      t: "error", cid: badCid, code: "illegal_order", message: "no road", rule: "C-4.3", details: {}, retry_after_ms: null,
     });
     await expect(ok).resolves.toEqual({ seq: 9 });
     const err = await bad.catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CommandError);
     expect(err).toMatchObject({ code: "illegal_order", rule: "C-4.3" });
+  });
+
+  it("asks a unit's options and resolves with the server's answer; a refusal rejects without the error line (issue 14)", async () => {
+    const s = openSession();
+    const errors: unknown[] = [];
+    conn.on("error", (e) => errors.push(e));
+    const asked = conn.options("battle:c1:1", "r1");
+    expect(s.last()).toMatchObject({ t: "options", room: "battle:c1:1", unit: "r1" });
+    const answer = { t: "options" as const, cid: s.last().cid as number, room: "battle:c1:1", unit: "r1", options: null };
+    s.deliver(answer);
+    await expect(asked).resolves.toEqual(answer);
+    const army = conn.options("battle:c1:1", null);
+    expect(s.last()).not.toHaveProperty("unit");
+    s.deliver({ t: "error", cid: s.last().cid as number, code: "forbidden", message: "spectators watch", rule: null, details: {}, retry_after_ms: null });
+    await expect(army).rejects.toMatchObject({ code: "forbidden" });
+    expect(errors).toEqual([]);
+  });
+
+  it("retries a retryable error with the same cid after the server's hint, and shows it only when it persists", async () => {
+    // issue 12 §9, issue 19 §4: `unavailable` (not applied) and `outcome_unknown` (perhaps applied) are retried with
+    // the same cid: the server answers a retry of an applied command with its first answer
+    const s = openSession();
+    const order = conn.send({ t: "end_turn", room: "campaign:c1" });
+    const cid = s.last().cid as number;
+    s.deliver({ t: "error", cid, code: "outcome_unknown", message: "lost", rule: null, details: {}, retry_after_ms: 300 });
+    expect(s.sent.filter((m) => m.t === "end_turn")).toHaveLength(1);
+    timers.advance(300);
+    const retried = s.sent.filter((m) => m.t === "end_turn");
+    expect(retried).toHaveLength(2);
+    expect(retried[1]!.cid).toBe(cid);
+    s.deliver({ t: "ack", cid, seq: 12 });
+    await expect(order).resolves.toEqual({ seq: 12 });
+
+    const stuck = conn.send({ t: "chat", room: "campaign:c1", channel: "team", text: "hold" });
+    const stuckCid = s.last().cid as number;
+    for (let i = 0; i <= MAX_RETRIES; i++) {
+      s.deliver({ t: "error", cid: stuckCid, code: "unavailable", message: "no store", rule: null, details: {}, retry_after_ms: 100 });
+      timers.advance(100);
+    }
+    expect(s.sent.filter((m) => m.t === "chat" && m.cid === stuckCid)).toHaveLength(MAX_RETRIES + 1);
+    await expect(stuck).rejects.toMatchObject({ code: "unavailable" });
+  });
+
+  it("numbers its commands from the clock, so that a reloaded page does not repeat a cid", () => {
+    const s = openSession();
+    expect(s.sent[0]!.cid as number).toBeGreaterThanOrEqual(timers.now() * 1000);
   });
 
   it("answers the server's ping with its nonce", () => {
@@ -266,7 +312,7 @@ describe("Connection", () => {
     conn.connect();
     const s = sockets[0]!;
     s.open();
-    s.deliver({ t: "error", cid: s.sent[0]!.cid as number, code: "bad_token", message: "unknown token", rule: null, details: {} });
+    s.deliver({ t: "error", cid: s.sent[0]!.cid as number, code: "bad_token", message: "unknown token", rule: null, details: {}, retry_after_ms: null });
     expect(conn.state).toBe("failed");
     s.drop();
     expect(timers.waiting).toEqual([]);

@@ -5,7 +5,7 @@
  */
 import { backoffDelay, DEFAULT_BACKOFF, type BackoffOptions } from "./backoff";
 import { decode, encode, FrameError } from "./codec";
-import type { ClientMessage, Error as ServerError, Event, Joined, ServerMessage, Snapshot, View, Welcome } from "./protocol";
+import type { ClientMessage, Error as ServerError, Event, Joined, Options, ServerMessage, Snapshot, View, Welcome } from "./protocol";
 
 /** A client message without its `cid`: the connection numbers what it sends. */
 export type Command = ClientMessage extends infer M ? (M extends ClientMessage ? Omit<M, "cid"> : never) : never;
@@ -41,6 +41,8 @@ export interface ConnectionOptions {
   backoff?: BackoffOptions;
   /** Watch for a dead socket (nothing heard for about two of the server's ping intervals) and drop it. */
   heartbeat?: boolean;
+  /** The first cid (default: from the clock, so that a seat's cids do not repeat across page loads). */
+  firstCid?: number;
 }
 
 /** Close codes after which reconnecting would only repeat the close (docs/protocol.md). */
@@ -71,9 +73,17 @@ export interface ConnectionListeners {
   error: (error: ServerError) => void;
 }
 
-type Pending = { resolve: (ack: { seq: number | null }) => void; reject: (err: CommandError) => void };
+/** What answers a message: an ack's (or joined's) seq, or the `options` answer (issue 14). */
+export type Answer = { seq: number | null; options?: Options };
+type Pending = { resolve: (ack: Answer) => void; reject: (err: CommandError) => void };
 
 const OPEN = 1;
+/** Errors the server marks retryable (docs/protocol.md, Exactly once): the command is sent again with the same cid
+ * after `retry_after_ms` — the server answers a retry of a command it already applied with its first answer — so
+ * the player sees them only when they persist. */
+const RETRYABLE: ReadonlySet<string> = new Set(["unavailable", "outcome_unknown"]);
+/** How many times a command is retried on a retryable error before the error is shown. */
+export const MAX_RETRIES = 20;
 /** Errors that mean this token will never work: reconnecting would only repeat them. */
 const FATAL_HELLO: ReadonlySet<string> = new Set(["bad_token", "forbidden"]);
 
@@ -85,7 +95,9 @@ const browserTimers: Timers = {
 
 export class Connection {
   private socket: SocketLike | null = null;
-  private nextCid = 1;
+  /** A seat's cids must not repeat across its connections and page loads (the server keeps each seat's recent
+   * answers by cid): the first is drawn from the clock, in thousandths of a millisecond, with a random offset. */
+  private nextCid: number;
   private helloCid = -1;
   private attempt = 0;
   private closedByClient = false;
@@ -96,8 +108,8 @@ export class Connection {
   private lastPingAt: number | null = null;
   /** the last few gaps between the server's pings (bunched pings after a stall read as short gaps: the largest counts) */
   private pingGaps: number[] = [];
-  private readonly pending = new Map<number, Pending & { msg: Command }>();
-  private readonly queue: { msg: Command; pending: Pending }[] = [];
+  private readonly pending = new Map<number, Pending & { msg: Command; retries?: number }>();
+  private readonly queue: { msg: Command; pending: Pending; cid?: number; retries?: number }[] = [];
   private readonly listeners: { [K in keyof ConnectionListeners]: Set<ConnectionListeners[K]> } = {
     state: new Set(), welcome: new Set(), snapshot: new Set(), view: new Set(), event: new Set(), joined: new Set(), error: new Set(),
   };
@@ -122,6 +134,7 @@ export class Connection {
     this.random = opts.random ?? Math.random;
     this.backoff = opts.backoff ?? DEFAULT_BACKOFF;
     this.makeSocket = opts.socket ?? ((url) => new WebSocket(url) as unknown as SocketLike);
+    this.nextCid = opts.firstCid ?? Math.floor(this.timers.now()) * 1000 + Math.floor(this.random() * 1000) + 1;
   }
 
   on<K extends keyof ConnectionListeners>(kind: K, fn: ConnectionListeners[K]): () => void {
@@ -302,7 +315,7 @@ export class Connection {
 
   /** Send a command; resolves on `ack`, rejects with the server's typed error. While the session is not ready the
    * command waits and goes out after the rooms are re-joined. */
-  send(msg: Command): Promise<{ seq: number | null }> {
+  send(msg: Command): Promise<Answer> {
     return new Promise((resolve, reject) => {
       const pending = { resolve, reject };
       if (this.state === "open" && this.socket) this.transmit(msg, pending);
@@ -312,10 +325,18 @@ export class Connection {
     });
   }
 
-  private transmit(msg: Command, pending: Pending | null): number {
-    const cid = this.nextCid++;
+  /** Ask what a unit (null: the team as a whole) may do now in `room` (issue 14): the server's `options` answer.
+   * A refusal rejects the promise without showing on the error line: the asker says what it means. */
+  options(room: string, unit: string | null): Promise<Options> {
+    return this.send({ t: "options", room, ...(unit ? { unit } : {}) }).then((a) => {
+      if (!a.options) throw new CommandError("internal", "no options answer");
+      return a.options;
+    });
+  }
+
+  private transmit(msg: Command, pending: Pending | null, cid = this.nextCid++, retries = 0): number {
     if (msg.t === "join") this.joinsSent.add(msg.room);
-    if (pending) this.pending.set(cid, { ...pending, msg });
+    if (pending) this.pending.set(cid, { ...pending, msg, retries });
     this.socket?.send(encode({ ...msg, cid } as ClientMessage));
     return cid;
   }
@@ -361,6 +382,12 @@ export class Connection {
         this.serverOffsetMs = msg.server_ms - this.timers.now();
         this.emit("view", msg);
         return;
+      case "options": {
+        const p = this.pending.get(msg.cid);
+        this.pending.delete(msg.cid);
+        p?.resolve({ seq: null, options: msg });
+        return;
+      }
       case "joined": {
         const p = this.pending.get(msg.cid);
         this.pending.delete(msg.cid);
@@ -396,9 +423,11 @@ export class Connection {
       // A welcome listener may have joined already (the game joins every room the welcome lists): once is enough.
       if (!queuedJoins.has(room) && !this.joinsSent.has(room)) this.transmit({ t: "join", room, ...this.sinceFor(room), ...this.viewAsFor(room) }, null);
     }
-    for (const { msg: m, pending } of queued) {
-      // Joins resume from the position reached by now, not the one known when they were queued.
-      this.transmit(m.t === "join" ? { t: "join", room: m.room, ...this.sinceFor(m.room), ...this.viewAsFor(m.room) } : m, pending);
+    for (const { msg: m, pending, cid, retries } of queued) {
+      // Joins resume from the position reached by now, not the one known when they were queued; a retried command
+      // keeps its cid.
+      if (m.t === "join") this.transmit({ t: "join", room: m.room, ...this.sinceFor(m.room), ...this.viewAsFor(m.room) }, pending);
+      else this.transmit(m, pending, cid ?? this.nextCid++, retries ?? 0);
     }
   }
 
@@ -418,13 +447,32 @@ export class Connection {
     if (msg.cid !== null) {
       const p = this.pending.get(msg.cid);
       this.pending.delete(msg.cid);
+      if (p && RETRYABLE.has(msg.code) && (p.retries ?? 0) < MAX_RETRIES) {
+        this.retry(msg.cid, p, msg.retry_after_ms ?? 500);
+        return;
+      }
       if (p) {
         p.reject(new CommandError(msg.code, msg.message, msg.rule, msg.details));
-        this.emit("error", msg);
+        if (p.msg.t !== "options") this.emit("error", msg);
         return;
       }
     }
     this.emit("error", msg);
+  }
+
+  /** Send a command again with the same cid after `afterMs` (queued if the socket is down by then). */
+  private retry(cid: number, p: Pending & { msg: Command; retries?: number }, afterMs: number): void {
+    const retries = (p.retries ?? 0) + 1;
+    const entry = { msg: p.msg, pending: { resolve: p.resolve, reject: p.reject }, cid, retries };
+    this.queue.push(entry); // counted as waiting meanwhile; a welcome before the timer sends it at once
+    this.timers.setTimeout(() => {
+      const at = this.queue.indexOf(entry);
+      if (at < 0) return; // sent or failed meanwhile
+      if (this.state === "open" && this.socket) {
+        this.queue.splice(at, 1);
+        this.transmit(entry.msg, entry.pending, cid, retries);
+      }
+    }, Math.max(50, Math.min(afterMs, 10_000)));
   }
 
   private failPending(reason: string): void {

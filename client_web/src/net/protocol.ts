@@ -8,6 +8,18 @@ export interface Ack {
   t: "ack";
 }
 
+/** A campaign army's options (`unit` the army's id; null: the team's — the armies it may order). */
+export interface ArmyOptions {
+  active: boolean;
+  armies?: string[];
+  marches?: March[];
+  orders?: string[];
+  points?: number | null;
+  refused: Refusal[];
+  side: string;
+  unit: string | null;
+}
+
 /** A player in the secret module until `until_ms` (D-N-14). */
 export interface Away {
   player: string;
@@ -15,6 +27,31 @@ export interface Away {
   since_ms: number;
   team: string | null;
   until_ms: number;
+}
+
+/**
+ * A battle unit's options (`unit` null: the army's — its retreat, N-VICTORY-2). `active`: the side may give
+ * orders now (else `refused` holds one "*" refusal). Orders built from it: move/charge {unit, path},
+ * leave_melee {unit, path}, wheel {unit, degrees}, about_face {unit}, formation {unit, formation} (limber /
+ * unlimber for guns), targets {unit, targets: [{unit, guns}]}, barrage {unit}, retreat {}.
+ */
+export interface BattleOptions {
+  about_face: Placing | null;
+  active: boolean;
+  barrage: boolean;
+  charge: boolean;
+  formations: Placing[];
+  guns: number;
+  leave_melee: Reach[];
+  max_targets: number;
+  moves: Reach[];
+  points: number;
+  refused: Refusal[];
+  retreat: boolean;
+  side: string;
+  targets: Target[];
+  unit: string | null;
+  wheels: Wheel[];
 }
 
 /** Say something on a channel: "team", "players", "spectators", or (moderator) "announce"/"team:<colour>". */
@@ -47,9 +84,10 @@ export interface EndTurn {
 
 export interface Error {
   cid: number | null;
-  code: "bad_frame" | "bad_message" | "unknown_type" | "frame_too_large" | "not_authenticated" | "bad_token" | "forbidden" | "not_your_team" | "not_joined" | "no_such_room" | "no_such_player" | "no_such_channel" | "rate_limited" | "locked_out" | "not_your_turn" | "game_over" | "illegal_order" | "bad_order" | "unknown_order" | "not_your_unit" | "clock_error" | "internal";
+  code: "bad_frame" | "bad_message" | "unknown_type" | "frame_too_large" | "not_authenticated" | "bad_token" | "forbidden" | "not_your_team" | "not_joined" | "no_such_room" | "no_such_player" | "no_such_channel" | "rate_limited" | "locked_out" | "not_your_turn" | "paused" | "game_over" | "illegal_order" | "bad_order" | "unknown_order" | "not_your_unit" | "clock_error" | "cid_reused" | "unavailable" | "outcome_unknown" | "internal";
   details: Record<string, unknown>;
   message: string;
+  retry_after_ms: number | null;
   rule: string | null;
   t: "error";
 }
@@ -105,6 +143,18 @@ export interface Leave {
 }
 
 /**
+ * A campaign cell an army can march to this turn: the path (cells after the start), its cost in the
+ * ruleset's units (movement points, or days), and what the destination holds, when known.
+ */
+export interface March {
+  cost: number;
+  note?: string | null;
+  path: number[][];
+  /** [x, y] */
+  to: number[];
+}
+
+/**
  * Moderator: hand a seat (`player`, or a team's colour: all its seats) to the AI commander, or take it back
  * (issue 18). Goes to the campaign room; its battles follow.
  */
@@ -154,6 +204,30 @@ export interface ModSecretModule {
   t: "mod_secret_module";
 }
 
+/**
+ * Answer to `options` (issue 14): the legal options of `unit` (null: the team's own) in `room`, in the shape
+ * of the room's ruleset (shared/protocol/options.py); null when the room's game answers no options.
+ */
+export interface Options {
+  cid: number;
+  options: BattleOptions | SkirmishOptions | ArmyOptions | null;
+  room: string;
+  t: "options";
+  unit: string | null;
+}
+
+/**
+ * Ask what one of the team's units (or, without `unit`, the team as a whole: its army, its armies) may do
+ * now (issue 14). Answered by `options` (server); a room the session has joined; nothing is logged.
+ */
+export interface OptionsRequest {
+  /** client message id, echoed by ack/error */
+  cid: number;
+  room: string;
+  t: "options";
+  unit?: string | null;
+}
+
 /** A game order for the room's rules engine; the engine validates `order` (its own typed orders). */
 export interface Order {
   /** client message id, echoed by ack/error */
@@ -169,12 +243,66 @@ export interface Ping {
   t: "ping";
 }
 
+/**
+ * Where a turn or formation change puts the unit: anchor, facing (0–7, 0 north, clockwise), formation, its
+ * cost; `carried`: it costs more than the points left and completes next turn (D-N-10).
+ */
+export interface Placing {
+  carried: boolean;
+  cost: number;
+  facing: number;
+  formation: string;
+  /** [x, y] */
+  to: number[];
+}
+
 /** Answer to the server's `ping`; the server measures the round trip (lag compensation). */
 export interface Pong {
   /** client message id, echoed by ack/error */
   cid: number;
   nonce: number;
   t: "pong";
+}
+
+/**
+ * A battle move the unit can make: to anchor `to` along `path` (the cells after the start, each a neighbour
+ * of the last), costing `cost` points, `points_left` after it; `road`: with the road's +2 (N-TERRAIN-6);
+ * `contact`: the enemy units it touches there (the move stops; a cavalry move here may be a charge);
+ * `halts`: the rule of ground that ends the move there (N-SIEGE-12), else null.
+ */
+export interface Reach {
+  contact: string[];
+  cost: number;
+  halts: string | null;
+  path: number[][];
+  points_left: number;
+  road: boolean;
+  /** [x, y] */
+  to: number[];
+}
+
+/**
+ * Why an order is not offered: `order` is the order type ("*": none at all now; "formation" refusals start
+ * their message with the formation's name and a colon), `code` an error code of the `error` message.
+ */
+export interface Refusal {
+  code: string;
+  message: string;
+  order: string;
+  rule: string | null;
+}
+
+/**
+ * The skirmish side's legal orders now (server/skirmish/options.py: `legal_orders`): `orders` lists, per body
+ * it may order, the actions, figures, reachable cells (full and half move) and targets, or the decision,
+ * terrain or deployment step it is at.
+ */
+export interface SkirmishOptions {
+  active: boolean;
+  orders: Record<string, unknown>[];
+  orders_left?: number | null;
+  side: string;
+  stage: string;
 }
 
 /**
@@ -194,6 +322,12 @@ export interface Snapshot {
   server_ms: number;
   state: Record<string, unknown>;
   t: "snapshot";
+}
+
+/** A round-shot target (N-ART-7) and its distance in the company's zone (null: limbered, not yet in range). */
+export interface Target {
+  distance: number | null;
+  unit: string;
 }
 
 /**
@@ -228,10 +362,20 @@ export interface Welcome {
   team: string | null;
 }
 
-export type ClientMessage = Chat | EndTurn | Hello | Join | Leave | ModAi | ModClock | ModRelease | ModRuling | ModSecretModule | Order | Pong;
-export type ServerMessage = Ack | Error | Event | Joined | Ping | Snapshot | View | Welcome;
+export interface Wheel {
+  carried: boolean;
+  cost: number;
+  degrees: -90 | -45 | 45 | 90;
+  facing: number;
+  formation: string;
+  /** [x, y] */
+  to: number[];
+}
+
+export type ClientMessage = Chat | EndTurn | Hello | Join | Leave | ModAi | ModClock | ModRelease | ModRuling | ModSecretModule | OptionsRequest | Order | Pong;
+export type ServerMessage = Ack | Error | Event | Joined | Options | Ping | Snapshot | View | Welcome;
 export type ClientMessageType = ClientMessage["t"];
 export type ServerMessageType = ServerMessage["t"];
-export const CLIENT_MESSAGE_TYPES: readonly ClientMessageType[] = ["chat","end_turn","hello","join","leave","mod_ai","mod_clock","mod_release","mod_ruling","mod_secret_module","order","pong"];
-export const SERVER_MESSAGE_TYPES: readonly ServerMessageType[] = ["ack","error","ev","joined","ping","snapshot","view","welcome"];
+export const CLIENT_MESSAGE_TYPES: readonly ClientMessageType[] = ["chat","end_turn","hello","join","leave","mod_ai","mod_clock","mod_release","mod_ruling","mod_secret_module","options","order","pong"];
+export const SERVER_MESSAGE_TYPES: readonly ServerMessageType[] = ["ack","error","ev","joined","options","ping","snapshot","view","welcome"];
 export type ErrorCode = Error["code"];

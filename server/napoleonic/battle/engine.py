@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from server.core.engine import MODERATOR, SPECTATOR, Actor, BaseEngine, Engine, Event, team_viewer
-from server.core.errors import BadOrder, IllegalOrder, NotYourTurn, NotYourUnit
+from server.core.errors import BadOrder, NotYourTurn
 
-from . import artillery, fire, movement, orders, victory
+from . import artillery, fire, movement, options, orders, victory
+from .command import acting_side, own_unit
 from .deployment import setup_state
 from .formation import effective_morale
 from .log import Log
@@ -138,6 +139,10 @@ class BattleEngine(BaseEngine[BattleState]):
     def view(self, state: BattleState, viewer: str) -> dict[str, Any]:
         return view_of(state, viewer)
 
+    def options(self, state: BattleState, viewer: str, unit: str | None) -> dict[str, Any] | None:
+        """Issue 14: what `unit` (None: the army) may do now, judged by `apply` itself (options.py)."""
+        return options.options(self.apply, state, viewer, unit)
+
     def is_over(self, state: BattleState) -> bool:
         return state.over
 
@@ -150,33 +155,6 @@ class BattleEngine(BaseEngine[BattleState]):
 
     def load(self, data: Mapping[str, Any]) -> BattleState:
         return BattleState.load(data)
-
-
-def acting_side(state: BattleState, actor: Actor) -> str:
-    """D-N-1: the side whose order phase it is, when `actor` may give its orders (the moderator always may)."""
-    side = state.active_side
-    if side is None:
-        raise NotYourTurn("the battle is over", rule="D-N-2")
-    if not actor.moderator and actor.team != side:
-        raise NotYourTurn(f"it is {side}'s order phase", rule="D-N-1", details={"active": side})
-    return side
-
-
-def own_unit(state: BattleState, side: str, uid: Any, *, carrying: bool = False) -> Unit:
-    """The unit an order of `side` is for: its own, on the field, and (unless the order may be given while it is
-    `carrying` an order over from last turn, D-N-10) free."""
-    unit = state.units.get(uid) if isinstance(uid, str) else None
-    if unit is None:
-        raise BadOrder(f"no unit {uid!r}", rule="D-N-1", details={"unit": str(uid)})
-    if unit.side != side:
-        raise NotYourUnit(f"{unit.id} belongs to {unit.side}", rule="D-N-1", details={"unit": unit.id})
-    if not unit.on_field:
-        raise IllegalOrder(f"{unit.id} is not on the field ({unit.status})", rule="N-MORALE-5",
-                           details={"unit": unit.id, "status": unit.status})
-    if unit.busy is not None and not carrying:
-        raise IllegalOrder("the unit is still carrying out an order from last turn", rule="D-N-10",
-                           details={"unit": unit.id, "order": unit.busy["order"]})
-    return unit
 
 
 def _brief(u: Unit) -> dict[str, Any]:

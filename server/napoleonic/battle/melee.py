@@ -43,6 +43,12 @@ def touching_enemies(state: BattleState, unit: Unit) -> list[Unit]:
     return [seen[n] for n in sorted(seen)]
 
 
+def touching_at(state: BattleState, unit: Unit, cells: Iterable[Cell]) -> list[str]:
+    """D-N-6: the enemies the unit would touch standing on `cells`, in unit-number order (for planning a path)."""
+    seen = {e.num: e.id for e in _enemies_beside(state, unit, cells)}
+    return [seen[n] for n in sorted(seen)]
+
+
 def would_touch_enemy(state: BattleState, unit: Unit, cells: Iterable[Cell]) -> bool:
     """Whether the unit standing on `cells` would touch an enemy (for planning a path)."""
     return any(True for _ in _enemies_beside(state, unit, cells))

@@ -57,7 +57,7 @@ def terrain_factors(state: BattleState, unit: Unit) -> list[float]:
     return out
 
 
-def _front_top(state: BattleState, unit: Unit, x: int, y: int) -> int:
+def front_top(state: BattleState, unit: Unit, x: int, y: int) -> int:
     m = state.map
     lx, ly = DIRECTIONS[(unit.facing + 2) % 8]
     return max(m.height_at(x + i * lx, y + i * ly) for i in range(unit.form.width))
@@ -81,10 +81,58 @@ def end_move(log: Log, unit: Unit, rule: str, **why: Any) -> None:
     log.emit("move_ended", unit=unit.id, **why, rule=rule)
 
 
-def _on_road(state: BattleState, unit: Unit, x: int, y: int) -> bool:
+def on_road(state: BattleState, unit: Unit, x: int, y: int) -> bool:
     m = state.map
     lx, ly = DIRECTIONS[(unit.facing + 2) % 8]
     return any(m.kind(x + i * lx, y + i * ly).is_road for i in range(unit.form.width))
+
+
+def check_movable(state: BattleState, unit: Unit, *, leaving: bool = False, charge: bool = False) -> None:
+    """Whether the unit may move along a path now at all (before its path is judged): a formation that moves
+    (N-ART-4, N-INF-4), a move not ended this turn (N-SIEGE-12/13), not in melee unless leaving it (N-MELEE-3), a
+    charge only by cavalry (N-CHARGE-1). Raises the refusal."""
+    if not unit.form.moves or not unit.type.can_move:
+        rule = "N-ART-4" if unit.arm == "artillery" else "N-INF-4"
+        raise IllegalOrder(CANNOT_MOVE.get(unit.formation, "this unit cannot move") if unit.type.can_move
+                           else "a fortress gun cannot move", rule=rule,
+                           details={"unit": unit.id, "formation": unit.formation})
+    if unit.halted:
+        raise IllegalOrder("the unit's move has ended for this turn", rule=unit.halted, details={"unit": unit.id})
+    if not leaving and in_melee(state, unit):
+        raise IllegalOrder("a unit in melee moves only by leaving it", rule="N-MELEE-3", details={"unit": unit.id})
+    if charge and unit.arm != CAVALRY:
+        raise IllegalOrder("only cavalry charges", rule="N-CHARGE-1", details={"unit": unit.id})
+
+
+Slope = tuple[int, bool, bool]
+"""The front rank's height before a step, and whether this move has climbed and descended yet (N-TERRAIN-4)."""
+
+
+def step_price(state: BattleState, unit: Unit, factors: list[float], before: set[Cell] | tuple[Cell, ...],
+               cells: tuple[Cell, ...], to: Cell, step: Cell, slope: Slope) -> tuple[float, int, bool, bool]:
+    """The points one step of a move costs (D-GEN-2 scaled by the slowest ground, N-TERRAIN-2/3/5; the cost of
+    entering ground, N-SIEGE; a hill once per move, N-TERRAIN-4) from footprint `before` to `cells` (anchor `to`),
+    and the slope after it. The one price of a step: `move` pays it, the options (options.py) plan with it."""
+    cover, w = state.map.cover, state.map.width
+    top, climbed, descended = slope
+    cost = step_cost(*step) * max(factors[cover[py * w + px]] for px, py in cells)
+    cost += max((TERRAIN[cover[py * w + px]].enter_cost for px, py in cells if (px, py) not in before),
+                default=0.0)
+    new_top = front_top(state, unit, *to)
+    if new_top > top and not climbed:
+        cost += HILL_STEP
+        climbed = True
+    elif new_top < top and not descended:
+        cost -= HILL_STEP
+        descended = True
+    return cost, new_top, climbed, descended
+
+
+def road_move(state: BattleState, unit: Unit, path: tuple[Cell, ...]) -> bool:
+    """N-TERRAIN-6: the move earns the road's +2 (march column or limbered, once a turn, the whole move along the
+    road from where it starts)."""
+    return (unit.form.name in ROAD_FORMATIONS and not unit.road_used and on_road(state, unit, unit.x, unit.y)
+            and all(state.map.on_map(cx, cy) and on_road(state, unit, cx, cy) for cx, cy in path))
 
 
 CANNOT_MOVE = {"deployed": "a deployed battery cannot move: limber it first",
@@ -96,34 +144,21 @@ def move(state: BattleState, log: Log, unit: Unit, path: tuple[Cell, ...], *, ch
          leaving: tuple[Unit, ...] = ()) -> None:
     """Move the formation (facing unchanged) along `path`, paying speed points; stop at the first contact. Enemy
     zones the move enters fire on it at once (D-N-17: `fire.zone_watchers`), before the contact it ends in."""
-    form = unit.form
-    if not form.moves or not unit.type.can_move:
-        rule = "N-ART-4" if unit.arm == "artillery" else "N-INF-4"
-        raise IllegalOrder(CANNOT_MOVE.get(unit.formation, "this unit cannot move") if unit.type.can_move
-                           else "a fortress gun cannot move", rule=rule,
-                           details={"unit": unit.id, "formation": unit.formation})
-    if unit.halted:
-        raise IllegalOrder("the unit's move has ended for this turn", rule=unit.halted, details={"unit": unit.id})
-    if not leaving and in_melee(state, unit):
-        raise IllegalOrder("a unit in melee moves only by leaving it", rule="N-MELEE-3", details={"unit": unit.id})
-    if charge and unit.arm != CAVALRY:
-        raise IllegalOrder("only cavalry charges", rule="N-CHARGE-1", details={"unit": unit.id})
+    check_movable(state, unit, leaving=bool(leaving), charge=charge)
     x, y = unit.x, unit.y
     for cx, cy in path:
         if max(abs(cx - x), abs(cy - y)) != 1:
             raise BadOrder("each path cell must neighbour the one before", rule="D-GEN-2",
                            details={"unit": unit.id, "cell": [cx, cy]})
         x, y = cx, cy
-    road = (form.name in ROAD_FORMATIONS and not unit.road_used and _on_road(state, unit, unit.x, unit.y)
-            and all(state.map.on_map(cx, cy) and _on_road(state, unit, cx, cy) for cx, cy in path))
+    road = road_move(state, unit, path)
     available = unit.points + (ROAD_BONUS if road else 0)
     factors = terrain_factors(state, unit)
-    cover, w = state.map.cover, state.map.width
     watchers = zone_watchers(state, unit, path)
     entries: list[Entered] = []
     spent = 0.0
     climbed = descended = False
-    top = _front_top(state, unit, unit.x, unit.y)
+    top = front_top(state, unit, unit.x, unit.y)
     facing_step = DIRECTIONS[unit.facing]
     run = 0
     x, y = unit.x, unit.y
@@ -135,17 +170,8 @@ def move(state: BattleState, log: Log, unit: Unit, path: tuple[Cell, ...], *, ch
         before = set(unit.cells)
         cells = state.place_check(unit, cx, cy, unit.facing, unit.formation)
         dx, dy = cx - x, cy - y
-        cost = step_cost(dx, dy) * max(factors[cover[py * w + px]] for px, py in cells)
-        cost += max((TERRAIN[cover[py * w + px]].enter_cost for px, py in cells if (px, py) not in before),
-                    default=0.0)
-        new_top = _front_top(state, unit, cx, cy)
-        if new_top > top and not climbed:
-            cost += HILL_STEP
-            climbed = True
-        elif new_top < top and not descended:
-            cost -= HILL_STEP
-            descended = True
-        top = new_top
+        cost, top, climbed, descended = step_price(state, unit, factors, before, cells, (cx, cy), (dx, dy),
+                                                   (top, climbed, descended))
         spent += cost
         if spent > available + EPS:
             raise IllegalOrder("not enough speed points for this path", rule="D-GEN-2",
@@ -290,6 +316,16 @@ def formation_target(unit: Unit, formation: str) -> tuple[int, int]:
     return anchor_for_pivot(pivot_cell(unit.anchor, unit.form.width, unit.facing), new.width, unit.facing)
 
 
+def about_face_target(unit: Unit) -> tuple[int, int, int]:
+    """Anchor and facing after an about-face: the rear rank becomes the front rank (N-INF-10)."""
+    form = unit.form
+    lx, ly = DIRECTIONS[(unit.facing + 2) % 8]
+    fx, fy = DIRECTIONS[unit.facing]
+    x = unit.x + (form.width - 1) * lx - (form.depth - 1) * fx
+    y = unit.y + (form.width - 1) * ly - (form.depth - 1) * fy
+    return x, y, (unit.facing + 4) % 8
+
+
 def wheel(state: BattleState, log: Log, unit: Unit, eighths: int, *, paid: bool = False) -> None:
     """N-INF-2/3/5, N-CAV-4/5, N-ART-4/5: a wheel of 45° or 90° at the formation's cost; none in square
     (N-INF-4) or in melee (N-MELEE-3)."""
@@ -314,11 +350,7 @@ def about_face(state: BattleState, log: Log, unit: Unit, *, paid: bool = False) 
     if not form.about_face:
         rule = "N-ART-4" if unit.arm == "artillery" else "N-INF-4"
         raise IllegalOrder(f"a unit in {unit.formation} cannot about-face", rule=rule, details={"unit": unit.id})
-    lx, ly = DIRECTIONS[(unit.facing + 2) % 8]
-    fx, fy = DIRECTIONS[unit.facing]
-    x = unit.x + (form.width - 1) * lx - (form.depth - 1) * fx
-    y = unit.y + (form.width - 1) * ly - (form.depth - 1) * fy
-    facing = (unit.facing + 4) % 8
+    x, y, facing = about_face_target(unit)
     state.place_check(unit, x, y, facing, unit.formation)
     if not paid and not pay(log, unit, ABOUT_FACE_COST, {"type": "about_face", "unit": unit.id}):
         return

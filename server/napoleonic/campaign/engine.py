@@ -38,7 +38,7 @@ from server.continental.grid import Cell
 from server.continental.scenario import load_scenario
 from server.core.dice import Dice
 from server.core.engine import MODERATOR, SPECTATOR, Actor, BaseEngine, ChildRoom, ChildSetup, Engine, Event, FollowUp
-from server.core.errors import BadOrder, IllegalOrder, NotYourTurn, NotYourUnit, UnknownOrder
+from server.core.errors import BadOrder, IllegalOrder, NotYourTurn, NotYourUnit, RuleError, UnknownOrder
 from server.core.turns import TurnOrder, in_turn_order
 from server.napoleonic.battle.units import UNIT_TYPES
 
@@ -46,6 +46,7 @@ from . import ai, battle_rooms, battles, decisions, fortify, quick, retreats, si
 from .events import Ctx
 from .interception import watch
 from .movement import parse_path, path_cost
+from .options import options as army_options
 from .state import FROZEN, GONE, OVER, READY, RUNNING, NapoleonicState, cell_of
 from .view import view_of
 
@@ -305,6 +306,17 @@ class NapoleonicEngine(BaseEngine[NapoleonicState]):
         return ctx.state, ctx.events
 
     # -- views and snapshots -----------------------------------------------------------------------------------
+    def options(self, state: NapoleonicState, viewer: str, unit: str | None) -> dict[str, Any] | None:
+        """Issue 14: the team's armies, or one army's marches this turn (options.py), refused as its turn orders
+        are (C-1.7, D-L-1)."""
+        team = viewer[5:] if viewer.startswith("team:") else ""
+        turn: RuleError | None = None
+        if team not in state.order.active:
+            turn = NotYourTurn(f"it is {', '.join(sorted(state.order.active))}'s turn", rule="C-1.7")
+        elif team in busy_teams(state):
+            turn = NotYourTurn(f"{team} is fighting a battle: its campaign turn waits", rule="D-L-1")
+        return army_options(state, viewer, unit, turn)
+
     def view(self, state: NapoleonicState, viewer: str) -> dict[str, Any]:
         return view_of(state, viewer)
 

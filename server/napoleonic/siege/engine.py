@@ -19,7 +19,9 @@ from typing import TYPE_CHECKING, Any
 
 from server.core.engine import MODERATOR, SPECTATOR, Actor, BaseEngine, Engine, Event, team_viewer
 from server.core.errors import BadOrder, IllegalOrder
-from server.napoleonic.battle.engine import BattleEngine, acting_side, own_unit
+from server.napoleonic.battle import options as battle_options
+from server.napoleonic.battle.command import acting_side, own_unit
+from server.napoleonic.battle.engine import BattleEngine
 from server.napoleonic.battle.log import Log
 from server.napoleonic.battle.movement import end_move
 from server.napoleonic.battle.state import DISPERSED, BattleState
@@ -91,6 +93,14 @@ class SiegeEngine(BaseEngine[StormState]):
 
     def active_teams(self, state: StormState) -> frozenset[str]:
         return self.battle.active_teams(state.battle)
+
+    def options(self, state: StormState, viewer: str, unit: str | None) -> dict[str, Any] | None:
+        """Issue 14: the battle's options (battle/options.py) judged by this engine's `apply`, walls and ladders
+        included (D-N-15, N-SIEGE-13): every move found is tried too."""
+        def apply(battle: BattleState, actor: Actor, order: Mapping[str, Any]) -> Any:
+            return self.apply(replace(state, battle=battle), actor, order)
+
+        return battle_options.options(apply, state.battle, viewer, unit, try_moves=True)
 
     # --- orders ------------------------------------------------------------------------------------------------
     def apply(self, state: StormState, actor: Actor, order: Mapping[str, Any]) -> tuple[StormState, Sequence[Event]]:

@@ -33,7 +33,7 @@ def open_embedded(data_dir: str | os.PathLike[str], *, fsync: bool = True, read_
     if read_only:
         if not (root / "rooms").is_dir():
             raise FileNotFoundError(errno.ENOENT, "no embedded store here (no rooms/ directory)", str(root))
-        leases = FileLeases(root, fsync=False)
+        leases = FileLeases(root, fsync=False, read_only=True)
         log = FileLog(root, fsync=False, down_ms=leases.down_ms, read_only=True)
 
         async def close_read_only() -> None:
@@ -49,7 +49,7 @@ def open_embedded(data_dir: str | os.PathLike[str], *, fsync: bool = True, read_
         os.close(lock_fd)
         raise DataDirLocked(f"data directory {root} is in use by another server process") from None
     leases = FileLeases(root, fsync=fsync)
-    log = FileLog(root, fsync=fsync, down_ms=leases.down_ms)
+    log = FileLog(root, fsync=fsync, down_ms=leases.down_ms, epoch=lambda: leases.epoch)
 
     closed: list[bool] = []
 

@@ -72,6 +72,17 @@ class Journal:
             os.ftruncate(self.fd, good)
         self.size = good
 
+    @property
+    def parked(self) -> bool:
+        """Its file is closed (issue 12 §12: a node holds a bounded number of journals open); the next write
+        opens it again."""
+        return self.fd < 0
+
+    def park(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+
     def _scan_tail(self, size: int) -> tuple[int, int]:
         """(last index, end of the last whole frame) from the last checkpoint whose first frame is the record
         it names (a checkpoint that does not fit is dropped)."""
@@ -98,6 +109,8 @@ class Journal:
         if self.read_only:
             raise PermissionError(f"{self.path} is open read-only")
         frames = [frame(payload) for _, payload in records]
+        if self.fd < 0:
+            self.fd = os.open(self.path, os.O_RDWR | os.O_APPEND)
         data = memoryview(b"".join(frames))
         while data:  # a write of a whole log may be cut short (a signal): the rest follows
             data = data[os.write(self.fd, data):]
@@ -131,7 +144,7 @@ class Journal:
         return [Record.unpack(body) for idx, body, _ in _frames(data, start) if idx > after_index]
 
     def close(self) -> None:
-        os.close(self.fd)
+        self.park()
 
 
 def frame(payload: bytes) -> bytes:

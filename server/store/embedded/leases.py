@@ -2,6 +2,7 @@
 is the lease), so no room is ever an orphan and its downtime is the service's outages:
 
     alive      last time (ms) the process was seen alive (every half second)
+    epoch      msgpack int: the lease epoch of the last process that held the LOCK (each one takes the next)
     outages    msgpack [[from, to], ...]: when the server was down (recorded at each start)
 """
 
@@ -16,13 +17,22 @@ from server.store.embedded.journal import read_msgpack, write_atomic
 
 
 class FileLeases:
-    def __init__(self, root: Path, *, fsync: bool):
+    expires = False
+
+    def __init__(self, root: Path, *, fsync: bool, read_only: bool = False):
         self.root = root
         self.fsync = fsync
+        self.epoch = int(read_msgpack(root / "epoch", 0)) + (0 if read_only else 1)
+        """This process's lease epoch: one more than its predecessor's (the LOCK's holders in turn)."""
+        if not read_only:
+            write_atomic(root / "epoch", msgpack.packb(self.epoch), fsync)
         self._outages: list[tuple[int, int]] = [(int(a), int(b)) for a, b in read_msgpack(root / "outages", [])]
 
-    async def acquire(self, room: str, node: str, ttl_ms: int) -> bool:
-        return True  # the LOCK file makes this process the only owner of every room in the directory
+    async def acquire(self, room: str, node: str, ttl_ms: int) -> int | None:
+        return self.epoch  # the LOCK file makes this process the only owner of every room in the directory
+
+    async def renew(self, rooms: Sequence[str], node: str, ttl_ms: int) -> dict[str, int | None]:
+        return dict.fromkeys(rooms, self.epoch)
 
     async def release(self, room: str, node: str) -> None:
         return None

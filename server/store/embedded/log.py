@@ -15,19 +15,27 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import shutil
-from collections.abc import Callable, Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import msgpack
 
 from server.store.embedded.journal import Journal, read_msgpack, write_atomic
 from server.store.log import RoomStat
-from server.store.records import LogConflict, Record, RoomSnapshot
+from server.store.records import Fenced, LogConflict, Record, RoomSnapshot
+
+MAX_OPEN_JOURNALS = 64
+"""Journal files a node holds open at once; the others are opened again for their next write."""
 
 
 class FileLog:
-    def __init__(self, root: Path, *, fsync: bool, down_ms: Callable[[], int], read_only: bool = False):
+    def __init__(self, root: Path, *, fsync: bool, down_ms: Callable[[], int], read_only: bool = False,
+                 epoch: Callable[[], int] = lambda: 0):
         self.root = root
+        self.epoch = epoch
+        """The lease epoch of the process holding the directory's LOCK (FileLeases): an append given another is
+        refused, as under Redis."""
         self.fsync = fsync
         self.down_ms = down_ms
         self.read_only = read_only
@@ -35,6 +43,8 @@ class FileLog:
         if not read_only:
             (root / "rooms").mkdir(parents=True, exist_ok=True)
         self._journals: dict[str, Journal] = {}
+        self._open: OrderedDict[str, None] = OrderedDict()
+        """The journals whose file is open, least recently written first: at most `MAX_OPEN_JOURNALS`."""
         self._due: dict[str, int] = {str(k): int(v) for k, v in read_msgpack(root / "schedule", {}).items()}
         self._unscheduled = self._written_after(root / "schedule")
         self._journals_ahead = False  # a journal was written after the schedule file
@@ -61,23 +71,46 @@ class FileLog:
         return path
 
     def journal(self, room: str) -> Journal:
+        """The journal of a room this node writes (created if new), its file open: the least recently written
+        beyond `MAX_OPEN_JOURNALS` are parked (issue 12 §12: 500 campaigns held 1,000 files open)."""
         journal = self._journals.get(room)
         if journal is None:
             journal = self._journals[room] = Journal(self._room_dir(room) / "journal", self.fsync,
                                                      read_only=self.read_only)
+        self._open[room] = None
+        self._open.move_to_end(room)
+        while len(self._open) > MAX_OPEN_JOURNALS:
+            parked, _ = self._open.popitem(last=False)
+            self._journals[parked].park()
         return journal
 
-    def _existing(self, room: str) -> Journal | None:
-        """The room's journal if it has one (nothing is created for a room that has none)."""
-        if room not in self._journals and not (self._room_dir(room, make=False) / "journal").exists():
-            return None
-        return self.journal(room)
+    @contextlib.contextmanager
+    def _existing(self, room: str) -> Iterator[Journal | None]:
+        """The room's journal to read, if it has one: the one held open, else the file opened for this read only —
+        nothing is created, and nothing kept open, for a room that has none or that this node does not write
+        (a replay, a made-up room id: issue 12 §12)."""
+        held = self._journals.get(room)
+        if held is not None:
+            yield held
+            return
+        path = self._room_dir(room, make=False) / "journal"
+        try:
+            journal = Journal(path, self.fsync, read_only=True)
+        except FileNotFoundError:
+            yield None
+            return
+        try:
+            yield journal
+        finally:
+            journal.close()
 
     def held(self) -> list[str]:
         """The rooms whose journal is open."""
         return sorted(self._journals)
 
-    async def append(self, room: str, record: Record, due_ms: int | None = None) -> None:
+    async def append(self, room: str, record: Record, due_ms: int | None = None, *, epoch: int | None = None) -> None:
+        if epoch is not None and epoch != self.epoch():
+            raise Fenced(f"{room}: record {record.index}: epoch {epoch} is not this process's {self.epoch()}")
         journal = self.journal(room)
         if record.index != journal.last_index + 1:
             raise LogConflict(f"{room}: record {record.index} after {journal.last_index}")
@@ -90,8 +123,8 @@ class FileLog:
         await self.set_due(room, due_ms)
 
     async def read(self, room: str, after_index: int) -> list[Record]:
-        journal = self._existing(room) if self.read_only else self.journal(room)
-        return journal.read_after(after_index) if journal is not None else []
+        with self._existing(room) as journal:
+            return journal.read_after(after_index) if journal is not None else []
 
     async def save_snapshot(self, room: str, snapshot: RoomSnapshot) -> None:
         path = self._room_dir(room) / "snapshot"
@@ -132,6 +165,7 @@ class FileLog:
 
     async def forget(self, room: str) -> None:
         """The room is closed here (an idle room unloaded): its journal's file and checkpoints are let go."""
+        self._open.pop(room, None)
         journal = self._journals.pop(room, None)
         if journal is not None:
             journal.close()
@@ -145,10 +179,10 @@ class FileLog:
         return sorted(found)
 
     async def stat(self, room: str) -> RoomStat | None:
-        journal = self._existing(room)
-        if journal is None or journal.last_index == 0:
-            return None
-        last = journal.read_after(journal.last_index - 1)[-1]
+        with self._existing(room) as journal:
+            if journal is None or journal.last_index == 0:
+                return None
+            last = journal.read_after(journal.last_index - 1)[-1]
         held = sum(p.stat().st_size for p in self._room_dir(room, make=False).iterdir() if p.is_file())
         return RoomStat(journal.last_index, held, last.at_ms)
 
@@ -175,3 +209,4 @@ class FileLog:
         for journal in self._journals.values():
             journal.close()
         self._journals.clear()
+        self._open.clear()

@@ -19,7 +19,7 @@ def redis_store(client: Any, prefix: str) -> Store:
         await client.aclose()
 
     return Store(RedisLog(client, prefix, down_ms=leases.down_ms), leases, RedisGrants(client, prefix),
-                 RedisPresence(client, prefix), close)
+                 RedisPresence(client, prefix), close, client.ping)
 
 
 __all__ = ["RedisGrants", "RedisLeases", "RedisLog", "RedisPresence", "redis_store"]

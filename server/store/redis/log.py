@@ -1,7 +1,8 @@
 """The room log on Redis: a Stream per room (record `n` has the entry id `n-0`), a snapshot key, and the schedule,
 a sorted set room → next timer in service time (wall ms less the outages' total). A Lua script appends only the
 next index and updates the schedule with it, so a node that lost its lease and still writes is refused
-(LogConflict) instead of forking the log, and the schedule never lags the log."""
+(LogConflict) instead of forking the log, and the schedule never lags the log. Given the writer's lease epoch, the
+same script refuses the write (Fenced) unless the room's lease is still held in that epoch (issue 12 §10)."""
 
 from __future__ import annotations
 
@@ -12,9 +13,13 @@ from redis.exceptions import ResponseError
 
 from server.store import keys
 from server.store.log import RoomStat
-from server.store.records import LogConflict, Record, RoomSnapshot
+from server.store.records import Fenced, LogConflict, Record, RoomSnapshot
 
 _APPEND = """
+if ARGV[5] ~= '' then
+  local cur = redis.call('GET', KEYS[3])
+  if not cur or string.match(cur, ' (%d+)$') ~= ARGV[5] then return redis.error_reply('FENCED ' .. (cur or '-')) end
+end
 local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
 local top = 0
 if #last > 0 then top = tonumber(string.match(last[1][1], '^(%d+)')) end
@@ -32,12 +37,17 @@ class RedisLog:
         self.down_ms = down_ms
         self._append = client.register_script(_APPEND)
 
-    async def append(self, room: str, record: Record, due_ms: int | None = None) -> None:
+    async def append(self, room: str, record: Record, due_ms: int | None = None, *, epoch: int | None = None) -> None:
         try:
-            await self._append(keys=[keys.room_log(self.prefix, room), keys.schedule(self.prefix)],
+            await self._append(keys=[keys.room_log(self.prefix, room), keys.schedule(self.prefix),
+                                     keys.room_lease(self.prefix, room)],
                                args=[record.index, record.pack(),
-                                     "" if due_ms is None else due_ms - self.down_ms(), room])
+                                     "" if due_ms is None else due_ms - self.down_ms(), room,
+                                     "" if epoch is None else str(epoch)])
         except ResponseError as exc:
+            if "FENCED" in str(exc):
+                raise Fenced(f"{room}: record {record.index}: epoch {epoch} no longer holds the lease "
+                             f"({exc})") from None
             if "CONFLICT" in str(exc):
                 raise LogConflict(f"{room}: record {record.index}: {exc}") from None
             raise
@@ -107,7 +117,8 @@ class RedisLog:
 
     async def delete(self, room: str) -> None:
         async with self.r.pipeline(transaction=True) as pipe:
-            pipe.delete(keys.room_log(self.prefix, room), keys.room_snapshot(self.prefix, room))
+            pipe.delete(keys.room_log(self.prefix, room), keys.room_snapshot(self.prefix, room),
+                        keys.room_epoch(self.prefix, room))
             pipe.zrem(keys.schedule(self.prefix), room)
             pipe.zrem(keys.alive(self.prefix), room)
             await pipe.execute()
