@@ -15,7 +15,7 @@ from server.core.registry import Registry
 from server.drill import DrillEngine
 from server.napoleonic.battle.commander import CommandedBattleEngine
 from server.napoleonic.campaign.engine import NapoleonicEngine
-from server.napoleonic.siege.engine import SiegeEngine
+from server.napoleonic.siege.commander import CommandedSiegeEngine
 from server.skirmish.engine import SkirmishEngine
 
 ENGINES = Registry()
@@ -27,4 +27,4 @@ ENGINES.register("napoleonic", NapoleonicEngine, {"scenario": "napoleonic"})
 for _name, _data in scenarios.skirmish_scenarios().items():
     ENGINES.register(_name, SkirmishEngine, {"scenario": _data})
 ENGINES.register("battle", CommandedBattleEngine, campaign=False)  # with its AI commander (issue 18)
-ENGINES.register("siege", SiegeEngine, campaign=False)
+ENGINES.register("siege", CommandedSiegeEngine, campaign=False)  # with its AI commander (issue 18)
