@@ -21,7 +21,7 @@ class CommandedSiegeEngine(SiegeEngine):
 
     def commander(self, view: Mapping[str, Any], team: str, rng_seed: int) -> Sequence[Mapping[str, Any]] | None:
         orders = list(command(view, team, rng_seed, BattleAI(self.battle)))
-        if (view.get("siege") or {}).get("besieger") != team or (not orders and view.get("active") != team):
+        if (view.get("siege") or {}).get("besieger") != team or view.get("active") != team:
             return orders
         climbs = [{"type": "climb", "unit": u["id"]} for u in view.get("units") or ()
                   if u["side"] == team and u["type"] == "infantry" and u["status"] == "field"]
