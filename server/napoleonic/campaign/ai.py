@@ -48,8 +48,8 @@ def _size(army: Mapping[str, Any]) -> int:
 
 
 def command(view: Mapping[str, Any], team: str, rng_seed: int) -> list[dict[str, Any]]:
-    if team not in (view.get("active") or ()):
-        return []
+    """The room asks when `team` is to act: in its turn (`view["active"]`, the turn order) or with a decision due
+    (a contact to answer, a beaten army to lead away) — then only the decisions."""
     armies = list(view.get("armies") or ())
     mine = [a for a in armies if a["team"] == team and a["status"] not in ("destroyed", "captured")]
     enemies = [a for a in armies if a["team"] != team and a["status"] not in ("destroyed", "captured")]
@@ -57,15 +57,17 @@ def command(view: Mapping[str, Any], team: str, rng_seed: int) -> list[dict[str,
     by_id = {a["id"]: a for a in armies}
     for b in view.get("battles") or ():
         if b["status"] == "contact" and b["defender"] == team:
-            ours = sum(_size(by_id[i]) for i in b["armies"] if i in by_id and by_id[i]["team"] == team)
-            theirs = sum(_size(by_id[i]) for i in b["armies"] if i in by_id and by_id[i]["team"] != team)
+            sides = b["armies"] if isinstance(b["armies"], Mapping) else {"": b["armies"]}  # {team: [army ids]}
+            ids = [i for group in sides.values() for i in group if i in by_id]
+            ours = sum(_size(by_id[i]) for i in ids if by_id[i]["team"] == team)
+            theirs = sum(_size(by_id[i]) for i in ids if by_id[i]["team"] != team)
             choice = "accept" if ours >= FIGHT_ODDS * max(1, theirs) else "withdraw"
             out.append({"type": "answer", "battle": b["id"], "choice": choice})
     for a in mine:
         retreat = a.get("retreat")
         if a["status"] == "retreating" and isinstance(retreat, Mapping) and retreat.get("suggested"):
             out.append({"type": "retreat", "army": a["id"], "path": retreat["suggested"]})
-    if view.get("scenario") is None:
+    if view.get("scenario") is None or team not in (view.get("active") or ()):
         return out
     gm = _map(str(view["scenario"]))
     table = (view.get("tables") or {}).get("movement") or {}
