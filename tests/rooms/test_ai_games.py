@@ -50,9 +50,9 @@ async def test_a_campaigns_ai_team_fights_its_battles_in_their_rooms(tmp_path: P
 
     hub = await open_hub(tmp_path, ManualClock())
     try:
+        teams = [{"colour": "red", "seats": 2}, {"colour": "blue", "seats": 2, "ai": True}]
         made = await hub.create_campaign({"scenario": "napoleonic", "level": 2, "config": {"armies": ARMIES},
-                                          "clock": {"mode": "per_turn", "turn_ms": 600_000}, "teams": [
-                                              {"colour": "red", "seats": 2}, {"colour": "blue", "seats": 2, "ai": True}]})
+                                          "clock": {"mode": "per_turn", "turn_ms": 600_000}, "teams": teams})
         m = players(made["campaign"])
         await hub.submit(made["room"], "order", {"order": {"type": "move", "army": "r1", "path": [[11, 17], [12, 17]]}},
                          m["red-1"])
