@@ -94,6 +94,8 @@ class Doctrine:
     hunt_turns_left: int = 22
     """The attacker closes with every enemy once its strength is this many times the enemy's, or when this many
     turns are left (D-N-2: at the turn limit the defender holds the field)."""
+    hunt_square_inside: int = 4
+    """Hunting infantry forms square only against cavalry this many cells inside its charge reach."""
 
 
 
@@ -240,6 +242,9 @@ class BattleAI:
             return
         uid = unit.id
         threat = any(self._threatens(p.state, e, unit) for e in enemies)
+        late = p.state.turn >= p.state.turn_limit - d.hunt_turns_left
+        if threat and p.hunting and late:  # time runs short: a square only against a charge that can come at once
+            threat = any(self._threatens(p.state, e, unit, margin=-d.hunt_square_inside) for e in enemies)
         if threat:
             if unit.formation != "square":
                 p.order({"type": "formation", "unit": uid, "formation": "square"})
@@ -270,12 +275,12 @@ class BattleAI:
             stop = (1.0 if p.hunting else d.fire_distance) + target.form.depth / 2 + 0.5
             _walk(p, unit, _centre(target), stop, contact=False)
 
-    def _threatens(self, state: BattleState, cavalry: Unit, unit: Unit) -> bool:
+    def _threatens(self, state: BattleState, cavalry: Unit, unit: Unit, margin: int | None = None) -> bool:
         """Enemy cavalry that could charge `unit` in its next phase: able to charge (N-CAV-5), not held in melee,
         not wavering, and within its speed plus the margin."""
         if cavalry.arm != CAVALRY or cavalry.form.no_charge or self._wavering(cavalry) or in_melee(state, cavalry):
             return False
-        return _gap(unit, cavalry) <= cavalry.type.speed + self.doctrine.square_margin
+        return _gap(unit, cavalry) <= cavalry.type.speed + (self.doctrine.square_margin if margin is None else margin)
 
     def _advancing(self, state: BattleState, unit: Unit, enemies: list[Unit]) -> bool:
         d = self.doctrine
@@ -380,10 +385,10 @@ class BattleAI:
             return
         if close:
             return  # canister (N-ART-6) needs no orders
-        if gap <= rng:
+        if gap <= rng and not (p.hunting and gap > rng // 2):
             self._face(p, unit, _centre(target))
         elif unit.kind == "horse_artillery" or self._advancing(p.state, unit, enemies):
-            p.order({"type": "limber", "unit": uid})
+            p.order({"type": "limber", "unit": uid})  # nothing in sight to fire at: closer
 
     def _face(self, p: _Planner, unit: Unit, point: Point) -> None:
         """Turn towards `point` when it is outside the front sector (D-N-5): a wheel of 45° or 90°, or an
