@@ -31,6 +31,7 @@ from server.core.errors import RuleError
 from server.rooms import ai_seats
 from server.rooms.ids import RoomId
 from server.rooms.members import Member
+from server.rooms.requests import Request
 from server.rooms.room import Room
 from server.rooms.scheduler import Scheduler, Timer
 from server.store.records import LoggedEvent
@@ -40,6 +41,9 @@ log = logging.getLogger(__name__)
 THINK_MS = 10_000
 """The longest the AI thinks about one team's orders (the worker thread's result is not awaited longer)."""
 CLOCK_MARGIN_MS = 2_000
+AI_CIDS = 2**52
+"""The AI's orders carry cids from here up (a client numbers its own from 1): each a request kept like a
+client's (server/rooms/requests.py)."""
 """The AI's orders are all in this long before its side's clock would flag."""
 TURN_EVENTS = frozenset({"turn", "clock_started", "clock_resumed", "room_opened"})
 
@@ -54,7 +58,8 @@ class Rooms(Protocol):
 
     def signed_in(self, campaign: str, player: str) -> bool: ...
 
-    async def submit(self, room_id: str, kind: str, body: Mapping[str, Any], member: Member) -> int | None: ...
+    async def submit(self, room_id: str, kind: str, body: Mapping[str, Any], member: Member,
+                     request: Request | None = None) -> int | None: ...
 
 
 def decision_seed(room: Room, team: str) -> int:
@@ -196,9 +201,11 @@ class Commanders:
         for n, order in enumerate(orders):
             if not self._still_to_play(room_id, team):
                 return False
+            cid = AI_CIDS + (index * 1000 + n) % AI_CIDS  # a request like a client's, in cids no client reaches
+            body = {"order": dict(order), "ai": True, "cid": cid}
             try:
-                await self.rooms.submit(room_id, "order", {"order": dict(order), "ai": True,
-                                                           "cid": index * 1000 + n}, member)
+                await self.rooms.submit(room_id, "order", body, member,
+                                        Request.of({"t": "order", "room": room_id, **body}))
             except RuleError as exc:
                 log.info("room %s: the AI's order for %s refused (%s)", room_id, team, exc.message)
                 continue
