@@ -56,7 +56,7 @@ class Rooms(Protocol):
 
     def now(self) -> int: ...
 
-    def signed_in(self, campaign: str, player: str) -> bool: ...
+    async def signed_in(self, campaign: str, player: str) -> bool: ...
 
     async def submit(self, room_id: str, kind: str, body: Mapping[str, Any], member: Member,
                      request: Request | None = None) -> int | None: ...
@@ -270,8 +270,11 @@ class Commanders:
         if room is None or room.closed or team not in room.active():
             return
         seats = [p for p, t in room.players.items() if t == team]
-        if not seats or any(self.rooms.signed_in(room.id.campaign, p) for p in seats):
+        if not seats:
             return
+        for player in seats:
+            if await self.rooms.signed_in(room.id.campaign, player):
+                return
         await self.rooms.submit(room_id, "mod_ai", {"player": team, "on": True, "stand_in": True},
                                 Member.server(room.id.campaign))
 

@@ -198,9 +198,13 @@ class Hub:
             self._background(self.commanders.returned(member))  # issue 18: the AI stood in; the player is back
         return self.seats.rooms_of(member, await self.lockout_of(member), await self.lobby.running(member.campaign))
 
-    def signed_in(self, campaign: str, player: str) -> bool:
-        """Whether a session of this node plays the seat (the AI's stand-in looks, commanders.py)."""
-        return self.seats.playing(campaign, player)
+    async def signed_in(self, campaign: str, player: str) -> bool:
+        """Whether a session plays the seat: on this node, or on another as its last presence report (at most
+        2 s old) says — the sessions following the campaign room with that seat (the AI's stand-in, commanders.py)."""
+        if self.seats.playing(campaign, player):
+            return True
+        counts = await self.room_counts()
+        return counts.get(str(RoomId.campaign_room(campaign)), {}).get(f"seat:{player}", 0) > 0
 
     def sign_out(self, member: Member, session: str) -> None:
         """The session ended: its seat is free (unless a newer session plays it already)."""
