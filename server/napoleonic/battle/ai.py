@@ -90,8 +90,8 @@ class Doctrine:
     """The defender holds its ground until this turn, or until an enemy comes this close."""
     cavalry_standoff: int = 8
     """Cavalry that does not charge waits this far from the enemy (outside musket range, inside charge reach)."""
-    hunt_ratio: float = 1.5
-    hunt_turns_left: int = 22
+    hunt_ratio: float = 1.2
+    hunt_turns_left: int = 28
     """The attacker closes with every enemy once its strength is this many times the enemy's, or when this many
     turns are left (D-N-2: at the turn limit the defender holds the field)."""
     hunt_square_inside: int = 4
