@@ -1,7 +1,7 @@
 """Benchmark: the AI commanders (issue 18) — whole games played by the AI from its side's view, its win rate
 against a baseline that gives random legal orders, and its decision time per order.
 
-    .venv/bin/python bench/ai.py [--battles 20] [--campaigns 2] [--skirmishes 4] [--out DIR]
+    .venv/bin/python bench/ai.py [--battles 20] [--campaigns 2] [--skirmishes 4] [--turn-cap N] [--out DIR]
     (or python -m bench.ai)
 
 - battles: equal forces (the same ten-unit army on both sides, on a field drawn by the map generator: plain, hills,
@@ -213,19 +213,25 @@ def timed(label: str, work: Callable[[], Any]) -> Any:
     return out
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--battles", type=int, default=20)
     parser.add_argument("--campaigns", type=int, default=2)
     parser.add_argument("--skirmishes", type=int, default=4)
+    parser.add_argument("--turn-cap", type=int, default=0,
+                        help="campaign turns (default: 60 Napoleonic, 40 Continental)")
     parser.add_argument("--out", type=Path, default=None)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    caps = {"turn_cap": args.turn_cap} if args.turn_cap else {}
     print("AI commanders (issue 18)", flush=True)
+    DECISIONS_MS.clear()
     battle = timed("battles", lambda: battles(args.battles))
     battle_ms = list(DECISIONS_MS)
     DECISIONS_MS.clear()
-    napoleonic = timed("napoleonic campaigns", lambda: [napoleonic_campaign(s) for s in range(1, args.campaigns + 1)])
-    continental = timed("continental campaigns", lambda: [continental_campaign(level, 1) for level in (1, 2, 3)])
+    napoleonic = timed("napoleonic campaigns",
+                       lambda: [napoleonic_campaign(s, **caps) for s in range(1, args.campaigns + 1)])
+    continental = timed("continental campaigns",
+                        lambda: [continental_campaign(level, 1, **caps) for level in (1, 2, 3)])
     campaign_ms = list(DECISIONS_MS)
     DECISIONS_MS.clear()
     skirmishes: dict[str, Any] = {}
@@ -253,7 +259,8 @@ def main() -> None:
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "ai.json").write_text(json.dumps(result, indent=2) + "\n")
     print(json.dumps(result, indent=2))
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
