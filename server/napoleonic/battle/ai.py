@@ -94,6 +94,8 @@ class Doctrine:
     hunt_turns_left: int = 28
     """The attacker closes with every enemy once its strength is this many times the enemy's, or when this many
     turns are left (D-N-2: at the turn limit the defender holds the field)."""
+    hunt_in_column: bool = False
+    """Whether hunting infantry stays in attack column rather than deploying into line (measured: no better)."""
     hunt_square_inside: int = 4
     """Hunting infantry forms square only against cavalry this many cells inside its charge reach."""
 
@@ -264,9 +266,10 @@ class BattleAI:
         if not advancing:
             self._face(p, unit, _centre(target))
             return
-        if gap > d.deploy_distance and unit.formation in ("line", "march_column"):
+        column = gap > d.deploy_distance or (p.hunting and d.hunt_in_column)  # hunting: faster, and for melee
+        if column and unit.formation in ("line", "march_column"):
             p.order({"type": "formation", "unit": uid, "formation": "attack_column"})
-        elif gap <= d.deploy_distance and unit.formation in ("attack_column", "march_column"):
+        elif not column and unit.formation in ("attack_column", "march_column"):
             p.order({"type": "formation", "unit": uid, "formation": "line"})
         unit = p.unit(uid)
         self._face(p, unit, _centre(target))
