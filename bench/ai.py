@@ -36,6 +36,7 @@ from bench.common import against, git_commit, previous_result
 from server.core.engine import Actor, Engine, team_viewer
 from server.core.errors import RuleError
 from server.core.replay import Recorder
+from server.core.seeds import child_seed
 from server.engines import ENGINES
 from server.napoleonic.battle.mapgen import CellTerrain, generate
 from server.napoleonic.battle.state import BattleState
@@ -141,7 +142,7 @@ def napoleonic_campaign(seed: int, turn_cap: int = 60) -> dict[str, Any]:
     while not engine.is_over(state) and getattr(state, "turn", 0) <= turn_cap and steps < 5000:
         steps += 1
         for child in engine.child_rooms(state):
-            setup = engine.child_setup(state, child.key)
+            setup = engine.child_setup(state, child.key, child_seed(seed, f"b-bench-{child.key}"))
             child_engine = ENGINES.find(setup.engine)
             cstate, _ = child_engine.setup(setup.config, setup.seed)
             while not child_engine.is_over(cstate):
