@@ -313,6 +313,18 @@ export interface MeleeView {
   struck: string;
 }
 
+/**
+ * Moderator: hand a seat (`player`, or a team's colour: all its seats) to the AI commander, or take it back
+ * (issue 18). Goes to the campaign room; its battles follow.
+ */
+export interface ModAi {
+  /** client message id, echoed by ack/error */
+  cid: number;
+  on: boolean;
+  player: string;
+  t: "mod_ai";
+}
+
 /** Moderator: pause or resume a room's clocks, or add (delta_ms > 0) / remove time for a team. */
 export interface ModClock {
   action: "pause" | "resume" | "adjust";
@@ -533,10 +545,12 @@ export interface SkirmishOptions {
 
 /**
  * The room as this viewer may see it, at `seq`; events with a higher seq follow. `chat` is the history of
- * the channels the viewer reads; `away` lists who is in the secret module; `active` the teams to act.
+ * the channels the viewer reads; `away` lists who is in the secret module; `active` the teams to act; `ai` the
+ * seats the AI plays that this viewer is told of (issue 18: the moderator all, a team its own).
  */
 export interface Snapshot {
   active: string[];
+  ai?: string[];
   away: Away[];
   chat: ChatLine[];
   clocks: Record<string, unknown>;
@@ -626,10 +640,10 @@ export interface WheelOrder {
 
 export type BattleOrder = AboutFaceOrder | BarrageOrder | MoveOrder | FormationOrder | LeaveMeleeOrder | LimberOrder | RetreatOrder | TargetsOrder | WheelOrder;
 export type NapoleonicOrder = AcceptTerms | Answer | AnswerQuick | Appoint | Fortify | Intercept | MoveArmy | OfferQuick | Posture | Reinforce | RetreatArmy | SiegeOrder | Terms;
-export type ClientMessage = Chat | EndTurn | Hello | Join | Leave | ModClock | ModMute | ModRelease | ModRuling | ModSecretModule | OptionsRequest | Order | Pong;
+export type ClientMessage = Chat | EndTurn | Hello | Join | Leave | ModAi | ModClock | ModMute | ModRelease | ModRuling | ModSecretModule | OptionsRequest | Order | Pong;
 export type ServerMessage = Ack | Error | Event | Joined | Options | Ping | Snapshot | View | Welcome;
 export type ClientMessageType = ClientMessage["t"];
 export type ServerMessageType = ServerMessage["t"];
-export const CLIENT_MESSAGE_TYPES: readonly ClientMessageType[] = ["chat","end_turn","hello","join","leave","mod_clock","mod_mute","mod_release","mod_ruling","mod_secret_module","options","order","pong"];
+export const CLIENT_MESSAGE_TYPES: readonly ClientMessageType[] = ["chat","end_turn","hello","join","leave","mod_ai","mod_clock","mod_mute","mod_release","mod_ruling","mod_secret_module","options","order","pong"];
 export const SERVER_MESSAGE_TYPES: readonly ServerMessageType[] = ["ack","error","ev","joined","options","ping","snapshot","view","welcome"];
 export type ErrorCode = Error["code"];
