@@ -74,7 +74,11 @@ export function generate(schema) {
     out.push(`export interface ${name} ${inlineObject(def, serverNames.has(name))}`);
     out.push("");
   }
-  const union = (m) => Object.values(m).map(refName).join(" | ");
+  const union = (m) => [...new Set(Object.values(m).map(refName))].join(" | ");
+  // the rulesets' orders (the `order` of an `order` message): one union per ruleset
+  for (const [name, s] of Object.entries(schema.properties)) {
+    if (name !== "ClientMessage" && name !== "ServerMessage" && s.discriminator) out.push(`export type ${name} = ${union(s.discriminator.mapping)};`);
+  }
   out.push(`export type ClientMessage = ${union(client)};`);
   out.push(`export type ServerMessage = ${union(server)};`);
   out.push(`export type ClientMessageType = ClientMessage["t"];`);

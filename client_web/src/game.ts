@@ -753,7 +753,9 @@ export class GamePage {
   /** The viewer class a replay or report is for by default: a player its own side, anyone else everything. */
   private defaultReplayAs(): ReplayAs {
     const w = this.session.welcome;
-    return w?.role === "player" ? `team:${w.team ?? ""}` : w?.role === "spectator" ? "spectator" : "full";
+    // issue 12: a named spectator (`spectator:<name>`) replays in full; the spectators' link as the public sees it
+    if (w?.role === "spectator") return w.player?.startsWith("spectator:") ? "spectator" : "public";
+    return w?.role === "player" ? `team:${w.team ?? ""}` : "full";
   }
 
   private describe(room: string): (e: ReplayEvent) => string {

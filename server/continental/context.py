@@ -6,32 +6,36 @@ at level 3 the mediator carries it out as far as possible, silently for the play
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
-from server.continental.events import for_team, public, umpire
+from server.continental.events import umpire
 from server.continental.forces import Unit
 from server.continental.state import CampaignState
-from server.core.engine import Event
+from server.core.engine import MODERATOR, Event
 from server.core.errors import IllegalOrder, NotYourUnit, RuleError
+from server.core.events import Collector, team_audience
 
 
 class Dropped(Exception):
     """Level 3: an order that cannot be carried out at all is dropped (the moderator is told why)."""
 
 
-@dataclass
-class Ctx:
-    state: CampaignState
-    events: list[Event] = field(default_factory=list)
-    silent: bool = False
+class Ctx(Collector):
+    """The common event collector (server/core/events.py) with the campaign's state and the mediator's mode."""
+
+    __slots__ = ("silent", "state")
+
+    def __init__(self, state: CampaignState, *, silent: bool = False) -> None:
+        super().__init__()
+        self.state = state
+        self.silent = silent
 
     @property
     def level(self) -> int:
         return self.state.level
 
     def emit(self, event: Event) -> None:
-        self.events.append(event)
+        self.add(event)
 
     def adjusted(self, error: RuleError, **note: Any) -> None:
         """The order goes against the rules. Levels 1–2: refuse it. Level 3: note it and go on with what is
@@ -57,12 +61,7 @@ class Ctx:
         """D-GEN-1: every roll is an event; a secret roll (C-8.3 lies) goes to the moderator only."""
         value, self.state.dice = self.state.dice.roll(faces)
         data: dict[str, Any] = {"purpose": purpose, "faces": faces, "result": value}
-        if secret:
-            self.emit(umpire("roll", **data))
-        elif team is not None:
-            self.emit(for_team(team, "roll", **data))
-        else:
-            self.emit(public("roll", **data))
+        self.rolled(data, frozenset({MODERATOR}) if secret else team_audience(team) if team is not None else None)
         return value
 
 

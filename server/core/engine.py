@@ -174,8 +174,10 @@ class Engine(Protocol[S]):
         """The key of the child room an event of this engine opens (`battle_started`), else None."""
         ...
 
-    def child_setup(self, state: S, key: str) -> ChildSetup:
-        """How child room `key` starts (its engine's config from this game's state: the forces, the field)."""
+    def child_setup(self, state: S, key: str, seed: int) -> ChildSetup:
+        """How child room `key` starts (its engine's config from this game's state: the forces, the field), with
+        the `seed` the room derived for it (D-GEN-4: `server.core.seeds.child_seed`; the game keeps none of its
+        own, so nothing in the parent's state or events gives a child's dice away)."""
         ...
 
     def child_over(self, state: S, key: str, result: Mapping[str, Any]) -> tuple[S, Sequence[Event]]:
@@ -219,7 +221,7 @@ class BaseEngine(Generic[S]):
     def child_opened(self, kind: str, data: Mapping[str, Any]) -> str | None:
         return None
 
-    def child_setup(self, state: S, key: str) -> ChildSetup:
+    def child_setup(self, state: S, key: str, seed: int) -> ChildSetup:
         raise RuleError(f"this game has no child room {key!r}")
 
     def child_over(self, state: S, key: str, result: Mapping[str, Any]) -> tuple[S, Sequence[Event]]:

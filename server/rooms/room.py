@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,6 +34,7 @@ from server.store.records import Fenced, LoggedEvent, Record, RoomSnapshot
 log = logging.getLogger(__name__)
 
 HISTORY_RECORDS = 200  # records before a snapshot whose events are kept for resumes after a restart
+OPTIONS_KEPT = 256  # options answers kept for the current state (per viewer class and unit)
 
 Listener = Callable[["Room", tuple[LoggedEvent, ...]], None]
 
@@ -59,6 +60,8 @@ class Room:
         self.services = services
         self.state = RoomState(game=None, clocks=None)
         self.seq = 0
+        self._options: dict[tuple[str, str | None], dict[str, Any] | None] = {}
+        self._options_of: Any = None
         self.index = 0
         self.last_at = 0
         self.history: deque[LoggedEvent] = deque(maxlen=history)
@@ -71,6 +74,9 @@ class Room:
         self.tenure: Tenure | None = None
         """The lease this node owns the room by (None: a read-only copy, or a store whose lease never runs out):
         nothing is applied once it lapses, and every append carries its epoch (fencing, issue 12 §10)."""
+        self.reclaim: Callable[[], Awaitable[bool]] | None = None
+        """Renew a lapsed tenure now (the owner's lease, asked of the store): True when it is still this node's in
+        the same epoch — a loop that stalled past the tenure but not past the lease goes on."""
         self.answers = Answers()
         """The answers of each seat's recent requests: a retry with the same cid gets its answer (requests.py)."""
 
@@ -231,7 +237,7 @@ class Room:
     async def _run(self, kind: str, body: dict[str, Any], member: Member | None,
                    request: Request | None = None) -> int | None:
         tenure = self.tenure
-        if tenure is not None and not tenure.holds():  # stopped or stalled past its lease: another node may own it
+        if tenure is not None and not await self._holds(tenure):  # stopped past its lease: another node owns it
             raise unavailable(f"this node's lease of room {self.id} lapsed; try again", 300)
         at = max(self.now(), self.last_at)
         outcome = rules.step(self.spec, self.state, kind, body, member, at)
@@ -272,6 +278,15 @@ class Room:
             await self.save_snapshot()
         return first if logged else None
 
+    async def _holds(self, tenure: Tenure) -> bool:
+        """Whether this node still holds the room: its tenure, or else a renewal asked now in the same epoch."""
+        if tenure.holds():
+            return True
+        if self.reclaim is None or not await self.reclaim():
+            self.closed = True  # another node may have written: the hub rebuilds the room from the log
+            return False
+        return True
+
     # --- timers --------------------------------------------------------------------------------------------------
 
     def next_due(self) -> int | None:
@@ -297,8 +312,8 @@ class Room:
             async with self.lock:
                 if self.closed:
                     return
-                if self.tenure is not None and not self.tenure.holds():
-                    self._timer = None  # the lease's renewal arms it again (`renewed`), or another node has the room
+                if self.tenure is not None and not await self._holds(self.tenure):
+                    self._timer = None  # another node has the room: the hub rebuilds it from the log if asked
                     return
                 for kind, body in rules.timers_due(self.spec, self.state, self.now()):
                     try:
@@ -327,8 +342,21 @@ class Room:
     # --- what viewers get ----------------------------------------------------------------------------------------
 
     def options(self, member: Member, unit: str | None) -> dict[str, Any] | None:
-        """The legal options the member's team has now (rules.options): read-only, from the state as it is."""
-        return rules.options(self.spec, self.state, member, unit)
+        """The legal options the member's team has now (rules.options): read-only, from the state as it is. The
+        engine's answers are kept per (viewer class, unit) until the game's state changes, so asking again —
+        every player of a team, or a client flooding the request — costs a lookup, not a search."""
+        viewer = rules.options_viewer(self.spec, self.state, member)
+        game = self.state.game
+        if self._options_of is not game:
+            self._options.clear()
+            self._options_of = game
+        key = (viewer, unit)
+        if key not in self._options:
+            if len(self._options) >= OPTIONS_KEPT:
+                self._options.clear()
+            assert self.spec.engine is not None
+            self._options[key] = self.spec.engine.options(game, viewer, unit)
+        return self._options[key]
 
     def viewer_of(self, member: Member) -> str:
         return secret_module.viewer_of(self.spec, self.state, member)

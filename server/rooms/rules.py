@@ -3,7 +3,9 @@ gives the new room state and its events, raises a typed refusal, or says there i
 that found nothing due). No asyncio, no I/O, time passed in: replaying a room's log through `step` rebuilds it.
 
 Commands (the kinds of the log's records):
-    setup        the room's first record: engine state, clocks (C-1.9), maybe paused until the moderator starts
+    setup        the room's first record: engine state, clocks (C-1.9), maybe paused until the moderator starts;
+                 `room_opened` carries the commitment to the room's seed, and when the game is over the command that
+                 ended it adds `seed_revealed` (D-GEN-4)
     order        a player's (or the moderator's) order for the engine: role → secret module → game over → turn
     end_turn     a team ends its turn (the player's measured lag credited, issue 2 §7)
     flag         a team's clock ran out: its turn ends with the orders it gave (C-1.9); a timer's, at the deadline
@@ -11,7 +13,8 @@ Commands (the kinds of the log's records):
     refused      the consequence the engine attaches to an order it refused (D-C-6, C-9.3)
     chat         a line on a channel (server/rooms/channels.py)
     clock        the moderator pauses, resumes or adjusts the clocks
-    ruling       a moderator's ruling: the spectator delay, else the engine's
+    mute         the moderator mutes a spectator, or all of them, or lets them speak again (issue 12 §13)
+    ruling       a moderator's ruling: the spectator delay, the spectating policy (a campaign's), else the engine's
     lock/release the secret module (server/rooms/secret_module.py); release by time is a timer's
     downtime     the server was down: nobody's clock is charged for it (issue 2 §5)
     child_over   a child room's result comes back to its parent (D-L-1); the server's
@@ -28,15 +31,18 @@ from dataclasses import replace
 from typing import Any
 
 from server.clock import Clocks, ClockSettings
-from server.core import errors
+from server.core import errors, seeds
 from server.core.engine import Event
 from server.core.errors import IllegalOrder, NotYourTurn, RuleError
 from server.rooms import channels, secret_module
 from server.rooms.errors import RoomError, forbidden, game_over, moderator_only, paused
 from server.rooms.members import Member
+from server.rooms.spectating import Spectating
 from server.rooms.state import RoomSpec, RoomState
 
 CHAT_HISTORY = 100
+SPECTATORS = "spectators"
+MAX_MUTED = 100
 MAX_SPECTATOR_DELAY_MS = 3_600_000
 
 Outcome = tuple[RoomState, list[Event]]
@@ -49,7 +55,18 @@ def step(spec: RoomSpec, state: RoomState, kind: str, body: Mapping[str, Any], m
     handler = STEPS.get(kind)
     if handler is None:
         raise RoomError("bad_message", f"unknown room command {kind!r}")
-    return handler(spec, state, body, member, at)
+    outcome = handler(spec, state, body, member, at)
+    if outcome is not None and kind != "setup" and spec.engine is not None and "seed" in spec.setup \
+            and spec.engine.is_over(outcome[0].game) and not spec.engine.is_over(state.game):
+        outcome[1].append(_seed_revealed(spec))
+    return outcome
+
+
+def _seed_revealed(spec: RoomSpec) -> Event:
+    """D-GEN-4: the game is over — its seed is revealed, so that anyone can check the committed dice."""
+    seed = int(spec.setup["seed"])
+    return Event("seed_revealed", {"room": str(spec.id), "seed": seed, "commitment": seeds.commitment(spec.id, seed),
+                                   "rule": "D-GEN-4"})
 
 
 def after_refusal(kind: str, member: Member | None, error: RuleError) -> dict[str, Any] | None:
@@ -138,9 +155,16 @@ def options(spec: RoomSpec, state: RoomState, member: Member | None, unit: str |
     read-only, nothing is logged. Refused as an order is (role, secret module, game over); out of its turn a team
     is answered with `active` false and the reason. Answered as the member sees the room (its viewer class), so
     it names nothing the member's view does not; None when the engine answers no options."""
+    viewer = options_viewer(spec, state, member)
+    assert spec.engine is not None
+    return spec.engine.options(state.game, viewer, unit)
+
+
+def options_viewer(spec: RoomSpec, state: RoomState, member: Member | None) -> str:
+    """Whom the options are for (the member's viewer class), once the member may ask them (as an order)."""
     _player_checks(spec, state, member, phase=False)
-    assert spec.engine is not None and member is not None
-    return spec.engine.options(state.game, secret_module.viewer_of(spec, state, member), unit)
+    assert member is not None
+    return secret_module.viewer_of(spec, state, member)
 
 
 def _player_checks(spec: RoomSpec, state: RoomState, member: Member | None, *, phase: bool = True) -> None:
@@ -162,13 +186,18 @@ def _player_checks(spec: RoomSpec, state: RoomState, member: Member | None, *, p
 
 
 def _setup(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Member | None, at: int) -> Outcome:
-    events: list[Event] = [Event("room_opened", {"room": str(spec.id), "kind": spec.kind, "teams": list(spec.teams)})]
+    opened: dict[str, Any] = {"room": str(spec.id), "kind": spec.kind, "teams": list(spec.teams)}
+    if spec.engine is not None and "seed" in body:  # D-GEN-4: the commitment now, the seed when the game is over
+        opened["commitment"] = seeds.commitment(spec.id, int(body["seed"]))
+    events: list[Event] = [Event("room_opened", opened)]
     game = None
     if spec.engine is not None:
         game, opening = spec.engine.setup(body.get("config") or {}, int(body.get("seed", 0)))
         events += opening
     clocks = Clocks.create(ClockSettings.load(body["clock"]), list(spec.teams)) if body.get("clock") else None
-    state, events = _turn_changes(spec, RoomState(game, clocks), (frozenset(), spec.mark(game)), events, at)
+    policy = Spectating.load(body.get("spectating"))  # the campaign's (issue 12 item 1)
+    state, events = _turn_changes(spec, RoomState(game, clocks, spectating=policy), (frozenset(), spec.mark(game)),
+                                  events, at)
     if state.clocks is not None and body.get("clocks_paused"):
         clocks, paused = state.clocks.pause(at)  # the moderator starts the game by resuming them
         state = state.with_clocks(clocks)
@@ -224,8 +253,7 @@ def _flag(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Mem
         return state.with_clocks(clocks), [*events, Event("flag_not_applied", {
             "team": team, "code": exc.code, "message": exc.message, "rule": exc.rule})]
     events += more
-    return _turn_changes(spec, RoomState(game, clocks, state.away, state.chat, state.spectator_delay_ms), before,
-                         events, at, ending=team)
+    return _turn_changes(spec, state.with_game(game).with_clocks(clocks), before, events, at, ending=team)
 
 
 def _refused(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Member | None,
@@ -247,6 +275,9 @@ def _chat(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Mem
     if member is None:
         raise forbidden("no voice without a seat")
     secret_module.refuse_chat(spec, state, member)
+    if member.role == "spectator" and state.muted and \
+            state.muted & {SPECTATORS, member.player, str(body.get("name") or member.player)}:
+        raise RoomError("muted", "the umpire has muted spectators' chat here")
     channel = channels.resolve(member, str(body["channel"]), spec.teams, secret_room=spec.kind == "secret_module",
                                players=list(spec.players))
     line = {"channel": channel, "from": member.player, "role": member.role, "team": member.team,
@@ -280,11 +311,26 @@ def _ruling(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: M
     ruling = body["ruling"]
     if ruling.get("type") == "spectator_delay":
         return _spectator_delay(state, ruling)
+    if ruling.get("type") == "spectating":
+        return _spectating(spec, state, ruling)
     if spec.engine is None:
         raise forbidden(f"the {spec.kind} room takes no rulings")
     before = _before(spec, state)
     game, events = spec.engine.moderate(state.game, ruling)
     return _turn_changes(spec, state.with_game(game), before, list(events), at)
+
+
+def _mute(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Member | None, at: int) -> Outcome:
+    """Issue 12 §13: the moderator mutes (or lets speak again) one spectator — its player id, or the name it chats
+    under — or all of them (`spectators`); players' chat is not the spectators' and is never muted here."""
+    moderator_only(member, "mute spectators")
+    who, muted = str(body["who"]), bool(body["muted"])
+    if (who in state.muted) == muted:
+        raise RoomError("bad_order", f"{who!r} is {'muted' if muted else 'not muted'} already")
+    if muted and len(state.muted) >= MAX_MUTED:
+        raise RoomError("bad_order", f"at most {MAX_MUTED} mutes in a room; mute all spectators instead")
+    now = state.muted | {who} if muted else state.muted - {who}
+    return replace(state, muted=frozenset(now)), [Event("muted", {"who": who, "muted": muted})]
 
 
 def _spectator_delay(state: RoomState, ruling: Mapping[str, Any]) -> Outcome:
@@ -293,6 +339,15 @@ def _spectator_delay(state: RoomState, ruling: Mapping[str, Any]) -> Outcome:
     if isinstance(ms, bool) or not isinstance(ms, int) or not 0 <= ms <= MAX_SPECTATOR_DELAY_MS:
         raise RoomError("bad_order", f"a spectator delay is 0 to {MAX_SPECTATOR_DELAY_MS} ms")
     return replace(state, spectator_delay_ms=ms), [Event("spectator_delay", {"ms": ms})]
+
+
+def _spectating(spec: RoomSpec, state: RoomState, ruling: Mapping[str, Any]) -> Outcome:
+    """Issue 12 item 1: the moderator changes the campaign's spectating policy (server/rooms/spectating.py); its
+    battles follow it."""
+    if spec.kind != "campaign":
+        raise forbidden("a battle follows its campaign's spectating policy: change it in the campaign room")
+    policy = state.spectating.changed(ruling)
+    return replace(state, spectating=policy), [Event("spectating", {**policy.dump(), "rule": "issue 12"})]
 
 
 def _downtime(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Member | None,
@@ -318,5 +373,5 @@ def _child_over(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], membe
 STEPS: dict[str, Step] = {
     "setup": _setup, "order": _order, "end_turn": _end_turn, "flag": _flag, "refused": _refused, "chat": _chat,
     "clock": _clock, "ruling": _ruling, "lock": secret_module.lock, "release": secret_module.release,
-    "downtime": _downtime, "child_over": _child_over,
+    "downtime": _downtime, "child_over": _child_over, "mute": _mute,
 }

@@ -1,4 +1,5 @@
-"""Generate the protocol's JSON Schema: `python -m shared.protocol.schema` writes shared/protocol/schema.json.
+"""Generate the protocol's JSON Schema: `python -m shared.protocol.schema` writes shared/protocol/schema.json —
+the messages, the options answers and the rulesets' orders.
 
 tests/protocol/test_schema.py fails when the checked-in file is stale.
 """
@@ -12,24 +13,37 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
+from server.napoleonic.battle.orders import BattleOrder
+from server.napoleonic.campaign.orders import NapoleonicOrder
 from shared.protocol.client import ClientMessage
 from shared.protocol.server import ServerMessage
+from shared.protocol.views import BattleView
 
 SCHEMA_PATH = Path(__file__).with_name("schema.json")
+ORDERS: dict[str, Any] = {"BattleOrder": BattleOrder, "NapoleonicOrder": NapoleonicOrder}
+"""The typed orders of each ruleset (their wire models live in the ruleset's package, which validates with them;
+the schema gathers them for clients and bots)."""
+VIEWS: dict[str, Any] = {"BattleView": BattleView}
+"""The rooms' `state` (snapshot and view) by ruleset, where it is typed (shared/protocol/views.py)."""
 
 
 def build_schema() -> dict[str, Any]:
     client = TypeAdapter(ClientMessage).json_schema(ref_template="#/$defs/{model}")
     server = TypeAdapter(ServerMessage).json_schema(ref_template="#/$defs/{model}")
+    orders = {name: TypeAdapter(model).json_schema(ref_template="#/$defs/{model}")
+              for name, model in ORDERS.items()}
+    views = {name: TypeAdapter(model).json_schema(ref_template="#/$defs/{model}") for name, model in VIEWS.items()}
     defs: dict[str, Any] = {}
-    for part in (client, server):
+    for part in (client, server, *orders.values(), *views.values()):
         defs.update(part.pop("$defs", {}))
+    defs.update(views)  # the views are models of their own: each a definition
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Kriegsspiel wire protocol",
-        "description": "Client and server messages; msgpack binary frames, JSON text frames accepted.",
+        "description": "Client and server messages; msgpack binary frames, JSON text frames accepted. The `order` "
+                       "of an `order` message, per ruleset: the properties named *Order.",
         "$defs": defs,
-        "properties": {"ClientMessage": client, "ServerMessage": server},
+        "properties": {"ClientMessage": client, "ServerMessage": server, **orders},
     }
 
 

@@ -21,6 +21,18 @@ describe("battle model", () => {
     expect(m.elevation[0]).toEqual([0, 1, 2]);
   });
 
+  it("takes a unit's range from the view's characteristics, the rules' own values (issue 14, N-INF-1, N-ART-2)", () => {
+    const m = readBattle({
+      characteristics: { unit_types: { infantry: { range: 6 }, foot_artillery: { range: 30 } } },
+      units: [
+        { id: "i1", side: "red", type: "infantry", formation: "line", facing: 0, x: 10, y: 50 },
+        { id: "a1", side: "red", type: "foot_artillery", formation: "deployed", facing: 0, x: 20, y: 50 },
+        { id: "c1", side: "blue", type: "light_cavalry", formation: "attack_column", facing: 4, x: 30, y: 10 },
+      ],
+    });
+    expect(m.units.map((u) => u.range)).toEqual([6, 30, null]);
+  });
+
   it("reads the melees of the view (N-MELEE)", () => {
     const m = readBattle({ melees: [{ a: "r1", b: "b2", rounds: 1 }, { a: "", b: "x" }] });
     expect(m.melees).toEqual([{ a: "r1", b: "b2" }]);

@@ -84,6 +84,9 @@ export function readBattle(state: Obj): BattleModel {
       cells.slice(0, cols).forEach((c, x) => (elevation[y]![x] = Number(c) || 0));
     });
   }
+  // issue 14: the rules' values of each unit type on the field (server/napoleonic/battle/view.py `characteristics`)
+  const types = isObj(state.characteristics) && isObj(state.characteristics.unit_types) ? state.characteristics.unit_types : {};
+  const typeRange = (type: string): number | null => { const t = types[type]; return isObj(t) ? num(t.range) : null; };
   const units: BattleUnit[] = listOf(state.units).filter((u) => u.status === undefined || u.status === "field").flatMap((u) => {
     const anchor = cellOf(u.anchor ?? u.at ?? u.position ?? (typeof u.x === "number" ? [u.x, u.y] : null));
     const given = Array.isArray(u.cells) ? u.cells.map(cellOf).filter((c): c is Cell => c !== null) : [];
@@ -97,7 +100,7 @@ export function readBattle(state: Obj): BattleModel {
       id: str(u.id), name: str(u.name ?? u.id), side: str(u.side ?? u.team), type, formation, facing, anchor: a,
       cells: given.length ? given : footprint(a, facing, width, depth), width, depth,
       morale: num(u.morale), lossTolerance: num(u.loss_tolerance ?? u.tolerance), losses: num(u.losses),
-      movementLeft: num(u.movement_left ?? u.mp ?? u.points), range: num(u.range), guns: num(u.guns),
+      movementLeft: num(u.movement_left ?? u.mp ?? u.points), range: num(u.range) ?? typeRange(type), guns: num(u.guns),
       status: str(u.status, "field"), moveEnded: typeof u.move_ended === "string" && u.move_ended ? u.move_ended : null, raw: u,
     }];
   });

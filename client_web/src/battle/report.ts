@@ -130,7 +130,7 @@ export function afterAction(events: readonly ReportEvent[], first: Obj, last: Ob
   let result: Obj | null = isObj(last.result) ? last.result : null;
   for (const e of events) {
     const d = e.data;
-    if (e.kind === "turn" && num(d.turn) !== null) turn = num(d.turn)!;
+    if ((e.kind === "battle_turn" || e.kind === "turn") && num(d.turn) !== null) turn = num(d.turn)!; // "turn": logs before issue 14
     if (e.kind === "losses") {
       const id = str(d.unit);
       const amount = num(d.amount) ?? 0;

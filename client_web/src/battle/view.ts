@@ -31,8 +31,8 @@ export interface BattleActions {
 
 const ANIM_MS = 650;
 const REFUSAL_MS = 7000;
-/** Default ranges in cells when the view gives none (N-INF muskets, N-ART guns). */
-const DEFAULT_RANGE: Record<string, number> = { infantry: 4, foot_artillery: 25, horse_artillery: 20 };
+/** Ranges in cells when the view gives none (a view before issue 14 had no `characteristics`): N-INF-1, N-ART-2. */
+const DEFAULT_RANGE: Record<string, number> = { infantry: 6, foot_artillery: 30, horse_artillery: 20 };
 const LABEL_FONT = "600 14px system-ui, sans-serif";
 const LABEL_H = 20;
 

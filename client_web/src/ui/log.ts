@@ -76,8 +76,10 @@ function params(d: D, names: Names): Params {
 function sentence(kind: string, d: D): MessageKey | null {
   const umpire = d.by === "moderator";
   switch (kind) {
-    case "turn":
-      return Array.isArray(d.order) && d.turn !== undefined ? "ev.turn.order" : Array.isArray(d.active) && d.active.length ? "ev.turn.active" : "ev.turn.none";
+    case "battle_turn":
+      return "ev.battle_turn";
+    case "turn": // a battle's own turn was a `turn` too in logs written before issue 14 (now `battle_turn`)
+      return Array.isArray(d.order) && d.turn !== undefined ? "ev.battle_turn" : Array.isArray(d.active) && d.active.length ? "ev.turn.active" : "ev.turn.none";
     case "clock_paused":
       return umpire ? "ev.clock_paused.umpire" : "ev.clock_paused";
     case "clock_resumed":
@@ -106,6 +108,8 @@ function sentence(kind: string, d: D): MessageKey | null {
       return d.chosen ? "ev.retreat_made" : "ev.retreat_made.default";
     case "spectator_delay":
       return n(d.ms) > 0 ? "ev.spectator_delay" : "ev.spectator_delay.off";
+    case "muted":
+      return `ev.muted.${d.who === "spectators" ? "all" : "one"}.${d.muted ? "on" : "off"}`;
     case "secret_module":
       if (d.action === "returned") return d.early ? "ev.secret_module.early" : "ev.secret_module.returned";
       return d.reason ? "ev.secret_module.sent_reason" : "ev.secret_module.sent";

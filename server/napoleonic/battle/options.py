@@ -166,6 +166,8 @@ def _targets(state: BattleState, unit: Unit, out: dict[str, Any], trial: Any) ->
     for enemy in state.field_units():
         if enemy.side == unit.side or not _visible(state, unit.side, enemy):
             continue
+        if unit.form.fires and round_shot_distance(state, unit, enemy) is None:
+            continue  # designate's own check (artillery.py) would refuse it: not worth a trial
         why = trial({"type": "targets", "unit": unit.id, "targets": [{"unit": enemy.id, "guns": unit.guns}]})
         if why is None:
             out["targets"].append({"unit": enemy.id, "distance": round_shot_distance(state, unit, enemy)})
@@ -294,6 +296,7 @@ def _search(state: BattleState, unit: Unit, available: float, road: bool, leavin
     info: dict[tuple[int, int, bool, bool], tuple[list[str], str | None, int]] = {start: ([], None, 0)}
     heap: list[tuple[float, int, tuple[int, int, bool, bool]]] = [(0.0, 0, start)]
     results: dict[Cell, tuple[float, tuple[int, int, bool, bool]]] = {}
+    placed: dict[Cell, tuple[Cell, ...] | None] = {}  # each anchor's footprint, or None where it cannot stand
     m = state.map
     while heap:
         cost, steps, node = heapq.heappop(heap)
@@ -310,6 +313,7 @@ def _search(state: BattleState, unit: Unit, available: float, road: bool, leavin
         if steps >= MAX_PATH:
             continue
         before = footprint((x, y), unit.form.width, unit.form.depth, unit.facing)
+        before_set = set(before)
         top = front_top(state, unit, x, y)
         for dx in (-1, 0, 1):
             for dy in (-1, 0, 1):
@@ -318,11 +322,15 @@ def _search(state: BattleState, unit: Unit, available: float, road: bool, leavin
                 cx, cy = x + dx, y + dy
                 if not m.on_map(cx, cy) or (road and not on_road(state, unit, cx, cy)):
                     continue
-                try:
-                    cells = state.place_check(unit, cx, cy, unit.facing, unit.formation)
-                except RuleError:
+                if (cx, cy) not in placed:
+                    try:
+                        placed[(cx, cy)] = state.place_check(unit, cx, cy, unit.facing, unit.formation)
+                    except RuleError:
+                        placed[(cx, cy)] = None
+                cells = placed[(cx, cy)]
+                if cells is None:
                     continue
-                price, _, up, down = step_price(state, unit, factors, set(before), cells, (cx, cy), (dx, dy),
+                price, _, up, down = step_price(state, unit, factors, before_set, cells, (cx, cy), (dx, dy),
                                                 (top, climbed, descended))
                 total = cost + price
                 if total > available + EPS:

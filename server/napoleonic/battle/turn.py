@@ -52,7 +52,7 @@ def begin_turn(state: BattleState, log: Log) -> None:
                 break
         state.order = (a, b) if ra > rb else (b, a)
     state.phase = 0
-    log.emit("turn", turn=state.turn, order=list(state.order), rule="D-N-1")
+    log.emit("battle_turn", turn=state.turn, order=list(state.order), rule="D-N-1")
 
 
 def _refresh(state: BattleState, u: Unit) -> None:

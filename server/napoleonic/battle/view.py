@@ -8,14 +8,27 @@ viewer (a player in the secret module) sees the field and the turn but no units.
 
 from __future__ import annotations
 
+from dataclasses import fields
+from functools import cache
 from typing import Any
 
 from server.core.engine import MODERATOR, SPECTATOR
 
 from .footprint import Cell, line_between
 from .formation import effective_morale
+from .movement import ABOUT_FACE_COST
 from .state import ON_FIELD, BattleState, Unit
 from .terrain import TERRAIN
+from .units import (
+    CANISTER_RANGE,
+    CHARGE_RUN,
+    CLOSE_RANGE,
+    FORMATIONS,
+    HILL_RANGE_BONUS,
+    HIT_TABLES,
+    UNIT_TYPES,
+    change_cost,
+)
 
 
 def unit_view(state: BattleState, u: Unit, full: bool) -> dict[str, Any]:
@@ -53,6 +66,33 @@ def sees(state: BattleState, eyes: list[Unit], target: Unit) -> bool:
     return False
 
 
+@cache
+def characteristics(kinds: frozenset[str]) -> dict[str, Any]:
+    """What a player needs to know of the units on this field (issue 14), from the rules' own tables: per unit
+    type its base values (N-INF-1, N-CAV-2, N-ART-2: firepower, range, melee, charge, speed, morale, loss
+    tolerance, guns, accuracy, formations), per formation of their arms its footprint and effects (N-INF-2 … 5,
+    N-CAV-4/5, N-ART-4/5: bonuses, whether it moves, fires, turns — wheel costs of 45° and 90° — or about-faces),
+    the costs of a formation change (N-INF-6, N-CAV-3, N-ART-3) and the ranges of the fire rules."""
+    types = {k: UNIT_TYPES[k] for k in sorted(kinds)}
+    arms = {t.arm for t in types.values()}
+    return {
+        "unit_types": {k: {f.name: _plain(getattr(t, f.name)) for f in fields(t) if f.name != "name"}
+                       for k, t in types.items()},
+        "formations": [{f.name: _plain(getattr(form, f.name)) for f in fields(form)}
+                       for form in FORMATIONS.values() if form.arm in arms],
+        "formation_change_cost": {arm: {f"{a}>{b}": change_cost(arm, a, b) for (x, a) in FORMATIONS
+                                        for (y, b) in FORMATIONS if x == y == arm and a != b} for arm in sorted(arms)},
+        "about_face_cost": ABOUT_FACE_COST, "canister_range": CANISTER_RANGE, "close_range": CLOSE_RANGE,
+        "charge_run": CHARGE_RUN, "hill_range_bonus": dict(HILL_RANGE_BONUS),
+        "hit_tables": {name: {"bands": list(t.bands), "sixths": {str(a): list(v) for a, v in t.sixths.items()}}
+                       for name, t in HIT_TABLES.items()},
+    }
+
+
+def _plain(value: Any) -> Any:
+    return list(value) if isinstance(value, tuple) else value
+
+
 def view_of(state: BattleState, viewer: str) -> dict[str, Any]:
     everything = viewer in (MODERATOR, SPECTATOR) or not state.hidden
     team = viewer[5:] if viewer.startswith("team:") else None
@@ -60,6 +100,7 @@ def view_of(state: BattleState, viewer: str) -> dict[str, Any]:
         "kind": "battle", "map": state.map.dump(), "turn": state.turn, "turn_limit": state.turn_limit,
         "order": list(state.order), "phase": state.phase, "active": state.active_side,
         "sides": [s.dump() for s in state.sides.values()], "result": state.result, "hidden": state.hidden,
+        "characteristics": characteristics(frozenset(u.kind for u in state.units.values())),
     }
     if everything:
         base["units"] = [unit_view(state, u, True) for u in state.units.values()]

@@ -47,6 +47,21 @@ from .events import Ctx
 from .interception import watch
 from .movement import parse_path, path_cost
 from .options import options as army_options
+from .orders import (
+    AcceptTerms,
+    Answer,
+    AnswerQuick,
+    Fortify,
+    Intercept,
+    MoveArmy,
+    OfferQuick,
+    Posture,
+    Reinforce,
+    RetreatArmy,
+    SiegeOrder,
+    Terms,
+    parse,
+)
 from .state import FROZEN, GONE, OVER, READY, RUNNING, NapoleonicState, cell_of
 from .view import view_of
 
@@ -125,8 +140,8 @@ class NapoleonicEngine(BaseEngine[NapoleonicState]):
     def child_opened(self, kind: str, data: Mapping[str, Any]) -> str | None:
         return battle_rooms.child_opened(kind, data)
 
-    def child_setup(self, state: NapoleonicState, key: str) -> ChildSetup:
-        return battle_rooms.child_setup(state, key)
+    def child_setup(self, state: NapoleonicState, key: str, seed: int) -> ChildSetup:
+        return battle_rooms.child_setup(state, key, seed)
 
     def child_over(self, state: NapoleonicState, key: str, result: Mapping[str, Any]) -> tuple[NapoleonicState,
                                                                                                 Sequence[Event]]:
@@ -151,49 +166,42 @@ class NapoleonicEngine(BaseEngine[NapoleonicState]):
         if kind in TURN_ORDERS and team in busy_teams(state):
             raise NotYourTurn(f"{team} is fighting a battle: its campaign turn waits", rule="D-L-1",
                               details={"decision": "D-NAP-5"})
+        cmd = parse(order)
         ctx = Ctx(state.copy())
         s = ctx.state
-        if kind == "move":
-            self._move(ctx, team, self._army(s, team, order.get("army")), parse_path(order.get("path")),
-                       order.get("attack"))
-        elif kind == "posture":
-            army = self._army(s, team, order.get("army"))
+        if isinstance(cmd, MoveArmy):
+            self._move(ctx, team, self._army(s, team, cmd.army), parse_path(cmd.path), cmd.attack)
+        elif isinstance(cmd, Posture):
+            army = self._army(s, team, cmd.army)
             for key in ("intercept", "support"):
-                if key in order:
-                    if not isinstance(order[key], bool):
-                        raise BadOrder(f"{key} is true or false", rule="N-START-2")
-                    army[key] = order[key]
+                if key in cmd.model_fields_set:
+                    army[key] = getattr(cmd, key)
             ctx.team(team, "posture", army=army["id"], intercept=army["intercept"], support=army["support"],
                      rule="N-START-2, D-N-12")
-        elif kind == "intercept":
-            self._intercept(ctx, team, self._army(s, team, order.get("army")), order.get("target"))
-        elif kind == "answer":
-            battles.answer(ctx, team, order.get("battle"), order.get("choice"), order.get("paths"))
-        elif kind == "retreat":
-            retreats.order(ctx, self._army(s, team, order.get("army")), parse_path(order.get("path")))
-        elif kind == "reinforce":
-            battles.reinforce(ctx, team, order.get("battle"), order.get("army"))
-        elif kind == "offer_quick":
-            quick.offer(ctx, team, order.get("battle"))
-        elif kind == "answer_quick":
-            quick.answer(ctx, team, order.get("battle"), order.get("accept"))
-        elif kind == "siege":
-            sieges.order(ctx, team, order.get("fortress"), order.get("action"))
-        elif kind == "terms":
-            sieges.terms(ctx, team, order.get("fortress"), order.get("terms"))
-        elif kind == "accept_terms":
-            sieges.terms(ctx, team, order.get("fortress"), None, accept=True)
-        elif kind == "fortify":
-            fortify.order(ctx, self._army(s, team, order.get("army")))
-        elif kind == "appoint":
-            army = self._army(s, team, order.get("army"))
-            name = order.get("general")
-            if not isinstance(name, str) or not 0 < len(name) <= 60:
-                raise BadOrder("a general has a name (1 to 60 characters)", rule="D-N-14")
-            army["general"] = name
-            ctx.public("general_appointed", army=army["id"], general=name, team=team, rule="D-N-14")
+        elif isinstance(cmd, Intercept):
+            self._intercept(ctx, team, self._army(s, team, cmd.army), cmd.target)
+        elif isinstance(cmd, Answer):
+            battles.answer(ctx, team, cmd.battle, cmd.choice, cmd.paths)
+        elif isinstance(cmd, RetreatArmy):
+            retreats.order(ctx, self._army(s, team, cmd.army), parse_path(cmd.path))
+        elif isinstance(cmd, Reinforce):
+            battles.reinforce(ctx, team, cmd.battle, cmd.army)
+        elif isinstance(cmd, OfferQuick):
+            quick.offer(ctx, team, cmd.battle)
+        elif isinstance(cmd, AnswerQuick):
+            quick.answer(ctx, team, cmd.battle, cmd.accept)
+        elif isinstance(cmd, SiegeOrder):
+            sieges.order(ctx, team, cmd.fortress, cmd.action)
+        elif isinstance(cmd, Terms):
+            sieges.terms(ctx, team, cmd.fortress, cmd.terms)
+        elif isinstance(cmd, AcceptTerms):
+            sieges.terms(ctx, team, cmd.fortress, None, accept=True)
+        elif isinstance(cmd, Fortify):
+            fortify.order(ctx, self._army(s, team, cmd.army))
         else:
-            raise UnknownOrder(f"unknown order {kind!r}", details={"type": kind})
+            army = self._army(s, team, cmd.army)
+            army["general"] = cmd.general
+            ctx.public("general_appointed", army=army["id"], general=cmd.general, team=team, rule="D-N-14")
         _pass_busy(ctx)
         return s, ctx.events
 

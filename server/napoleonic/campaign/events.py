@@ -1,25 +1,21 @@
-"""Emitting events: public ones, and a team's own (its players, spectators and the moderator)."""
+"""Emitting events: public ones, and a team's own (its players, spectators and the moderator) — the common event
+collector (server/core/events.py) with the campaign's state."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
-from server.core.engine import SPECTATOR, Event, team_viewer
+from server.core.events import Collector
 
 from .state import NapoleonicState
 
 
-@dataclass
-class Ctx:
-    state: NapoleonicState
-    events: list[Event] = field(default_factory=list)
+class Ctx(Collector):
+    __slots__ = ("state",)
 
-    def public(self, kind: str, /, **data: Any) -> None:
-        self.events.append(Event(kind, data))
-
-    def team(self, team: str, kind: str, /, **data: Any) -> None:
-        self.events.append(Event(kind, data, frozenset({team_viewer(team), SPECTATOR})))
+    def __init__(self, state: NapoleonicState) -> None:
+        super().__init__()
+        self.state = state
 
     def roll(self, purpose: str, sixths: int, rule: str, **data: Any) -> bool:
         """D-GEN-1: a d6 from the state's dice, success on a roll <= `sixths`; the roll is a public event."""

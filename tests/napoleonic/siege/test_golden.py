@@ -47,7 +47,7 @@ def test_golden_storm_shows_the_siege_rules_N_SIEGE_7_N_SIEGE_11_N_SIEGE_13() ->
 def _turn_of(lines: list[dict], event: dict) -> int:  # type: ignore[type-arg]
     turn = 1
     for x in lines:
-        if x["kind"] == "turn":
+        if x["kind"] in ("battle_turn", "turn"):  # "turn" in logs written before issue 14
             turn = x["data"]["turn"]
         if x is event:
             return turn

@@ -1,0 +1,113 @@
+"""What a battle (or storm) room's `state` is in `snapshot` and `view` messages (issue 14): the battle engine's
+projection for one viewer class (server/napoleonic/battle/view.py), as typed models for clients, bots and the
+schema. Tests validate every view the engine builds against them (tests/protocol/test_views.py).
+
+Coordinates: cells are [x, y], x east, y south (row 0 of `map.rows` is the north edge); facings 0–7, 0 north,
+clockwise (docs/protocol.md, Coordinates).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Cell = Annotated[list[int], Field(min_length=2, max_length=2, description="[x, y]")]
+
+
+class _Shape(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class BattleMapView(_Shape):
+    """The field: one character a cell per row, north first (the terrain's symbols: docs/battle.md), and the
+    heights as digits."""
+
+    width: int
+    height: int
+    rows: list[str]
+    elevation: list[str]
+
+
+class BattleSideView(_Shape):
+    name: str
+    edge: str
+    attacker: bool
+    retreat_turn: int | None
+    retreat_free_turns: int
+    general: str
+
+
+class BattleUnitView(_Shape):
+    """A unit as the viewer sees it. An enemy seen in a battle with hidden information shows only the first
+    fields; an own unit (or everything, for the moderator and spectators) has them all: effective `morale`
+    (null for guns), `points` left this turn, a `busy` order carried over (D-N-10), round-shot `targets` as
+    [unit, guns], `move_ended`: the rule that ended its move this turn."""
+
+    id: str
+    side: str
+    type: str
+    status: str
+    x: int
+    y: int
+    facing: Annotated[int, Field(ge=0, le=7)]
+    formation: str
+    cells: list[Cell]
+    morale: int | None = None
+    base_morale: int | None = None
+    loss_tolerance: int | None = None
+    guns: int | None = None
+    accuracy: int | None = None
+    points: float | None = None
+    busy: dict[str, Any] | None = None
+    targets: list[list[Any]] | None = None
+    barrage_turns: int | None = None
+    losses: int | None = None
+    move_ended: str | None = None
+    fire_ruling: dict[str, Any] | None = None
+
+
+class MeleeView(_Shape):
+    a: str
+    b: str
+    since: int
+    rounds: int
+    charge: dict[str, int]
+    struck: str
+    sector: str
+
+
+class ReinforcementView(_Shape):
+    group: str
+    side: str
+    distance: int
+    edge: str
+    units: list[str]
+    status: str
+    rows: list[int] | None
+
+
+class BattleView(_Shape):
+    """A battle room's state for one viewer class. `active`: the side in its order phase (null once over);
+    `characteristics`: the rules' values of the unit types on the field and their formations (issue 14); `siege`:
+    a storm's fortress, walls and guns (storm rooms only)."""
+
+    kind: Literal["battle", "siege"]
+    map: BattleMapView
+    turn: int
+    turn_limit: int
+    order: list[str]
+    phase: int
+    active: str | None
+    sides: list[BattleSideView]
+    result: dict[str, Any] | None
+    hidden: bool
+    characteristics: dict[str, Any]
+    units: list[BattleUnitView]
+    melees: list[MeleeView]
+    reinforcements: list[ReinforcementView]
+    siege: dict[str, Any] | None = None
+
+
+VIEW_MODELS: dict[str, type[BaseModel]] = {"battle": BattleView, "siege": BattleView}
+"""The view model of each engine kind that has one."""
