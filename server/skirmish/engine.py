@@ -128,7 +128,7 @@ class SkirmishEngine(BaseEngine[SkirmishState]):
             team = viewer[5:] if viewer.startswith("team:") and viewer[5:] in state.sides else None
         if team is None:
             return {"side": "", "stage": state.stage, "active": False, "orders": []}
-        out = legal_orders(state, team)
+        out = legal_orders(state, team, only=unit)
         if unit is not None:
             out["orders"] = [e for e in out["orders"] if unit in (e.get("body"), e.get("unit"), e.get("figure"))]
         return out
