@@ -47,6 +47,11 @@ class Settings:
     rate_per_s: float = 20.0  # inbound messages per second per connection (token bucket)
     rate_burst: int = 60
     rate_strikes: int = 200  # messages refused for rate before the socket is closed with 1008
+    token_rate_per_s: float = 0.0  # inbound messages per second per token, all its connections (0: = rate_per_s)
+    token_burst: int = 0  # (0: = rate_burst)
+    address_rate_per_s: float = 0.0  # per client address, all its connections (0: 5 x rate_per_s)
+    address_burst: int = 0  # (0: 5 x rate_burst)
+    max_connections_per_address: int = 64  # websockets open at once from one client address (0: no cap)
     send_buffer_bytes: int = 2 * 1024 * 1024  # more queued and no progress for stall_s: cut off (4008)
     stall_s: float = 1.0
     socket_send_buffer_bytes: int = 128 * 1024  # SO_SNDBUF of websocket sockets (0: the kernel's autotuning)
@@ -189,6 +194,16 @@ def _parser(env: Mapping[str, str]) -> _Parser:
          "larger inbound websocket frames close the socket (1009)")
     flag("--rate", "KS_RATE", 20.0, _positive(float), "inbound messages per second per connection (token bucket)")
     flag("--rate-burst", "KS_RATE_BURST", 60, _positive(int), "burst of the per-connection token bucket")
+    flag("--token-rate", "KS_TOKEN_RATE", 0.0, _positive(float),
+         "inbound messages per second per token over all its connections (0: as --rate)")
+    flag("--token-burst", "KS_TOKEN_BURST", 0, _positive(int), "burst of the per-token bucket (0: as --rate-burst)")
+    flag("--address-burst", "KS_ADDRESS_BURST", 0, _positive(int),
+         "burst of the per-address bucket (0: 5 x --rate-burst)")
+    flag("--address-rate", "KS_ADDRESS_RATE", 0.0, _positive(float),
+         "inbound messages per second per client address over all its connections (0: 5 x --rate; loopback "
+         "addresses are not limited)")
+    flag("--max-connections-per-address", "KS_MAX_CONNECTIONS_PER_ADDRESS", 64, _positive(int),
+         "websockets one client address may hold open at once (0: no cap; loopback addresses are not capped)")
     flag("--send-buffer-bytes", "KS_SEND_BUFFER", 2 * 1024 * 1024, _positive(int),
          "per-socket outbound queue; over it with no progress the socket is closed (4008)")
     flag("--socket-send-buffer", "KS_SOCKET_SEND_BUFFER", 128 * 1024, _positive(int),
@@ -238,5 +253,7 @@ def parse(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = Non
         fsync=not a.no_fsync, client_dir=a.client_dir or default_client_dir(), max_frame_bytes=a.max_frame_bytes,
         heartbeat_s=a.heartbeat, ping_interval_s=a.ping_interval, rate_per_s=a.rate, rate_burst=a.rate_burst,
         send_buffer_bytes=a.send_buffer_bytes, lease_ms=a.lease_ms, socket_send_buffer_bytes=a.socket_send_buffer,
-        drain_timeout_s=a.drain_timeout, room_idle_s=a.room_idle_s,
+        drain_timeout_s=a.drain_timeout, room_idle_s=a.room_idle_s, token_rate_per_s=a.token_rate,
+        token_burst=a.token_burst, address_rate_per_s=a.address_rate, address_burst=a.address_burst,
+        max_connections_per_address=a.max_connections_per_address,
     )

@@ -68,6 +68,20 @@ class ServerProcess:
                 time.sleep(0.05)
         raise RuntimeError(f"server did not become healthy: {self.log.read_text()[-3000:]}")
 
+    def named_spectator(self, made: dict[str, Any], name: str = "watcher") -> str:
+        """A named spectator's personal token (issue 12 item 1: everything, live), from the campaign's moderator:
+        the watcher a test needs where the spectators' link now shows only what is public."""
+        return str(self.named_spectator_answer(made, name)["token"])
+
+    def named_spectator_link(self, made: dict[str, Any], name: str = "watcher") -> str:
+        """The link of a named spectator (see `named_spectator`), for a browser to open."""
+        return str(self.named_spectator_answer(made, name)["link"])
+
+    def named_spectator_answer(self, made: dict[str, Any], name: str) -> dict[str, Any]:
+        answer: dict[str, Any] = self.http("POST", f"/api/campaigns/{made['campaign']}/spectators", {"name": name},
+                                           headers={"Authorization": f"Bearer {made['moderator_token']}"})
+        return answer
+
     def kill(self) -> None:
         """SIGKILL: no shutdown code runs."""
         if self.proc is not None and self.proc.poll() is None:

@@ -24,8 +24,9 @@ SHELL = {"net", "admin", "rooms", "store", "bus"}
 """The packages of server/ that are not rules: every other package (core, each engine) is pure, and so is
 clock.py; the other top-level modules are the process's own (settings, the registry, scenario files, ...)."""
 PURE_TOP_MODULES = {"clock"}
-PURE_ROOM_MODULES = ["server.rooms.rules", "server.rooms.state", "server.rooms.secret_module", "server.rooms.channels",
-                     "server.rooms.ids", "server.rooms.members", "server.rooms.errors"]
+PURE_ROOM_MODULES = ["server.rooms.rules", "server.rooms.state", "server.rooms.secret_module",
+                     "server.rooms.spectating", "server.rooms.channels", "server.rooms.ids", "server.rooms.members",
+                     "server.rooms.errors"]
 """The rooms' own rules, beside the engines'."""
 IMPURE = {"asyncio", "aiohttp", "redis", "msgpack", "socket", "time", "datetime", "random", "secrets", "uuid",
           "threading", "subprocess", "os", "io", "pathlib", "shutil", "tempfile", "glob", "fcntl", "importlib",

@@ -4,6 +4,8 @@
  * so that nothing needs a reload after a restart, a blip or a return from the secret module. */
 import { BattleView } from "./battle/view";
 import { CampaignView } from "./campaign/view";
+import { SkirmishView } from "./skirmish/view";
+import { readSkirmish } from "./skirmish/model";
 import { formatCoord } from "./campaign/geometry";
 import { readCampaign } from "./campaign/model";
 import { GARRISON_TERMS, GENERAL_TERMS, imposeTermsRuling, interceptOffers, readNapoleon, reinforceOffers, retreatOf, retreatOrder, siegeOffers, termsOrder, type Offer, type Siege } from "./campaign/napoleon";
@@ -67,7 +69,7 @@ export class GamePage {
   private current: string | null = null;
   /** The rooms this session belongs to, in tab order: rebuilt from every welcome, grown by battles that start. */
   private rooms: string[] = [];
-  private views = new Map<string, CampaignView | BattleView>();
+  private views = new Map<string, CampaignView | BattleView | SkirmishView>();
   private channels = new Map<string, ChannelsPanel>();
   /** the moderator's desk of each room (clocks, rulings and lockouts act on that room) */
   private readonly desks = new Map<string, HTMLElement & { refresh?: () => void }>();
@@ -409,7 +411,7 @@ export class GamePage {
         players: this.session.activeLockouts(now).map((l) => playerWord(l.player)),
         leftMs: Math.max(0, (this.session.activeLockouts(now)[0]?.untilMs ?? now) - now),
       } : null,
-      over: room.kind === "campaign" && (room.state.phase === "over" || !!room.state.winner),
+      over: room.kind === "campaign" && (room.state.phase === "over" || !!room.state.winner || (room.state.kind === "skirmish" && !!room.state.result)),
     });
     if (this.lastLine?.text !== line.text || this.stateBar.dataset.mine !== String(line.mine)) {
       const asks = line.asks ?? "";
@@ -558,7 +560,12 @@ export class GamePage {
     const canOrder = w?.role === "player" || w?.role === "moderator";
     let view = this.views.get(id);
     const wantBattle = room.kind === "battle";
-    if (!view || (wantBattle !== view instanceof BattleView)) {
+    const wantSkirmish = room.state.kind === "skirmish";
+    if (wantSkirmish && !(view instanceof SkirmishView)) {
+      view = new SkirmishView({ order: (o) => this.send({ t: "order", room: id, order: o }) }, canOrder && !this.locked);
+      this.views.set(id, view);
+    }
+    if (!view || (!wantSkirmish && (wantBattle !== view instanceof BattleView || view instanceof SkirmishView))) {
       const order = (o: Record<string, unknown>) => this.send({ t: "order", room: id, order: o });
       // a refused order in words, said at the unit as well as on the error line
       const refusalText = (exc: unknown) => {
@@ -601,6 +608,7 @@ export class GamePage {
     const seenAs = this.conn.viewing.get(id);
     const deskTeam = seenAs?.startsWith("team:") ? seenAs.slice(5) : null;
     view.setState(frame ? frame.state : room.state, deskTeam ?? (w?.role === "player" ? w.team ?? null : null));
+    if (view instanceof SkirmishView) view.setEvents(room.log);
   }
 
   /** The secret module (D-N-14): what it is, for the player held there; for the umpire, who is held and until
@@ -737,14 +745,17 @@ export class GamePage {
   /** The teams (sides) of a room, from its clocks and its view. */
   private teamsOf(room: RoomView): string[] {
     const fromClocks = Object.keys((room.clocks.teams as Record<string, unknown> | undefined) ?? {});
-    const fromView = room.kind === "battle" ? readBattle(room.state).sides : Object.keys(readCampaign(room.state).teams);
+    const fromView = room.kind === "battle" ? readBattle(room.state).sides
+      : room.state.kind === "skirmish" ? readSkirmish(room.state).sides.map((s) => s.team) : Object.keys(readCampaign(room.state).teams);
     return [...fromClocks, ...fromView].filter((x, i, a) => x && a.indexOf(x) === i);
   }
 
   /** The viewer class a replay or report is for by default: a player its own side, anyone else everything. */
   private defaultReplayAs(): ReplayAs {
     const w = this.session.welcome;
-    return w?.role === "player" ? `team:${w.team ?? ""}` : w?.role === "spectator" ? "spectator" : "full";
+    // issue 12: a named spectator (`spectator:<name>`) replays in full; the spectators' link as the public sees it
+    if (w?.role === "spectator") return w.player?.startsWith("spectator:") ? "spectator" : "public";
+    return w?.role === "player" ? `team:${w.team ?? ""}` : "full";
   }
 
   private describe(room: string): (e: ReplayEvent) => string {
@@ -821,7 +832,7 @@ export class GamePage {
     const frames: Frame[] = room.frames;
     const n = frames.length;
     const w = this.session.welcome;
-    const canLoad = room.kind === "battle" || (room.kind === "campaign" && (room.state.phase === "over" || !!room.state.winner));
+    const canLoad = room.kind === "battle" || (room.kind === "campaign" && (room.state.phase === "over" || !!room.state.winner || (room.state.kind === "skirmish" && !!room.state.result)));
     if (n < 2 && this.replayAt === null && !canLoad) return null;
     const at = this.replayAt;
     const go = (i: number | null) => {
@@ -914,6 +925,7 @@ export class GamePage {
           units: () => {
             const r = this.session.room(id);
             const names = this.names(id);
+            if (r.state.kind === "skirmish") return readSkirmish(r.state).units.map((u): [string, string] => [u.id, `${u.id} ${u.name}`]);
             return r.kind === "battle" ? readBattle(r.state).units.map((u): [string, string] => [u.id, names.unit(u.id)])
               : readCampaign(r.state).forces.map((f): [string, string] => [f.id, proper(f.name)]);
           },

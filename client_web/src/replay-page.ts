@@ -32,7 +32,8 @@ function replayNames(room: string, state: Record<string, unknown>): Names {
   };
 }
 
-const asWord = (as: ReplayAs): string => (as === "full" ? t("replay.full") : as === "spectator" ? t("mod.view.spectator") : teamWord(as.slice(5)));
+const asWord = (as: ReplayAs): string => (as === "full" ? t("replay.full") : as === "spectator" ? t("mod.view.spectator")
+  : as === "public" ? t("mod.view.public") : teamWord(as.slice(5)));
 
 /** `title`: what the lobby calls the battle ("1813: Battle of Leipzig"), when it says. */
 export function replayPage(room: string, wanted: ReplayAs | null, report: boolean, title: string | null = null): HTMLElement {

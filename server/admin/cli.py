@@ -2,7 +2,7 @@
 
 The store is found as the server finds it — `--data-dir` / KS_DATA_DIR (embedded), `--redis-url` / REDIS_URL and
 `--redis-prefix` / KS_REDIS_PREFIX — and links use `--public-url` / KS_PUBLIC_URL; those flags may stand anywhere
-on the line. `list` and `export` only read: safe beside running servers. Every other command writes: under the
+on the line. `list`, `export` and `verify` only read: safe beside running servers. Every other command writes: under the
 embedded store the data directory's server must be stopped (its LOCK says so); under Redis each campaign's rooms
 are held while the command writes them, and a room a server has open is refused with the node named.
 
@@ -22,7 +22,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
-from server.admin import exports, inventory, retention, tokens, transfer
+from server.admin import exports, inventory, retention, tokens, transfer, verify
 from server.admin.claims import admin_node
 from server.admin.errors import AdminError
 from server.admin.forks import ForkPoint, fork
@@ -87,6 +87,10 @@ def _commands() -> _Parser:
     re = sub.add_parser("retention", help="archive every campaign over and unused for N days")
     re.add_argument("--days", type=float, required=True, metavar="N")
     re.add_argument("--dry-run", action="store_true", help="only say which campaigns it would archive")
+
+    ve = sub.add_parser("verify", help="a finished room's log replayed from its revealed seed: OK or MISMATCH "
+                        "(fair dice, D-GEN-4)")
+    ve.add_argument("rooms", nargs="+", metavar="ROOM", help="room ids (c-<campaign>, b-<campaign>-<n>)")
 
     for name, what in (("revoke", "revoke tokens: their links stop working, their sessions are closed"),
                        ("reissue", "new tokens for seats: the old links stop working; prints the new links")):
@@ -312,8 +316,22 @@ async def _tokens(args: argparse.Namespace, where: Where, out: Out, now: int) ->
                     f"{join_link(where.settings.public_url or '', token)}")
 
 
+async def _verify(args: argparse.Namespace, where: Where, out: Out, now: int) -> None:
+    bad = []
+    async with opened(where, write=False) as (store, _):
+        for room in args.rooms:
+            verdict = await verify.verify(store, ENGINES, room)
+            for line in verdict.lines():
+                out(line)
+            if not verdict.ok:
+                bad.append(room)
+    if bad:
+        raise AdminError(f"{', '.join(bad)}: the log does not match the revealed seed (see above)")
+
+
 COMMANDS = {"list": _list, "export": _export, "import": _import, "archive": _archive_or_delete,
-            "delete": _archive_or_delete, "retention": _retention, "revoke": _tokens, "reissue": _tokens}
+            "delete": _archive_or_delete, "retention": _retention, "revoke": _tokens, "reissue": _tokens,
+            "verify": _verify}
 
 
 async def run(args: argparse.Namespace, where: Where, out: Out) -> None:

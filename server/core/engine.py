@@ -11,14 +11,15 @@ that may receive it (`audience`); `None` means everyone. When teams must see dif
 event per audience, so each event is serialized once per viewer class and the same bytes go to every socket.
 
 Beyond the moves of one game, an engine declares hooks the rooms call and `BaseEngine` gives their defaults:
-orders a team may give out of its turn, the consequence of a refused order, and the child rooms a game runs (a
+orders a team may give out of its turn, the consequence of a refused order, a mark that restarts the clocks of
+teams that stay active (one clock per order), and the child rooms a game runs (a
 campaign's battles: what they are, how each starts, what its result does here, the commands its events call for).
 The rooms know no particular game: they ask these hooks, never the engine's state.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -173,8 +174,10 @@ class Engine(Protocol[S]):
         """The key of the child room an event of this engine opens (`battle_started`), else None."""
         ...
 
-    def child_setup(self, state: S, key: str) -> ChildSetup:
-        """How child room `key` starts (its engine's config from this game's state: the forces, the field)."""
+    def child_setup(self, state: S, key: str, seed: int) -> ChildSetup:
+        """How child room `key` starts (its engine's config from this game's state: the forces, the field), with
+        the `seed` the room derived for it (D-GEN-4: `server.core.seeds.child_seed`; the game keeps none of its
+        own, so nothing in the parent's state or events gives a child's dice away)."""
         ...
 
     def child_over(self, state: S, key: str, result: Mapping[str, Any]) -> tuple[S, Sequence[Event]]:
@@ -186,10 +189,16 @@ class Engine(Protocol[S]):
         N-VICTORY-3; a battle settled on the map ended in its room, D-L-2)."""
         ...
 
+    def turn_mark(self, state: S) -> Hashable:
+        """What names the decision the active teams face now: when it changes while a team stays active (the
+        skirmish's dice give a side two orders running, D-S-4), the room ends that team's clock and starts it
+        afresh, as for a new turn. Engines whose clocks follow `active_teams` alone keep the default (None)."""
+        ...
+
 
 class BaseEngine(Generic[S]):
     """The defaults of the engine hooks: no options answered, no out-of-turn orders, no consequence of a refusal,
-    no result for a parent, no child rooms, no follow-ups."""
+    no result for a parent, no child rooms, no follow-ups, no turn mark (clocks follow the active teams alone)."""
 
     any_time_orders: frozenset[str] = frozenset()
     has_child_rooms: bool = False
@@ -212,7 +221,7 @@ class BaseEngine(Generic[S]):
     def child_opened(self, kind: str, data: Mapping[str, Any]) -> str | None:
         return None
 
-    def child_setup(self, state: S, key: str) -> ChildSetup:
+    def child_setup(self, state: S, key: str, seed: int) -> ChildSetup:
         raise RuleError(f"this game has no child room {key!r}")
 
     def child_over(self, state: S, key: str, result: Mapping[str, Any]) -> tuple[S, Sequence[Event]]:
@@ -220,3 +229,6 @@ class BaseEngine(Generic[S]):
 
     def follow_ups(self, kind: str, data: Mapping[str, Any]) -> Sequence[FollowUp]:
         return ()
+
+    def turn_mark(self, state: S) -> Hashable:
+        return None

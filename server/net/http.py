@@ -15,9 +15,17 @@ from server.net.node import NODE, Node
 from server.rooms.errors import RoomError
 from server.rooms.ids import RoomId
 from server.settings import Settings
-from shared.protocol.http import CampaignCreated, CreateCampaign, Lobby, LobbyRoom, ReissueToken, TokenReissued
+from shared.protocol.http import (
+    CampaignCreated,
+    CreateCampaign,
+    Lobby,
+    LobbyRoom,
+    NameSpectator,
+    ReissueToken,
+    TokenReissued,
+)
 
-_REPLAY_STATUS = {"no_such_room": 404, "bad_message": 400, "not_over": 409}
+_REPLAY_STATUS = {"no_such_room": 404, "bad_message": 400, "not_over": 409, "unauthorized": 401, "forbidden": 403}
 
 
 def _invalid(exc: ValidationError) -> web.Response:
@@ -105,6 +113,24 @@ async def reissue_token(request: web.Request) -> web.Response:
     return web.json_response(TokenReissued(player=member.player, token=token, link=node.link(token)).model_dump())
 
 
+async def name_spectator(request: web.Request) -> web.Response:
+    """POST /api/campaigns/{id}/spectators {"name": "Anna"} with the moderator's token as `Authorization: Bearer
+    …`: a personal spectator token (`spectator:Anna`) whose holder sees the campaign and its battles live and in
+    full (issue 12 item 1); the link is shown once."""
+    node = request.app[NODE]
+    try:
+        body = NameSpectator.model_validate_json(await request.read())
+    except ValidationError as exc:
+        return _invalid(exc)
+    try:
+        member, token = await node.hub.name_spectator(_bearer(request), request.match_info["campaign"], body.name)
+    except RoomError as exc:
+        status = {"forbidden": 403, "no_such_room": 404}.get(exc.code, 400)
+        return web.json_response({"error": exc.code, "message": exc.message, "rule": exc.rule}, status=status)
+    return web.json_response(TokenReissued(player=member.player, token=token, link=node.link(token)).model_dump(),
+                             status=201)
+
+
 async def lobby(request: web.Request) -> web.Response:
     node = request.app[NODE]
     presence = await node.hub.room_counts()
@@ -124,14 +150,24 @@ async def lobby(request: web.Request) -> web.Response:
 
 
 async def replay(request: web.Request) -> web.Response:
-    """GET /api/rooms/{room}/replay?as=full|spectator|team:<colour>[&by=event]: a finished room's view after each
-    completed turn and at the end — or every command's events and view patch (server/rooms/replay.py); 409 while it
-    is still being played. Compressed when the client accepts it (an event replay is large and repetitive)."""
+    """GET /api/rooms/{room}/replay?as=full|spectator|public|team:<colour>[&by=event] with the viewer's token as
+    `Authorization: Bearer …`: a finished room's view after each completed turn and at the end — or every
+    command's events and view patch (server/rooms/replay.py) — as that viewer may see it now (issue 12 item 2:
+    401 without a token, 403 for a class it may not have, until the whole campaign is over); 409 while it is
+    still being played. Compressed when the client accepts it (an event replay is large and repetitive)."""
     hub = request.app[NODE].hub
     room_id = request.match_info["room"]
     try:
-        body = await hub.replays.replay(RoomId(room_id), request.query.get("as", "full"), hub.rooms.get(room_id),
-                                        by=request.query.get("by", "turn"))
+        rid = RoomId(room_id)
+        token = _bearer(request)
+        member = await hub.seats.authenticate(token) if token else None
+        if token and member is None:
+            raise RoomError("unauthorized", "this token is not (or no longer) valid")
+        away = member is not None and await hub.lockout_of(member) is not None
+        body = await hub.replays.for_member(
+            rid, member, request.query.get("as"), current=hub.rooms.get(room_id),
+            campaign=hub.rooms.get(RoomId.campaign_room(rid.campaign)), away=away,
+            by=request.query.get("by", "turn"))
     except RoomError as exc:
         return web.json_response({"error": exc.code, "message": exc.message},
                                  status=_REPLAY_STATUS.get(exc.code, 400))
@@ -159,6 +195,7 @@ def add_routes(app: web.Application, settings: Settings) -> None:
         app.router.add_get("/metrics", metrics)
     app.router.add_post("/api/campaigns", create_campaign)
     app.router.add_post("/api/campaigns/{campaign}/tokens", reissue_token)
+    app.router.add_post("/api/campaigns/{campaign}/spectators", name_spectator)
     app.router.add_get("/api/lobby", lobby)
     app.router.add_get("/api/engines", engines)
     app.router.add_get("/api/rooms/{room}/replay", replay)

@@ -1,6 +1,8 @@
-"""Abuse limits of the HTTP API (docs/operating.md, "Limits"): request bodies are capped, and creating a campaign
-needs the create token when one is set and is rate-limited per client address. Every refusal is JSON with its
-status: 413 `too_large`, 403 `forbidden`, 429 `rate_limited` (with Retry-After)."""
+"""Abuse limits (docs/operating.md, "Limits"): request bodies are capped, and creating a campaign needs the create
+token when one is set and is rate-limited per client address; websockets are capped per client address and their
+messages rate-limited per token and per address over all their connections (`FloodLimits`, issue 12 §13). Every
+HTTP refusal is JSON with its status: 413 `too_large`, 403 `forbidden`, 429 `rate_limited` (with Retry-After) or
+`too_many_connections`."""
 
 from __future__ import annotations
 
@@ -13,13 +15,12 @@ from collections.abc import Awaitable, Callable
 from aiohttp import web
 from aiohttp.typedefs import Middleware
 
+from server.net.ratelimit import Buckets
 from server.settings import Settings
 
 IpNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
-MAX_TRACKED = 50_000
-"""Addresses remembered at most; past it the ones whose bucket is full again are forgotten (they would start full)."""
 
 
 def refusal(status: int, code: str, message: str, **extra: object) -> web.Response:
@@ -58,8 +59,7 @@ class CreateLimits:
         self.per_s = settings.create_per_hour / 3600.0
         self.burst = float(max(1, settings.create_burst))
         self.trusted = _networks(settings.trusted_proxies)
-        self.clock = clock
-        self._buckets: dict[str, tuple[float, float]] = {}  # address -> (tokens, at)
+        self.buckets = Buckets(self.per_s, self.burst, clock)
 
     def client(self, request: web.Request) -> str:
         """The client's address: the peer, or — when the peer is a trusted proxy — the last address in
@@ -99,25 +99,62 @@ class CreateLimits:
 
     def _take(self, address: str) -> int | None:
         """Take one token from `address`'s bucket: None when there was one, else the seconds until there is."""
-        now = self.clock()
-        tokens, at = self._buckets.get(address, (self.burst, now))
-        tokens = min(self.burst, tokens + (now - at) * self.per_s)
-        if tokens < 1:
-            self._buckets[address] = (tokens, now)
-            return max(1, math.ceil((1 - tokens) / self.per_s))
-        self._buckets[address] = (tokens - 1, now)
-        if len(self._buckets) > MAX_TRACKED:
-            self._forget_full(now)
-        return None
-
-    def _forget_full(self, now: float) -> None:
-        for address, (tokens, at) in list(self._buckets.items()):
-            if tokens + (now - at) * self.per_s >= self.burst:
-                del self._buckets[address]
+        wait_s = self.buckets.take(address)
+        return None if wait_s is None else max(1, math.ceil(wait_s))
 
 
 def _address(text: str) -> Address | None:
     try:
         return ipaddress.ip_address(text)
     except ValueError:
+        return None
+
+
+class FloodLimits:
+    """What one token or one client address may do over all its websockets (issue 12 §13: 40 sockets on one shared
+    spectators' link chatted 660 lines a second): a cap on the connections an address holds open, and token
+    buckets per token and per address for the messages they send. Loopback addresses are not limited (the
+    operator's own tools; behind a proxy on the same host, list it in `trusted_proxies`); tokens always are."""
+
+    def __init__(self, settings: Settings, addresses: CreateLimits):
+        self.addresses = addresses
+        self.max_connections = settings.max_connections_per_address
+        self.per_token = Buckets(settings.token_rate_per_s or settings.rate_per_s,
+                                 settings.token_burst or settings.rate_burst)
+        self.per_address = Buckets(settings.address_rate_per_s or 5 * settings.rate_per_s,
+                                   settings.address_burst or 5 * settings.rate_burst)
+        self.connections: dict[str, int] = {}
+
+    def address(self, request: web.Request) -> str | None:
+        """The client address the limits count, or None for one they leave alone (loopback)."""
+        address = self.addresses.client(request)
+        parsed = _address(address)
+        return None if parsed is not None and parsed.is_loopback else address
+
+    def connect(self, address: str | None) -> web.Response | None:
+        """Count a websocket of `address` in, or the refusal (429) when it holds the most it may."""
+        if address is None:
+            return None
+        held = self.connections.get(address, 0)
+        if self.max_connections and held >= self.max_connections:
+            return refusal(429, "too_many_connections", f"{address} holds {held} connections already, the most "
+                           "this server allows one address", retry_after_s=5)
+        self.connections[address] = held + 1
+        return None
+
+    def disconnect(self, address: str | None) -> None:
+        if address is None:
+            return
+        left = self.connections.get(address, 0) - 1
+        if left > 0:
+            self.connections[address] = left
+        else:
+            self.connections.pop(address, None)
+
+    def allow(self, token_key: str | None, address: str | None) -> str | None:
+        """None when one more message of this token and address may go on, else what is over its limit."""
+        if token_key is not None and not self.per_token.allow(token_key):
+            return "this seat's token (over all its connections)"
+        if address is not None and not self.per_address.allow(address):
+            return f"the address {address} (over all its connections)"
         return None

@@ -6,7 +6,7 @@ from __future__ import annotations
 from aiohttp import web
 
 from server.net.flow import CLOSE_REPLACED, CLOSE_REVOKED
-from server.net.limits import CreateLimits
+from server.net.limits import CreateLimits, FloodLimits
 from server.net.metrics import Metrics, registry_of
 from server.net.outbox import Outbox
 from server.net.session import Session
@@ -26,6 +26,7 @@ class Node:
         self.ready = False
         self.registry = registry_of(self)
         self.create_limits = CreateLimits(settings)
+        self.flood = FloodLimits(settings, self.create_limits)
 
     def kick(self, key: str) -> None:
         """The seat of this node's session `key` was signed in again (here or on another node): close it (4009)."""

@@ -19,6 +19,7 @@ from pydantic import BaseModel
 from server.core.errors import RuleError
 from server.net.flow import CLOSE_POLICY, SocketWriter
 from server.net.frames import frame
+from server.net.limits import FloodLimits
 from server.net.metrics import Metrics
 from server.net.outbox import Outbox
 from server.net.ratelimit import TokenBucket
@@ -35,7 +36,7 @@ from shared.protocol.server import ERROR_CODES, Error, Joined, Options, Ping, We
 log = logging.getLogger(__name__)
 
 MAX_BAD_TOKENS = 5  # a connection guessing tokens is closed (1008) after this many
-_COMMANDS = (c.Order, c.EndTurn, c.Chat, c.ModClock, c.ModRuling, c.ModSecretModule, c.ModRelease)
+_COMMANDS = (c.Order, c.EndTurn, c.Chat, c.ModClock, c.ModRuling, c.ModSecretModule, c.ModRelease, c.ModMute)
 
 Command = tuple[str | None, str, dict[str, Any]]
 """(room, room command, its body): room None for the campaign room."""
@@ -61,6 +62,10 @@ def _ruling(s: Session, m: Any) -> Command:
     return m.room, "ruling", {"ruling": m.ruling}
 
 
+def _mute(s: Session, m: Any) -> Command:
+    return m.room, "mute", {"who": m.who, "muted": m.muted}
+
+
 def _lock(s: Session, m: Any) -> Command:
     return None, "lock", {"player": m.player, "minutes": m.minutes, "reason": m.reason}
 
@@ -71,18 +76,23 @@ def _release(s: Session, m: Any) -> Command:
 
 ROUTES: dict[type[BaseModel], Callable[[Session, Any], Command]] = {
     c.Order: _order, c.EndTurn: _end_turn, c.Chat: _chat, c.ModClock: _clock, c.ModRuling: _ruling,
-    c.ModSecretModule: _lock, c.ModRelease: _release,
+    c.ModSecretModule: _lock, c.ModRelease: _release, c.ModMute: _mute,
 }
 """Each client command as the room command it is, and the room it goes to."""
 
 
 class Session:
-    __slots__ = ("_bad_tokens", "_bucket", "_nonce", "_pings", "_strikes", "_tasks", "hub", "id", "json", "member",
-                 "metrics", "name", "out", "player", "rooms", "rtt_ms", "settings", "view_as", "write")
+    __slots__ = ("_bad_tokens", "_bucket", "_nonce", "_pings", "_strikes", "_tasks", "address", "flood", "hub", "id",
+                 "json", "member", "metrics", "name", "out", "player", "rooms", "rtt_ms", "settings", "view_as",
+                 "write")
 
     def __init__(self, ws: web.WebSocketResponse, hub: Hub, settings: Settings, outbox: Outbox, metrics: Metrics,
-                 transport: asyncio.Transport | None = None):
+                 transport: asyncio.Transport | None = None, *, flood: FloodLimits | None = None,
+                 address: str | None = None):
         self.id = secrets.token_hex(4)
+        self.flood = flood
+        self.address = address
+        """The client address its token and address limits count (None: not limited, e.g. loopback)."""
         self.hub = hub
         self.settings = settings
         self.metrics = metrics
@@ -177,19 +187,29 @@ class Session:
 
     # --- inbound ---------------------------------------------------------------------------------------------------
 
+    def _refuse_rate(self, cid: int | None, message: str) -> None:
+        self._strikes += 1
+        if self._strikes > self.settings.rate_strikes:
+            self.close(CLOSE_POLICY, "flooding")
+        else:
+            self.error(cid, "rate_limited", message)
+
     async def on_frame(self, data: bytes | str) -> None:
         if not self._bucket.allow():
-            self._strikes += 1
-            if self._strikes > self.settings.rate_strikes:
-                self.close(CLOSE_POLICY, "flooding")
-            else:
-                self.error(None, "rate_limited", f"more than {self.settings.rate_per_s:g} messages a second")
+            self._refuse_rate(None, f"more than {self.settings.rate_per_s:g} messages a second")
             return
         try:
             msg = decode_client(data)
         except ProtocolError as exc:
             self.error(exc.cid, exc.code, exc.message)
             return
+        if self.flood is not None and not isinstance(msg, (c.Pong, c.Hello)):
+            member = self.member  # issue 12 §13: a shared token or one address over many sockets is limited too
+            over = self.flood.allow(f"{member.campaign}/{member.player}" if member is not None else None,
+                                    self.address)
+            if over is not None:
+                self._refuse_rate(msg.cid, f"too many messages a second from {over}")
+                return
         self.metrics.messages_in[msg.t] += 1
         started = time.perf_counter()
         try:

@@ -19,13 +19,26 @@ TURN_BUDGET_S = 0.002
 loop: a burst of orders costs one turn (and one write per watching socket, server/net/outbox.py), not one each."""
 
 
-async def websocket(request: web.Request) -> web.WebSocketResponse:
+async def websocket(request: web.Request) -> web.StreamResponse:
+    node = request.app[NODE]
+    address = node.flood.address(request)
+    refused = node.flood.connect(address)  # issue 12 §13: a cap on the sockets one address holds
+    if refused is not None:
+        return refused
+    try:
+        return await _serve(request, address)
+    finally:
+        node.flood.disconnect(address)
+
+
+async def _serve(request: web.Request, address: str | None) -> web.WebSocketResponse:
     node = request.app[NODE]
     s = node.settings
     ws = web.WebSocketResponse(heartbeat=s.heartbeat_s, max_msg_size=s.max_frame_bytes, compress=False)
     await ws.prepare(request)
     bound_send_buffer(request.transport, s.socket_send_buffer_bytes)
-    session = Session(ws, node.hub, s, node.outbox, node.metrics, request.transport)
+    session = Session(ws, node.hub, s, node.outbox, node.metrics, request.transport, flood=node.flood,
+                      address=address)
     node.sessions.add(session)
     node.metrics.connections += 1
     node.metrics.connections_total += 1

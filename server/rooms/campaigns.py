@@ -100,6 +100,9 @@ def plan_campaign(spec: Mapping[str, Any], now_ms: int, engines: Registry) -> Ca
             "engine": engine_name, "campaign": campaign_id, "teams": teams, "players": players, "clock": clock,
             "seed": seed, "lockout_ms": lockout_ms, "config": config,
             "clocks_paused": bool(spec.get("clocks_paused", False)),
+            "spectating": {"full": bool(spec.get("spectators_see_all", False)),
+                           "delay_ms": int(float(spec.get("spectator_delay_minutes", 10)) * 60_000)},
+            "public_replays": bool(spec.get("public_replays", True)),
         },
         RoomId.secret_room(campaign_id): {
             "engine": None, "campaign": campaign_id, "teams": teams, "players": players, "clock": None,

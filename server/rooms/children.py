@@ -2,12 +2,13 @@
 — everything it knows of one comes from the engine interface's hooks (server/core/engine.py).
 
 A child room is `b-<campaign>-<key>` (server/rooms/ids.py). It is created when an event of the parent opens it
-(`child_opened`), set up as the parent's engine says (`child_setup`: its engine, config, seed, teams), with the
-parent's players of those teams, a chess clock per side (the campaign's `battle_clock` setting, else its clock
-settings) and, D-N-14, the parent's players in the secret module locked out there too. When the child's game is
-over its result (`result`) goes back to the parent as one `child_over` command (D-L-1). The commands the parent's
-events call for (`follow_ups`: a fallen general's lockout, a battle settled on the map ended in its room) are run
-here, and a player sent to the secret module (or brought back early) is so in every running child room too.
+(`child_opened`), set up as the parent's engine says (`child_setup`: its engine, config, teams; its seed an HMAC
+of its id keyed with the parent's seed, D-GEN-4), with the parent's players of those teams, a chess clock per side
+(the campaign's `battle_clock` setting, else its clock settings) and, D-N-14, the parent's players in the secret
+module locked out there too. When the child's game is over its result (`result`) goes back to the parent as one
+`child_over` command (D-L-1). The commands the parent's events call for (`follow_ups`: a fallen general's lockout,
+a battle settled on the map ended in its room) are run here, and a player sent to the secret module (or brought
+back early) is so in every running child room too.
 
 Everything runs on the node that owns the parent (or the child): the rooms tell this module after each durable,
 published command; the work is queued and done in order by one task, never inside a room's lock. When a parent is
@@ -24,6 +25,7 @@ from collections import Counter
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Protocol
 
+from server.core import seeds
 from server.core.engine import ChildRoom, FollowUp
 from server.core.errors import RuleError
 from server.rooms.ids import RoomId
@@ -147,8 +149,9 @@ class Children:
             return existing
         if await self.rooms.exists(room_id):
             return None  # created already, owned by another node
-        child = parent.engine.child_setup(parent.state.game, key)
         setup = parent.setup
+        seed = seeds.child_seed(int(setup.get("seed", 0)), str(room_id))  # D-GEN-4: one reveals no other
+        child = parent.engine.child_setup(parent.state.game, key, seed)
         clock = dict(setup.get("config") or {}).get("battle_clock") or setup.get("clock") or DEFAULT_CHILD_CLOCK
         room = await self.rooms.create_room(room_id, {
             "engine": child.engine, "campaign": parent_id.campaign, "teams": list(child.teams), "clock": clock,

@@ -14,8 +14,8 @@ one. Spectators of a delayed room get it when the command's events are released 
 
 from __future__ import annotations
 
+import heapq
 import json
-from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -53,11 +53,16 @@ class Outlet(Protocol):
 
 
 class Subscription:
-    __slots__ = ("last", "outlet", "pending", "since", "viewer")
+    __slots__ = ("delay_ms", "last", "outlet", "pending", "since", "spectator", "viewer")
 
-    def __init__(self, outlet: Outlet, viewer: str):
+    def __init__(self, outlet: Outlet, viewer: str, spectator: bool = False):
         self.outlet = outlet
         self.viewer = viewer
+        self.spectator = spectator
+        """A spectator's socket (its class may be the public one: the spectating policy, issue 12 item 1)."""
+        self.delay_ms = 0
+        """How long its frames wait by the spectating policy (the spectators' link under `full`); the room's own
+        spectator delay comes on top for the spectator class."""
         self.last = -1
         self.since = -1  # where its catch-up left it
         self.pending: list[LoggedEvent] | None = []
@@ -80,7 +85,7 @@ class Feed:
         self.subs: dict[Outlet, Subscription] = {}
         self.now = now
         self.scheduler = scheduler or LoopScheduler(now)
-        self._late: deque[tuple[int, Subscription, bytes]] = deque()  # spectators' frames held back, in order
+        self._late: list[tuple[int, int, Subscription, bytes]] = []  # spectators' frames held back: a heap by due
         self._late_timer: Timer | None = None
         self.spectator_delay_ms = 0
         """Spectators get each event this long after it happened (the moderator's `spectator_delay` ruling)."""
@@ -91,11 +96,14 @@ class Feed:
         self._views: dict[str, _View] = {}  # viewer class → view waiting for its events
         self._last_view: dict[str, bytes] = {}  # viewer class → packed state of the last view posted
         self._last_state: dict[str, Mapping[str, Any]] = {}  # viewer class → that state
+        self._order = 0
+        self.on_spectating: Callable[[Feed], None] | None = None
+        """Called when the campaign's spectating policy changed (its spectators, here and in its battles, resync)."""
         self.after_events: Callable[[Feed], None] | None = None
         """Called after each batch from the bus (the hub builds views there on nodes that do not own the room)."""
 
-    def add(self, outlet: Outlet, viewer: str) -> Subscription:
-        sub = Subscription(outlet, viewer)
+    def add(self, outlet: Outlet, viewer: str, *, spectator: bool = False) -> Subscription:
+        sub = Subscription(outlet, viewer, spectator)
         self.subs[outlet] = sub
         return sub
 
@@ -122,6 +130,8 @@ class Feed:
                 self._lockout(ev, subs)
             if ev.kind == "spectator_delay":
                 self.spectator_delay_ms = int(ev.data.get("ms", 0))
+            if ev.kind == "spectating" and only is None and self.on_spectating is not None:
+                self.on_spectating(self)
             binary: bytes | None = None  # the event's websocket frames, built once for every socket
             text: bytes | None = None
             aud = ev.audience
@@ -155,10 +165,14 @@ class Feed:
 
     def _deliver(self, sub: Subscription, frame: bytes, at_ms: int) -> bool:
         """Write one frame; a spectator's waits out the moderator's delay first (False when it was put off)."""
-        if sub.viewer == SPECTATOR and self.spectator_delay_ms:
-            due = at_ms + self.spectator_delay_ms
+        delay = sub.delay_ms
+        if sub.viewer == SPECTATOR:  # the room's own delay (the moderator's ruling) for every spectator
+            delay = max(delay, self.spectator_delay_ms)
+        if delay:
+            due = at_ms + delay
             if due > self.now():
-                self._late.append((due, sub, frame))
+                self._order += 1  # a socket's frames all wait as long: by due, then arrival, they keep their order
+                heapq.heappush(self._late, (due, self._order, sub, frame))
                 if self._late_timer is None:
                     self._late_timer = self.scheduler.at(due, lambda: self._send_late(due))
                 return False
@@ -170,7 +184,7 @@ class Feed:
         """The frames held back until `until` go out, in the order they came (never reordered)."""
         late = self._late
         while late and late[0][0] <= until:
-            _, sub, frame = late.popleft()
+            _, _, sub, frame = heapq.heappop(late)
             if self.subs.get(sub.outlet) is sub:
                 sub.outlet.write(frame)
                 self.frames_out += 1
@@ -260,14 +274,16 @@ class Feed:
     def counts(self) -> dict[str, int]:
         out: dict[str, int] = {}
         for sub in self.subs.values():
-            role = "moderator" if sub.viewer == MODERATOR else "spectator" if sub.viewer == "spectator" else "player"
+            role = "moderator" if sub.viewer == MODERATOR else "spectator" if sub.spectator or \
+                sub.viewer == SPECTATOR else "player"
             out[role] = out.get(role, 0) + 1
         return out
 
     def seats(self) -> dict[str, int]:
         """The players' seats with a session here, as `seat:<player>` (the lobby's seat occupancy)."""
         return {f"seat:{sub.outlet.player}": 1 for sub in self.subs.values()
-                if sub.outlet.player is not None and sub.viewer != MODERATOR and sub.viewer != "spectator"}
+                if sub.outlet.player is not None and sub.viewer != MODERATOR and sub.viewer != SPECTATOR
+                and not sub.spectator}
 
 
 def _view_msgpack(view: _View) -> bytes:

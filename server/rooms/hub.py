@@ -23,7 +23,7 @@ from typing import Any
 
 from server.bus import EventBus
 from server.core.registry import Registry
-from server.rooms import ownership, secret_module
+from server.rooms import ownership, secret_module, spectating
 from server.rooms.campaigns import plan_campaign
 from server.rooms.children import Children
 from server.rooms.errors import RoomError
@@ -39,7 +39,7 @@ from server.rooms.requests import Request
 from server.rooms.room import Room, RoomServices
 from server.rooms.routing import Routing
 from server.rooms.scheduler import LoopScheduler, Scheduler, wall_ms
-from server.rooms.seats import Seats, SignIn
+from server.rooms.seats import Seats, SignIn, new_token, token_hash
 from server.rooms.state import Away
 from server.store import Store
 from shared.protocol.bounds import bounded
@@ -65,7 +65,7 @@ class Hub:
                                kick=lambda key: self.seats.kick(key),
                                revoked=lambda *revoked: self.seats.revoked(*revoked))
         self.joins = Joins(self.services, self.followers, owned=self.owned, lockout_of=self.lockout_of,
-                           teams_of=self._teams_of)
+                           teams_of=self._teams_of, campaign_room=self.campaign_room)
         self.feeds: dict[str, Feed] = self.joins.feeds
         self.mirrors: dict[str, Room] = self.followers.mirrors
         self.children = Children(self)
@@ -165,12 +165,16 @@ class Hub:
     async def drop_idle_feeds(self) -> None:
         await self.joins.drop_idle()
 
+    async def campaign_room(self, campaign: str) -> Room | None:
+        """The campaign's room, owned here or a copy."""
+        room_id = RoomId.campaign_room(campaign)
+        return await self.owned(room_id) or await self.follower(room_id)
+
     async def lockout_of(self, member: Member) -> Away | None:
         """The member's time in the secret module (D-N-14), from the campaign room here or its copy."""
         if member.role != "player":
             return None
-        room_id = RoomId.campaign_room(member.campaign)
-        room = await self.owned(room_id) or await self.follower(room_id)
+        room = await self.campaign_room(member.campaign)
         return room.lockout_of(member.player) if room is not None else None
 
     async def _teams_of(self, campaign: str) -> Sequence[str]:
@@ -272,6 +276,21 @@ class Hub:
         node."""
         member, token = await self.seats.reissue(moderator_token, campaign_id, player)
         await self.seats.close_revoked(member.campaign, member.player, "token re-issued")
+        return member, token
+
+    async def name_spectator(self, moderator_token: str, campaign_id: str, name: str) -> tuple[Member, str]:
+        """Issue 12 item 1: a personal token for a spectator the moderator names (`spectator:<name>`), who sees
+        everything live; the campaign's policy names it (a logged ruling), an older token of that name stops
+        working."""
+        moderator = await self.seats.authenticate(moderator_token)
+        if moderator is None or moderator.role != "moderator" or moderator.campaign != campaign_id:
+            raise RoomError("forbidden", "only this campaign's moderator names spectators")
+        member = Member(campaign_id, "spectator", f"{spectating.NAMED_PREFIX}{name}")
+        await self.submit(RoomId.campaign_room(campaign_id), "ruling",
+                          {"ruling": {"type": "spectating", "name": member.player}}, moderator)
+        token = new_token()
+        await self.store.grants.replace(campaign_id, member.player, token_hash(token), member.dump())
+        await self.seats.close_revoked(campaign_id, member.player, "token re-issued")
         return member, token
 
     async def authenticate(self, token: str) -> Member | None:

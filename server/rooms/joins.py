@@ -11,7 +11,7 @@ from typing import Any
 
 from server.bus import EventBus
 from server.core.engine import SPECTATOR
-from server.rooms import channels, secret_module, views
+from server.rooms import channels, secret_module, spectating, views
 from server.rooms.errors import RoomError
 from server.rooms.feed import Feed, Outlet, Subscription
 from server.rooms.followers import Followers
@@ -37,8 +37,11 @@ class Entry:
 class Joins:
     def __init__(self, services: RoomServices, followers: Followers, *,
                  owned: Callable[[str], Awaitable[Room | None]], lockout_of: Callable[[Member], Awaitable[Away | None]],
-                 teams_of: Callable[[str], Awaitable[Sequence[str]]]):
+                 teams_of: Callable[[str], Awaitable[Sequence[str]]],
+                 campaign_room: Callable[[str], Awaitable[Room | None]] | None = None):
         self.services = services
+        self.campaign_room = campaign_room
+        """The campaign's room here or its copy: its spectating policy (issue 12 item 1) governs its battles too."""
         self.bus: EventBus = services.bus
         self.followers = followers
         self.owned = owned
@@ -66,6 +69,7 @@ class Joins:
         if feed is None:
             feed = self.feeds[room_id] = Feed(room_id, self.services.now, scheduler=self.services.scheduler)
             feed.after_events = self.followers.follow
+            feed.on_spectating = self._policy_changed
             feed.joining += 1
             await self.bus.subscribe(room_id, feed.on_events)
         else:
@@ -79,15 +83,19 @@ class Joins:
         feed = await self._feed(room_id)
         try:
             feed.remove(outlet)
+            policy = None
+            if view_as is None and member.role == "spectator":  # the campaign's policy (issue 12 item 1)
+                policy = await self._policy(RoomId(room_id).campaign)
+                view_as = spectating.viewer_of(policy, member)
             room = await self.owned(room_id)
             if room is not None:
                 async with room.lock:
                     viewer = view_as or room.viewer_of(member)
-                    sub = feed.add(outlet, viewer)
+                    sub = feed.add(outlet, viewer, spectator=member.role == "spectator")
                     messages, seq = room.catch_up(viewer, since), room.seq
                 holder = room
             else:
-                sub = feed.add(outlet, member.viewer)
+                sub = feed.add(outlet, member.viewer, spectator=member.role == "spectator")
                 copy = await self.followers.copy(room_id)
                 if copy is None:
                     feed.remove(outlet)
@@ -96,8 +104,11 @@ class Joins:
                 messages, seq = copy.catch_up(viewer, since), copy.seq
                 holder = copy
             feed.spectator_delay_ms = holder.spectator_delay_ms
-            if viewer == SPECTATOR and holder.spectator_delay_ms:
-                messages, seq = await self._delayed_catch_up(holder, sub)
+            if policy is not None and spectating.delayed(policy, member):  # the spectators' link under `full`
+                sub.delay_ms = policy.delay_for(spectating.phase_ms(holder.setup.get("clock")))
+            delay = max(sub.delay_ms, holder.spectator_delay_ms if viewer == SPECTATOR else 0)
+            if viewer == SPECTATOR and delay:
+                messages, seq = await self._delayed_catch_up(holder, sub, delay)
             for message in messages:
                 send(message)
                 if message["t"] == "snapshot":
@@ -107,16 +118,31 @@ class Joins:
         finally:
             feed.joining -= 1
 
-    async def _delayed_catch_up(self, room: Room, sub: Subscription) -> tuple[list[dict[str, Any]], int]:
+    async def _policy(self, campaign_id: str) -> spectating.Spectating:
+        """The campaign's spectating policy, from its room here or a copy."""
+        campaign = await self.campaign_room(campaign_id) if self.campaign_room is not None else None
+        return campaign.state.spectating if campaign is not None else spectating.Spectating()
+
+    async def _delayed_catch_up(self, room: Room, sub: Subscription, delay: int) -> tuple[list[dict[str, Any]], int]:
         """A spectator of a delayed room starts from the room as it was `delay` ago; what happened since is
         released to it as each event's delay runs out."""
-        past = await Room.open(room.id, self.services, owner=False, until_ms=room.now() - room.spectator_delay_ms)
+        past = await Room.open(room.id, self.services, owner=False, until_ms=room.now() - delay)
         if past is None:
             return [], room.seq
         tail = [e for e in room.history if e.seq > past.seq]
         last = tail[-1].seq if tail else past.seq
         sub.pending = [*tail, *(e for e in sub.pending or [] if e.seq > last)]
         return [past.snapshot_for(SPECTATOR)], past.seq
+
+    def _policy_changed(self, feed: Feed) -> None:
+        """The campaign's spectating policy changed: its spectators here, in the campaign room and its battles,
+        join again as the policy now shows them."""
+        campaign = RoomId(feed.room).campaign
+        for room_id, other in list(self.feeds.items()):
+            if RoomId(room_id).campaign == campaign:
+                for sub in list(other.subs.values()):
+                    if sub.spectator and sub.pending is None:
+                        sub.outlet.lockout_changed(room_id, False)
 
     def leave(self, outlet: Outlet, room_id: str) -> None:
         feed = self.feeds.get(room_id)

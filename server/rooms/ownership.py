@@ -214,6 +214,22 @@ class Ownership:
             else:
                 room.renewed(asked)
 
+    async def _reclaim(self, room: Room) -> bool:
+        """A room's tenure lapsed (the loop stalled, the process was stopped): renew its lease now if it is still
+        ours in the same epoch; else (taken, or run out and so possibly taken and written meanwhile) it is lost."""
+        asked = self.monotonic()
+        try:
+            epoch = await self.store.leases.acquire(room.id, self.node, self.lease_ms)
+        except Exception:
+            return False
+        if room.tenure is None or epoch != room.tenure.epoch:
+            if epoch is not None:  # run out and taken again here: let it go, the room reopens from the log
+                await self.store.leases.release(room.id, self.node)
+            log.warning("lost the lease of %s", room.id)
+            return False
+        room.renewed(asked)
+        return True
+
     def _tenure(self, epoch: int, asked: float) -> Tenure | None:
         """The tenure of a lease just taken (None when the store's leases never run out: the embedded LOCK)."""
         if not self.store.leases.expires:
@@ -303,6 +319,8 @@ class Ownership:
         return room
 
     def _add(self, room: Room) -> None:
+        if room.tenure is not None:
+            room.reclaim = lambda: self._reclaim(room)
         self.rooms[room.id] = room
         self._used[room.id] = self.now()
         self.adopt(room)

@@ -5,7 +5,10 @@ view became, as a patch of the view before.
 
 A turn is complete when the turn number of the room's state (the engine view's `turn`) grows; the view taken then
 shows the turn's outcome. Engines without a turn number get a view after every change of who is to act. Once a
-game is over nothing in it is secret any more, so anyone may ask for any viewer class, the moderator's included.
+room is over, what is left secret is what it tells of the campaign still being played: so (issue 12 item 2) a
+replay is for the viewer who asks, by its token — the moderator any class; a player its side's (or the public's);
+a spectator what the campaign's spectating policy shows it (server/rooms/spectating.py) — and every class is
+everyone's, token or none, once the whole campaign is over, unless the campaign keeps its replays private.
 """
 
 from __future__ import annotations
@@ -13,9 +16,12 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any
 
-from server.core.engine import MODERATOR, SPECTATOR
+from server.core.engine import MODERATOR, PUBLIC, SPECTATOR
+from server.rooms import spectating
 from server.rooms.catch_up import visible
-from server.rooms.errors import RoomError
+from server.rooms.errors import RoomError, forbidden
+from server.rooms.ids import RoomId
+from server.rooms.members import Member
 from server.rooms.room import Room, RoomServices
 from server.rooms.state import RoomSpec
 
@@ -23,22 +29,77 @@ CACHED = 32  # finished rooms never change: their replays are kept (per room and
 
 
 def viewer_class(wanted: str, teams: list[str]) -> str:
-    """`full` (the moderator's view), `spectator` or `team:<colour>` of one of the room's teams."""
+    """`full` (the moderator's view), `spectator`, `public` or `team:<colour>` of one of the room's teams."""
     if wanted == "full":
         return MODERATOR
-    if wanted == SPECTATOR or (wanted.startswith("team:") and wanted[5:] in teams):
+    if wanted in (SPECTATOR, PUBLIC) or (wanted.startswith("team:") and wanted[5:] in teams):
         return wanted
-    raise RoomError("bad_message", f"'as' is full, spectator or team:<colour> of {', '.join(teams)}")
+    raise RoomError("bad_message", f"'as' is full, spectator, public or team:<colour> of {', '.join(teams)}")
+
+
+def _asked(viewer: str) -> str:
+    return "full" if viewer == MODERATOR else viewer
+
+
+def replay_viewer(member: Member | None, own: str | None, wanted: str | None, teams: list[str], *,
+                  public: bool) -> str:
+    """Issue 12 item 2: the viewer class a replay is built for. `own` is the class the member sees the room as now
+    (its live class: a side's, `public` for a player in the secret module, what the spectating policy gives a
+    spectator); `public` says the whole campaign is over and allows public replays. Then anyone, with a token or
+    without, may ask for any class; before, only the moderator may — a player or a spectator gets its own class (or
+    `public`), and a request without a token none."""
+    if public:
+        return viewer_class(wanted or "full", teams)
+    if member is None:
+        raise RoomError("unauthorized", "a replay needs your token in the Authorization header (Bearer) while the "
+                        "campaign is being played")
+    if member.role == "moderator":
+        return viewer_class(wanted or "full", teams)
+    mine = own or PUBLIC
+    viewer = viewer_class(wanted or _asked(mine), teams)
+    if viewer not in (mine, PUBLIC):
+        raise forbidden(f"while the campaign is being played you replay this room as you see it ({_asked(mine)}) "
+                        f"or as the public does; the full replay is the moderator's until the campaign is over")
+    return viewer
 
 
 class Replays:
     def __init__(self, services: RoomServices):
         self.services = services
         self._cache: OrderedDict[tuple[str, str, str], dict[str, Any]] = OrderedDict()
+        self._public_campaigns: set[str] = set()
+
+    async def for_member(self, room_id: RoomId, member: Member | None, wanted: str | None, *,
+                         current: Room | None = None, campaign: Room | None = None, away: bool = False,
+                         by: str = "turn") -> dict[str, Any]:
+        """Issue 12 item 2: the replay `member` (None: no token) may have now (`replay_viewer`). `current` and
+        `campaign` are the room and its campaign's room when this node has them; `away`: the player is in the
+        secret module (D-N-14), and sees the rooms as the public does."""
+        if member is not None and member.campaign != room_id.campaign:
+            raise forbidden("this token is another campaign's")
+        head = current or await Room.open(room_id, self.services, owner=False, history=1)
+        if head is None or head.engine is None:
+            raise RoomError("no_such_room", f"no room {room_id} with a game")
+        if not head.engine.is_over(head.state.game):
+            raise RoomError("not_over", f"room {room_id} is still being played: its replay comes when it is over")
+        key = RoomId.campaign_room(room_id.campaign)
+        if key not in self._public_campaigns:
+            campaign = campaign or (head if room_id == key else
+                                    await Room.open(key, self.services, owner=False, history=1))
+        public = key in self._public_campaigns or (campaign is not None and _public(campaign))
+        if public:
+            self._public_campaigns.add(key)  # a campaign over stays over
+        own = None
+        if member is not None and member.role != "moderator":
+            policy = campaign.state.spectating if campaign is not None else spectating.Spectating()
+            own = PUBLIC if away else spectating.viewer_of(policy, member)
+        viewer = replay_viewer(member, own, wanted, head.teams, public=public)
+        return await self.replay(room_id, _asked(viewer), head, by)
 
     async def replay(self, room_id: str, wanted: str, current: Room | None = None, by: str = "turn") -> dict[str, Any]:
-        """The per-turn (or, `by="event"`, per-command) views of a finished room for `wanted`. `current` is the live
-        room when this node owns it (to refuse a running game without reading its whole log)."""
+        """The per-turn (or, `by="event"`, per-command) views of a finished room for `wanted`, whoever asks (the
+        HTTP path asks `for_member` first). `current` is the live room when this node owns it (to refuse a running
+        game without reading its whole log)."""
         if by not in ("turn", "event"):
             raise RoomError("bad_message", "'by' is turn or event")
         head = current or await Room.open(room_id, self.services, owner=False, history=1)
@@ -107,6 +168,13 @@ class Replays:
             steps.append(step)
             before = after
         return {"room": room_id, "as": wanted, "viewer": viewer, "kind": room.kind, "teams": room.teams, "steps": steps}
+
+
+def _public(campaign: Room) -> bool:
+    """Whether the whole campaign is over and allows public replays (its `public_replays`, default yes)."""
+    engine = campaign.engine
+    return engine is not None and engine.is_over(campaign.state.game) and \
+        bool(campaign.setup.get("public_replays", True))
 
 
 def _by_id(value: Any) -> bool:

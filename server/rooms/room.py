@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -74,6 +74,9 @@ class Room:
         self.tenure: Tenure | None = None
         """The lease this node owns the room by (None: a read-only copy, or a store whose lease never runs out):
         nothing is applied once it lapses, and every append carries its epoch (fencing, issue 12 §10)."""
+        self.reclaim: Callable[[], Awaitable[bool]] | None = None
+        """Renew a lapsed tenure now (the owner's lease, asked of the store): True when it is still this node's in
+        the same epoch — a loop that stalled past the tenure but not past the lease goes on."""
         self.answers = Answers()
         """The answers of each seat's recent requests: a retry with the same cid gets its answer (requests.py)."""
 
@@ -234,7 +237,7 @@ class Room:
     async def _run(self, kind: str, body: dict[str, Any], member: Member | None,
                    request: Request | None = None) -> int | None:
         tenure = self.tenure
-        if tenure is not None and not tenure.holds():  # stopped or stalled past its lease: another node may own it
+        if tenure is not None and not await self._holds(tenure):  # stopped past its lease: another node owns it
             raise unavailable(f"this node's lease of room {self.id} lapsed; try again", 300)
         at = max(self.now(), self.last_at)
         outcome = rules.step(self.spec, self.state, kind, body, member, at)
@@ -275,6 +278,15 @@ class Room:
             await self.save_snapshot()
         return first if logged else None
 
+    async def _holds(self, tenure: Tenure) -> bool:
+        """Whether this node still holds the room: its tenure, or else a renewal asked now in the same epoch."""
+        if tenure.holds():
+            return True
+        if self.reclaim is None or not await self.reclaim():
+            self.closed = True  # another node may have written: the hub rebuilds the room from the log
+            return False
+        return True
+
     # --- timers --------------------------------------------------------------------------------------------------
 
     def next_due(self) -> int | None:
@@ -300,8 +312,8 @@ class Room:
             async with self.lock:
                 if self.closed:
                     return
-                if self.tenure is not None and not self.tenure.holds():
-                    self._timer = None  # the lease's renewal arms it again (`renewed`), or another node has the room
+                if self.tenure is not None and not await self._holds(self.tenure):
+                    self._timer = None  # another node has the room: the hub rebuilds it from the log if asked
                     return
                 for kind, body in rules.timers_due(self.spec, self.state, self.now()):
                     try:

@@ -14,7 +14,7 @@ from server.rooms.errors import Retryable, RoomError, outcome_unknown, unavailab
 from server.rooms.members import Member
 from server.rooms.requests import Request
 from server.rooms.room import Room
-from server.store import Store
+from server.store import Store, unreachable
 
 log = logging.getLogger(__name__)
 
@@ -43,9 +43,9 @@ class Routing:
                 holder = None if room is not None else await self.store.leases.holder(room_id)
                 if room is not None or holder is not None:
                     break
-        except RuleError:
-            raise
-        except Exception as exc:  # the store cannot be reached: nothing was run
+        except Exception as exc:
+            if not unreachable(exc):
+                raise
             raise unavailable(f"the store cannot be reached ({type(exc).__name__}); try again", 1000) from None
         if room is not None:
             return await room.submit(kind, body, member, request)

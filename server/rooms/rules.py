@@ -3,7 +3,9 @@ gives the new room state and its events, raises a typed refusal, or says there i
 that found nothing due). No asyncio, no I/O, time passed in: replaying a room's log through `step` rebuilds it.
 
 Commands (the kinds of the log's records):
-    setup        the room's first record: engine state, clocks (C-1.9), maybe paused until the moderator starts
+    setup        the room's first record: engine state, clocks (C-1.9), maybe paused until the moderator starts;
+                 `room_opened` carries the commitment to the room's seed, and when the game is over the command that
+                 ended it adds `seed_revealed` (D-GEN-4)
     order        a player's (or the moderator's) order for the engine: role → secret module → game over → turn
     end_turn     a team ends its turn (the player's measured lag credited, issue 2 §7)
     flag         a team's clock ran out: its turn ends with the orders it gave (C-1.9); a timer's, at the deadline
@@ -11,7 +13,8 @@ Commands (the kinds of the log's records):
     refused      the consequence the engine attaches to an order it refused (D-C-6, C-9.3)
     chat         a line on a channel (server/rooms/channels.py)
     clock        the moderator pauses, resumes or adjusts the clocks
-    ruling       a moderator's ruling: the spectator delay, else the engine's
+    mute         the moderator mutes a spectator, or all of them, or lets them speak again (issue 12 §13)
+    ruling       a moderator's ruling: the spectator delay, the spectating policy (a campaign's), else the engine's
     lock/release the secret module (server/rooms/secret_module.py); release by time is a timer's
     downtime     the server was down: nobody's clock is charged for it (issue 2 §5)
     child_over   a child room's result comes back to its parent (D-L-1); the server's
@@ -23,20 +26,23 @@ then whose turn it is (C-1.7, C-1.8). Chat and the moderator's commands go on wh
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
 from server.clock import Clocks, ClockSettings
-from server.core import errors
+from server.core import errors, seeds
 from server.core.engine import Event
 from server.core.errors import IllegalOrder, NotYourTurn, RuleError
 from server.rooms import channels, secret_module
 from server.rooms.errors import RoomError, forbidden, game_over, moderator_only, paused
 from server.rooms.members import Member
+from server.rooms.spectating import Spectating
 from server.rooms.state import RoomSpec, RoomState
 
 CHAT_HISTORY = 100
+SPECTATORS = "spectators"
+MAX_MUTED = 100
 MAX_SPECTATOR_DELAY_MS = 3_600_000
 
 Outcome = tuple[RoomState, list[Event]]
@@ -49,7 +55,18 @@ def step(spec: RoomSpec, state: RoomState, kind: str, body: Mapping[str, Any], m
     handler = STEPS.get(kind)
     if handler is None:
         raise RoomError("bad_message", f"unknown room command {kind!r}")
-    return handler(spec, state, body, member, at)
+    outcome = handler(spec, state, body, member, at)
+    if outcome is not None and kind != "setup" and spec.engine is not None and "seed" in spec.setup \
+            and spec.engine.is_over(outcome[0].game) and not spec.engine.is_over(state.game):
+        outcome[1].append(_seed_revealed(spec))
+    return outcome
+
+
+def _seed_revealed(spec: RoomSpec) -> Event:
+    """D-GEN-4: the game is over — its seed is revealed, so that anyone can check the committed dice."""
+    seed = int(spec.setup["seed"])
+    return Event("seed_revealed", {"room": str(spec.id), "seed": seed, "commitment": seeds.commitment(spec.id, seed),
+                                   "rule": "D-GEN-4"})
 
 
 def after_refusal(kind: str, member: Member | None, error: RuleError) -> dict[str, Any] | None:
@@ -102,15 +119,24 @@ def _turn_event(spec: RoomSpec, state: RoomState, ending: str | None, at: int) -
                           "clocks": state.clocks.view(at) if state.clocks is not None else None})
 
 
-def _turn_changes(spec: RoomSpec, state: RoomState, before: frozenset[str], events: list[Event], at: int, *,
-                  ending: str | None = None, lag_ms: int = 0) -> Outcome:
+def _before(spec: RoomSpec, state: RoomState) -> tuple[frozenset[str], Hashable]:
+    """What `_turn_changes` compares after a command: the active teams and the engine's turn mark before it."""
+    return spec.active(state.game), spec.mark(state.game)
+
+
+def _turn_changes(spec: RoomSpec, state: RoomState, was: tuple[frozenset[str], Hashable], events: list[Event],
+                  at: int, *, ending: str | None = None, lag_ms: int = 0) -> Outcome:
     """Clocks follow the engine's active teams: the ending team's clock stops (lag credit), the clocks of newly
-    active teams start; a `turn` event carries the active teams and every clock's remaining time."""
+    active teams start; when the engine's turn mark changed (a new decision is due: the skirmish's next order,
+    D-S-4), the clocks of the teams that stay active stop and start afresh too. A `turn` event carries the
+    active teams and every clock's remaining time."""
+    before, mark = was
     after = spec.active(state.game)
+    fresh = spec.mark(state.game) != mark
     clocks = state.clocks
     if clocks is not None:
         for team in sorted(before):
-            if (team == ending or team not in after) and team in clocks.running():
+            if (team == ending or team not in after or fresh) and team in clocks.running():
                 clocks, evs = clocks.end_turn(team, at, lag_ms if team == ending else 0)
                 events += evs
         for team in spec.teams:
@@ -119,7 +145,7 @@ def _turn_changes(spec: RoomSpec, state: RoomState, before: frozenset[str], even
                 events += evs
     if clocks is not state.clocks:
         state = state.with_clocks(clocks)
-    if ending is not None or after != before:
+    if ending is not None or after != before or (fresh and after):
         events.append(_turn_event(spec, state, ending, at))
     return state, events
 
@@ -160,13 +186,18 @@ def _player_checks(spec: RoomSpec, state: RoomState, member: Member | None, *, p
 
 
 def _setup(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Member | None, at: int) -> Outcome:
-    events: list[Event] = [Event("room_opened", {"room": str(spec.id), "kind": spec.kind, "teams": list(spec.teams)})]
+    opened: dict[str, Any] = {"room": str(spec.id), "kind": spec.kind, "teams": list(spec.teams)}
+    if spec.engine is not None and "seed" in body:  # D-GEN-4: the commitment now, the seed when the game is over
+        opened["commitment"] = seeds.commitment(spec.id, int(body["seed"]))
+    events: list[Event] = [Event("room_opened", opened)]
     game = None
     if spec.engine is not None:
         game, opening = spec.engine.setup(body.get("config") or {}, int(body.get("seed", 0)))
         events += opening
     clocks = Clocks.create(ClockSettings.load(body["clock"]), list(spec.teams)) if body.get("clock") else None
-    state, events = _turn_changes(spec, RoomState(game, clocks), frozenset(), events, at)
+    policy = Spectating.load(body.get("spectating"))  # the campaign's (issue 12 item 1)
+    state, events = _turn_changes(spec, RoomState(game, clocks, spectating=policy), (frozenset(), spec.mark(game)),
+                                  events, at)
     if state.clocks is not None and body.get("clocks_paused"):
         clocks, paused = state.clocks.pause(at)  # the moderator starts the game by resuming them
         state = state.with_clocks(clocks)
@@ -185,7 +216,7 @@ def _order(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Me
             (late := state.clocks.late_ms(member.team, at, int(body.get("lag_ms", 0)))):
         raise NotYourTurn(f"{member.team}'s time ran out {late} ms before this order, after its link's lag",
                           rule="CLK-5", details={"late_ms": late})
-    before = spec.active(state.game)
+    before = _before(spec, state)
     game, events = spec.engine.apply(state.game, member.actor, body["order"])
     return _turn_changes(spec, state.with_game(game), before, list(events), at)
 
@@ -201,7 +232,7 @@ def _end_turn(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member:
         # CLK-5: within the measured lag (capped) a late end_turn was sent in time; later, the flag has the turn
         raise NotYourTurn(f"{team}'s time ran out {late} ms before this end_turn, after its link's lag",
                           rule="CLK-5", details={"late_ms": late})
-    before = spec.active(state.game)
+    before = _before(spec, state)
     game, events = spec.engine.end_turn(state.game, team, flagged=False)
     return _turn_changes(spec, state.with_game(game), before, list(events), at, ending=team, lag_ms=lag_ms)
 
@@ -215,15 +246,14 @@ def _flag(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Mem
     clocks, events = state.clocks.flag_if_due(team, at, int(body.get("grace_ms", 0)))
     if not events:
         return None
-    before = spec.active(state.game)
+    before = _before(spec, state)
     try:
         game, more = spec.engine.end_turn(state.game, team, flagged=True)
     except RuleError as exc:  # the engine has moved on; the clock stays flagged and is not re-armed
         return state.with_clocks(clocks), [*events, Event("flag_not_applied", {
             "team": team, "code": exc.code, "message": exc.message, "rule": exc.rule})]
     events += more
-    return _turn_changes(spec, RoomState(game, clocks, state.away, state.chat, state.spectator_delay_ms), before,
-                         events, at, ending=team)
+    return _turn_changes(spec, state.with_game(game).with_clocks(clocks), before, events, at, ending=team)
 
 
 def _refused(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Member | None,
@@ -234,7 +264,7 @@ def _refused(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: 
     if not (isinstance(error_type, type) and issubclass(error_type, IllegalOrder)):
         error_type = IllegalOrder
     error = error_type(str(body["message"]), rule=body.get("rule"))
-    before = spec.active(state.game)
+    before = _before(spec, state)
     game, events = spec.engine.refused(state.game, str(body["team"]), error)
     if not events:
         return None
@@ -245,6 +275,9 @@ def _chat(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Mem
     if member is None:
         raise forbidden("no voice without a seat")
     secret_module.refuse_chat(spec, state, member)
+    if member.role == "spectator" and state.muted and \
+            state.muted & {SPECTATORS, member.player, str(body.get("name") or member.player)}:
+        raise RoomError("muted", "the umpire has muted spectators' chat here")
     channel = channels.resolve(member, str(body["channel"]), spec.teams, secret_room=spec.kind == "secret_module",
                                players=list(spec.players))
     line = {"channel": channel, "from": member.player, "role": member.role, "team": member.team,
@@ -278,11 +311,26 @@ def _ruling(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: M
     ruling = body["ruling"]
     if ruling.get("type") == "spectator_delay":
         return _spectator_delay(state, ruling)
+    if ruling.get("type") == "spectating":
+        return _spectating(spec, state, ruling)
     if spec.engine is None:
         raise forbidden(f"the {spec.kind} room takes no rulings")
-    before = spec.active(state.game)
+    before = _before(spec, state)
     game, events = spec.engine.moderate(state.game, ruling)
     return _turn_changes(spec, state.with_game(game), before, list(events), at)
+
+
+def _mute(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Member | None, at: int) -> Outcome:
+    """Issue 12 §13: the moderator mutes (or lets speak again) one spectator — its player id, or the name it chats
+    under — or all of them (`spectators`); players' chat is not the spectators' and is never muted here."""
+    moderator_only(member, "mute spectators")
+    who, muted = str(body["who"]), bool(body["muted"])
+    if (who in state.muted) == muted:
+        raise RoomError("bad_order", f"{who!r} is {'muted' if muted else 'not muted'} already")
+    if muted and len(state.muted) >= MAX_MUTED:
+        raise RoomError("bad_order", f"at most {MAX_MUTED} mutes in a room; mute all spectators instead")
+    now = state.muted | {who} if muted else state.muted - {who}
+    return replace(state, muted=frozenset(now)), [Event("muted", {"who": who, "muted": muted})]
 
 
 def _spectator_delay(state: RoomState, ruling: Mapping[str, Any]) -> Outcome:
@@ -291,6 +339,15 @@ def _spectator_delay(state: RoomState, ruling: Mapping[str, Any]) -> Outcome:
     if isinstance(ms, bool) or not isinstance(ms, int) or not 0 <= ms <= MAX_SPECTATOR_DELAY_MS:
         raise RoomError("bad_order", f"a spectator delay is 0 to {MAX_SPECTATOR_DELAY_MS} ms")
     return replace(state, spectator_delay_ms=ms), [Event("spectator_delay", {"ms": ms})]
+
+
+def _spectating(spec: RoomSpec, state: RoomState, ruling: Mapping[str, Any]) -> Outcome:
+    """Issue 12 item 1: the moderator changes the campaign's spectating policy (server/rooms/spectating.py); its
+    battles follow it."""
+    if spec.kind != "campaign":
+        raise forbidden("a battle follows its campaign's spectating policy: change it in the campaign room")
+    policy = state.spectating.changed(ruling)
+    return replace(state, spectating=policy), [Event("spectating", {**policy.dump(), "rule": "issue 12"})]
 
 
 def _downtime(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Member | None,
@@ -308,7 +365,7 @@ def _child_over(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], membe
     """D-L-1: a child room's game is over; its result is applied here by the engine (the server's command)."""
     if member is None or not member.is_server or spec.engine is None:
         raise forbidden("only the server reports a child room's result")
-    before = spec.active(state.game)
+    before = _before(spec, state)
     game, events = spec.engine.child_over(state.game, str(body["child"]), body["result"])
     return _turn_changes(spec, state.with_game(game), before, list(events), at)
 
@@ -316,5 +373,5 @@ def _child_over(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], membe
 STEPS: dict[str, Step] = {
     "setup": _setup, "order": _order, "end_turn": _end_turn, "flag": _flag, "refused": _refused, "chat": _chat,
     "clock": _clock, "ruling": _ruling, "lock": secret_module.lock, "release": secret_module.release,
-    "downtime": _downtime, "child_over": _child_over,
+    "downtime": _downtime, "child_over": _child_over, "mute": _mute,
 }

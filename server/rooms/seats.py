@@ -18,7 +18,7 @@ from server.rooms.errors import RoomError
 from server.rooms.ids import RoomId
 from server.rooms.members import Member
 from server.rooms.state import Away
-from server.store import Store
+from server.store import Store, unreachable
 
 
 def token_hash(token: str) -> str:
@@ -130,7 +130,11 @@ class Seats:
         key = (member.campaign, member.player)
         if self._local.get(key) == session:
             del self._local[key]
-            await self.store.presence.release_seat(member.campaign, member.player, session)
+            try:
+                await self.store.presence.release_seat(member.campaign, member.player, session)
+            except Exception as exc:  # the store is out of reach: the seat's next sign-in takes it over anyway
+                if not unreachable(exc):
+                    raise
 
     async def close_revoked(self, campaign: str, player: str, reason: str) -> None:
         """A token of the campaign's `player` was revoked: the sessions signed in with it are closed, here and on

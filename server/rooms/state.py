@@ -6,7 +6,7 @@ immutable value: the game's state, the clocks, who is in the secret module, rece
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,6 +14,7 @@ from server.clock import Clocks
 from server.core.engine import Engine
 from server.core.registry import Registry
 from server.rooms.ids import RoomId, RoomKind
+from server.rooms.spectating import Spectating
 
 ChatLine = Mapping[str, Any]
 LOCKOUT_MS = 20 * 60_000
@@ -61,6 +62,10 @@ class RoomSpec:
         """The teams to act now (the engine's; nobody in a room without one)."""
         return self.engine.active_teams(game) if self.engine is not None else frozenset()
 
+    def mark(self, game: Any) -> Hashable:
+        """The engine's turn mark: a change restarts the clocks of the teams that stay active."""
+        return self.engine.turn_mark(game) if self.engine is not None else None
+
 
 @dataclass(frozen=True, slots=True)
 class RoomState:
@@ -70,13 +75,19 @@ class RoomState:
     chat: Mapping[str, tuple[ChatLine, ...]] = field(default_factory=dict)
     spectator_delay_ms: int = 0
     """Spectators see each event this long after it happened (the moderator's `spectator_delay` ruling)."""
+    muted: frozenset[str] = frozenset()
+    """Whose chat the moderator has muted (issue 12 §13): `spectators` (all of them), or a spectator's player id or
+    the name it chats under."""
+    spectating: Spectating = field(default_factory=Spectating)
+    """The campaign's spectating policy (a campaign room's; its battles follow it: server/rooms/spectating.py)."""
 
     def with_game(self, game: Any) -> RoomState:
         """`replace(state, game=...)` without `dataclasses.replace`'s field walk (once or twice per command)."""
-        return RoomState(game, self.clocks, self.away, self.chat, self.spectator_delay_ms)
+        return RoomState(game, self.clocks, self.away, self.chat, self.spectator_delay_ms, self.muted, self.spectating)
 
     def with_clocks(self, clocks: Clocks | None) -> RoomState:
-        return RoomState(self.game, clocks, self.away, self.chat, self.spectator_delay_ms)
+        return RoomState(self.game, clocks, self.away, self.chat, self.spectator_delay_ms, self.muted,
+                         self.spectating)
 
     def dump(self, spec: RoomSpec) -> dict[str, Any]:
         return {
@@ -85,6 +96,8 @@ class RoomState:
             "away": {p: a.dump() for p, a in self.away.items()},
             "chat": {c: [dict(line) for line in lines] for c, lines in self.chat.items()},
             "spectator_delay_ms": self.spectator_delay_ms,
+            **({"muted": sorted(self.muted)} if self.muted else {}),
+            "spectating": self.spectating.dump(),
         }
 
     @classmethod
@@ -95,4 +108,6 @@ class RoomState:
             {p: Away(**a) for p, a in data.get("away", {}).items()},
             {c: tuple(lines) for c, lines in data.get("chat", {}).items()},
             int(data.get("spectator_delay_ms", 0)),
+            frozenset(map(str, data.get("muted") or ())),
+            Spectating.load(data.get("spectating")),
         )

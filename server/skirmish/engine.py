@@ -13,7 +13,7 @@ edge — the engine reads no file), `config["settings"]` house rules over the sc
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from server.core.dice import Dice
@@ -105,6 +105,15 @@ class SkirmishEngine(BaseEngine[SkirmishState]):
 
     def active_teams(self, state: SkirmishState) -> frozenset[str]:
         return active(state)
+
+    def turn_mark(self, state: SkirmishState) -> Hashable:
+        """Which decision is due (D-S-4: a clock per order): the stage, the turn, the terrain still to place, each
+        side's deployment and orders, the hits to choose. Any order carried out changes it, so when the dice give
+        the same side the next order too, its clock starts afresh."""
+        d = state.decision
+        return (state.stage, state.turn, state.terrain_left,
+                tuple((t, s.deployed, s.orders_rolled, s.orders_left, s.orders_given) for t, s in state.sides.items()),
+                (d.owner, d.candidates, d.count, d.tier, d.cause) if d is not None else None, len(state.queue))
 
     def legal_orders(self, state: SkirmishState, team: str) -> dict[str, Any]:
         """What `team` may order now (options.legal_orders): for the AI and the options query."""

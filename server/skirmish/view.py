@@ -14,9 +14,11 @@ from typing import Any
 from server.core.engine import MODERATOR, SPECTATOR
 
 from .command import in_cohesion
-from .options import active
+from .deployment import ambush_places
+from .options import active, reach_cells
+from .rules import terrain_kinds
 from .sight import seen_by
-from .state import Figure, SkirmishState, Unit
+from .state import AMBUSH, IN_ACTION, ORDERS, Figure, SkirmishState, Unit
 
 
 def figure_view(f: Figure, full: bool) -> dict[str, Any]:
@@ -48,6 +50,9 @@ def view_of(s: SkirmishState, viewer: str) -> dict[str, Any]:
         "weapons": {n: w.dump() for n, w in sorted(s.settings.weapons.items())},
         "hits_pending": ({"owner": s.decision.owner, "count": s.decision.count, "tier": s.decision.tier}
                          if s.decision else None),
+        "terrain": {k.name: {"cover": k.cover, "blocks": k.blocks, "infantry_cost": k.infantry_cost,
+                             "tank_cost": k.tank_cost, "obstacle": k.obstacle}
+                    for k in terrain_kinds(s.settings).values()},
     }
     if everything:
         base["figures"] = [figure_view(f, True) for f in s.figures.values()]
@@ -56,9 +61,12 @@ def view_of(s: SkirmishState, viewer: str) -> dict[str, Any]:
         base["decision"] = s.decision.dump() if s.decision else None
         base["dropped"] = [d.dump() for d in s.dropped]
         base["last_seen"] = {}
+        base["reach"] = None
+        base["ambushes"] = None
         return base
     if team is None or team not in s.sides:
-        base.update(figures=[], units=[], groups=[], decision=None, dropped=[], last_seen={})
+        base.update(figures=[], units=[], groups=[], decision=None, dropped=[], last_seen={}, reach=None,
+                    ambushes=None)
         return base
     seen = seen_by(s, team)
     figures = [figure_view(f, True) for f in s.figures.values() if f.side == team]
@@ -71,7 +79,39 @@ def view_of(s: SkirmishState, viewer: str) -> dict[str, Any]:
     base["last_seen"] = {fid: {"x": v[0], "y": v[1], "turn": v[2]}
                          for fid, v in sorted(s.last_seen.get(team, {}).items()) if fid not in seen
                          and s.figures[fid].status != "out"}
+    base["reach"] = reach_of(s, team, seen)
+    base["ambushes"] = ambushes_of(s, team) if base["reach"] is not None else None
     return base
+
+
+def ambushes_of(s: SkirmishState, team: str) -> dict[str, dict[str, list[int]]]:
+    """The defender's units still held back that could spring now, each with a legal place for its figures
+    (deployment.ambush_places: the first group of ambush cells large enough, S-9.4, D-S-13): the client's ambush
+    order. Empty for the attacker."""
+    if s.sides[team].attacker:
+        return {}
+    out: dict[str, dict[str, list[int]]] = {}
+    for unit in s.units.values():
+        if unit.side == team and unit.members and all(s.figures[i].status == AMBUSH for i in unit.members):
+            spots = ambush_places(s, team, unit.id)
+            if spots is not None:
+                out[unit.id] = {fid: [spot[0], spot[1]] for fid, spot in spots.items()}
+    return out
+
+
+def reach_of(s: SkirmishState, team: str, seen: set[str]) -> dict[str, dict[str, list[list[int]]]] | None:
+    """The side to give the next order sees where each of its figures free to act could move (`full`) and move
+    before firing (`half`), planned as the engine plans a `to` on what the side sees (options.reach_cells, D-S-6):
+    the client's move-range preview. None for a side not to order now."""
+    if s.stage != ORDERS or s.decision is not None or team not in active(s):
+        return None
+    known = seen if s.settings.fog == "sight" else None
+    out: dict[str, dict[str, list[list[int]]]] = {}
+    for f in s.side_figures(team):
+        if f.status == IN_ACTION and not f.ordered and f.on_table:
+            full, half = reach_cells(s, f.id, known)
+            out[f.id] = {"full": full, "half": half}
+    return out
 
 
 def update_last_seen(s: SkirmishState) -> None:

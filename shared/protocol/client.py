@@ -102,6 +102,16 @@ class ModRelease(_Msg):
     player: Annotated[str, Field(min_length=1, max_length=64)]
 
 
+class ModMute(_Msg):
+    """Moderator: mute a spectator's chat in a room — `who` is its player id or the name it chats under — or every
+    spectator's (`who: "spectators"`); `muted: false` lets them speak again (issue 12 §13)."""
+
+    t: Literal["mod_mute"] = "mod_mute"
+    room: RoomId
+    who: Annotated[str, Field(min_length=1, max_length=64)]
+    muted: bool = True
+
+
 class ModRuling(_Msg):
     """Moderator: a ruling for the room's engine (dispute, imposed result, intervention, end of battle)."""
 
@@ -121,6 +131,6 @@ class OptionsRequest(_Msg):
 
 ClientMessage = Annotated[
     Hello | Join | Leave | Order | EndTurn | Chat | Pong | ModClock | ModSecretModule | ModRelease | ModRuling
-    | OptionsRequest,
+    | ModMute | OptionsRequest,
     Field(discriminator="t"),
 ]

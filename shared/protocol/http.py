@@ -47,6 +47,9 @@ class CreateCampaign(_Body):
         default_factory=list)
     public: bool = True
     open_spectating: bool = False  # the lobby lists the spectators' link (anyone, players too, may watch)
+    spectators_see_all: bool = False  # issue 12 item 1: the spectators' link shows everything, delayed (else public)
+    spectator_delay_minutes: Annotated[float, Field(gt=0, le=24 * 60)] = 10.0
+    public_replays: bool = True  # issue 12 item 2: every replay is everyone's once the whole campaign is over
     lockout_minutes: Annotated[float, Field(gt=0, le=24 * 60)] = 20.0
     config: dict[str, Any] = Field(default_factory=dict)
 
@@ -114,6 +117,13 @@ class ReissueToken(_Body):
     """POST /api/campaigns/{id}/tokens, authorized by the moderator's token: replace a lost or leaked token."""
 
     player: Annotated[str, Field(min_length=1, max_length=64)]
+
+
+class NameSpectator(_Body):
+    """POST /api/campaigns/{id}/spectators, authorized by the moderator's token: a personal spectator token whose
+    holder sees everything live (issue 12 item 1); asked again for the same name, the old token stops working."""
+
+    name: Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[\w .'-]+$")]
 
 
 class TokenReissued(_Body):

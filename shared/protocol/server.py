@@ -29,6 +29,7 @@ ErrorCode = Literal[
     "no_such_player",
     "no_such_channel",
     "rate_limited",
+    "muted",  # the moderator has muted this spectator's (or all spectators') chat in the room
     "locked_out",  # the player is in the secret module
     "not_your_turn",
     "paused",  # the clocks are paused or the game not yet started: orders and end_turn wait (chat goes on)

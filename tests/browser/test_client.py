@@ -95,7 +95,12 @@ def test_two_teams_a_spectator_and_the_moderator_play_from_the_lobby(web_server:
     red, blue, spectator, moderator = new_page(), new_page(), new_page(), new_page()
     open_link(red, links["red-1"], "red")
     open_link(blue, links["blue-1"], "blue")
-    open_link(spectator, links["spectators"], "Spectator")
+    # the spectators' link shows only what is public (issue 12): the moderator names a spectator who sees it all
+    moderator_token = re.search(r"#token=([^&]+)", links["moderator"]).group(1)  # type: ignore[union-attr]
+    campaign_id = next(c["id"] for c in web_server.http("GET", "/api/lobby")["campaigns"]
+                       if c["name"] == "Browser campaign")
+    named = web_server.named_spectator_link({"campaign": campaign_id, "moderator_token": moderator_token})
+    open_link(spectator, named, "Spectator")
     open_link(moderator, links["moderator"], "Moderator")
     # Who is online, from the lobby's counts (the server refreshes them on its own schedule).
     expect(spectator.get_by_test_id("presence")).to_have_text(re.compile(r"^\d+ players? · \d+ spectators?$"))
@@ -287,7 +292,7 @@ def test_the_campaign_engine_on_the_map(web_server: ServerProcess, new_page: Any
     red.on("websocket", lambda ws: (ws.on("framesent", lambda f: sent.append(_frame(f))),
                                     ws.on("framereceived", lambda f: received.append(str(_frame(f).get("t", ""))))))
     open_link(red, made["seats"][0]["link"], "red")
-    open_link(spectator, made["spectator_link"], "Spectator")
+    open_link(spectator, web_server.named_spectator_link(made), "Spectator")  # everything, live (issue 12)
     canvas = red.get_by_test_id("campaign-map")
     canvas.focus()
     red.keyboard.press("Tab")
@@ -352,7 +357,7 @@ def watch_battle(web_server: ServerProcess, new_page: Any) -> tuple[dict[str, An
     """A battle at Leipzig (march_to_battle) followed in its room by both players, a spectator and the umpire."""
     made, red, blue = march_to_battle(web_server, new_page)
     spectator, moderator = new_page(), new_page()
-    open_link(spectator, made["spectator_link"], "Spectator")
+    open_link(spectator, web_server.named_spectator_link(made), "Spectator")  # everything, live (issue 12)
     open_link(moderator, made["moderator_link"], "Moderator")
     for page in (red, blue, spectator, moderator):
         tab = battle_tab(page)
@@ -367,7 +372,7 @@ def test_armies_meet_and_a_battle_is_watched_live(web_server: ServerProcess, new
     opens as a tab for the players and the spectator, who watch the same field; red gives an order there."""
     made, red, blue = march_to_battle(web_server, new_page)
     spectator = new_page()
-    open_link(spectator, made["spectator_link"], "Spectator")
+    open_link(spectator, web_server.named_spectator_link(made), "Spectator")  # everything, live (issue 12)
 
     for page in (red, blue, spectator):
         tab = battle_tab(page)
@@ -439,9 +444,10 @@ def test_a_spectator_watches_a_live_battle_from_the_lobby(web_server: ServerProc
 
 
 def test_a_finished_battle_is_replayed_turn_by_turn(web_server: ServerProcess, new_page: Any) -> None:
-    """Issue 7 "Replays": after the battle ends, the spectator loads it from the server in the full view and as one
+    """Issue 7 "Replays": after the battle ends, the umpire loads it from the server in the full view and as one
     side saw it, and steps through the turns (issue 17: the replay goes event by event, a turn at a time here). A
-    server without the replay endpoint leaves the turns seen live."""
+    server without the replay endpoint leaves the turns seen live. (Issue 12 item 2: while the campaign is played
+    only the umpire has the full replay and a side's; a spectator has the spectators'.)"""
     _, red, blue, spectator, moderator = watch_battle(web_server, new_page)
     # Both sides end their order phases (D-N-1): turn 1 resolves and turn 2 begins; then the umpire ends it.
     red.get_by_test_id("end-turn").click()
@@ -457,25 +463,25 @@ def test_a_finished_battle_is_replayed_turn_by_turn(web_server: ServerProcess, n
         served = True
     except HttpStatus as exc:
         served = exc.code != 404 or "replay" in exc.body
-    replay = spectator.get_by_test_id("replay")
+    replay = moderator.get_by_test_id("replay")
     for view, who in (("full", "everything"), ("team:blue", "Blue")):
         replay.get_by_test_id("replay-as").select_option(view)
         replay.get_by_test_id("replay-load").click()
-        note = spectator.get_by_test_id("replay-note")
+        note = moderator.get_by_test_id("replay-note")
         if not served:
             expect(note).to_contain_text("keeps no replays")
             break
         expect(note).to_contain_text(re.compile(rf"\d+ events from the server: {who}"))
-        bar = spectator.get_by_test_id("replay-bar")
+        bar = moderator.get_by_test_id("replay-bar")
         expect(bar.get_by_test_id("replay-position")).to_contain_text("Turn 1")  # issue 17: event by event
-        expect(spectator.get_by_test_id("battle-field")).to_be_visible()
+        expect(moderator.get_by_test_id("battle-field")).to_be_visible()
         bar.get_by_test_id("replay-next-turn").click()
         expect(bar.get_by_test_id("replay-position")).to_contain_text("Turn 2")
-        shot(spectator, f"replay-{view.replace(':', '-')}")
+        shot(moderator, f"replay-{view.replace(':', '-')}")
         bar.get_by_test_id("replay-prev-turn").click()
         expect(bar.get_by_test_id("replay-position")).to_contain_text("Turn 1")
         bar.get_by_test_id("replay-live").click()
-        expect(spectator.get_by_test_id("replay-bar")).to_have_count(0)
+        expect(moderator.get_by_test_id("replay-bar")).to_have_count(0)
 
 
 def _forces(page: Any) -> dict[str, int]:

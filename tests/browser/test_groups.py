@@ -227,7 +227,7 @@ def test_the_umpire_rules_through_the_desks_forms_and_everyone_reads_it(web_serv
     made, red, _ = march_to_battle(web_server, new_page)
     moderator, spectator = new_page(), new_page()
     open_link(moderator, made["moderator_link"], "Moderator")
-    open_link(spectator, made["spectator_link"], "Spectator")
+    open_link(spectator, web_server.named_spectator_link(made), "Spectator")  # everything, live (issue 12)
     for page in (moderator, red, spectator):
         expect(battle_tab(page)).to_have_count(1, timeout=15_000)
         battle_tab(page).click()

@@ -171,3 +171,21 @@ async def test_journal_opens_from_its_last_checkpoint(tmp_path: Path) -> None:
     assert s.log.journal("c-k").last_index == 501
     assert [r.index for r in await s.log.read("c-k", 0)] == list(range(1, 502))
     await s.close()
+
+
+async def test_a_journal_keeps_the_offsets_of_its_records_only_until_the_next_snapshots_mark(tmp_path: Path) -> None:
+    """Issue 12 §14: an open room's journal held one (index, offset) pair per record written, for as long as the
+    room was open; a snapshot's checkpoint now lets go of those before it, and reads still find every record."""
+    s = open_embedded(tmp_path, fsync=False)
+    assert isinstance(s.log, FileLog)
+    for i in range(1, 401):
+        await s.log.append("c-o", _record(i))
+    await s.log.save_snapshot("c-o", RoomSnapshot(300, 300, {"setup": {}}))
+    journal = s.log.journal("c-o")
+    assert len(journal.checkpoints) <= 2 + 100  # the start, the mark at 300 and the records after it
+    assert [r.index for r in await s.log.read("c-o", 150)] == list(range(151, 401))
+    assert [r.index for r in await s.log.read("c-o", 350)] == list(range(351, 401))
+    await s.close()
+    s = open_embedded(tmp_path, fsync=False)
+    assert [r.index for r in await s.log.read("c-o", 0)] == list(range(1, 401))
+    await s.close()

@@ -22,7 +22,7 @@ async def campaign(server: ServerProcess, level: int) -> AsyncIterator[tuple[str
     room = made["room"]
     red = await signed_in(server.ws_url, token["red"], room)
     blue = await signed_in(server.ws_url, token["blue"], room)
-    spectator = await signed_in(server.ws_url, made["spectator_token"], room)
+    spectator = await signed_in(server.ws_url, server.named_spectator(made), room)  # everything, live (issue 12)
     try:
         yield room, red, blue, spectator
     finally:

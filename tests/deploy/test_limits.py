@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 from aiohttp.test_utils import make_mocked_request
 
-from server.net.limits import CreateLimits
+from server.net.limits import CreateLimits, FloodLimits
+from server.net.ratelimit import Buckets
 from server.settings import Settings
 from tests.conftest import HttpStatus, ServerProcess
 
@@ -111,3 +112,31 @@ def test_the_bucket_refills_at_the_hourly_rate() -> None:
     assert limits.check(req) is None and limits.check(req) is not None
     unlimited = CreateLimits(Settings(create_per_hour=0), clock=lambda: now[0])
     assert all(unlimited.check(req) is None for _ in range(100))
+
+
+def test_buckets_are_shared_by_key_and_refill() -> None:
+    """Issue 12 §13: one bucket per key (a token, an address), whatever the connections behind it."""
+    now = [0.0]
+    buckets = Buckets(2.0, 3, clock=lambda: now[0])
+    assert [buckets.allow("spectators") for _ in range(4)] == [True, True, True, False]
+    assert buckets.allow("red-1")  # another key has its own
+    assert buckets.take("spectators") == pytest.approx(0.5)
+    now[0] += 0.5
+    assert buckets.allow("spectators") and not buckets.allow("spectators")
+
+
+def test_flood_limits_cap_an_address_and_leave_loopback_alone() -> None:
+    settings = Settings(trusted_proxies=("127.0.0.1/32",), max_connections_per_address=2, rate_per_s=10, rate_burst=5)
+    flood = FloodLimits(settings, CreateLimits(settings))
+    assert flood.address(_request("127.0.0.1")) is None  # the operator's own tools
+    outside = flood.address(_request("127.0.0.1", "203.0.113.9"))  # behind the trusted proxy
+    assert outside == "203.0.113.9"
+    assert flood.connect(outside) is None and flood.connect(outside) is None
+    third = flood.connect(outside)
+    assert third is not None and third.status == 429 and json.loads(third.text or "")["error"] == "too_many_connections"
+    flood.disconnect(outside)
+    assert flood.connect(outside) is None
+    assert flood.connect(None) is None  # loopback is never counted
+    over = [flood.allow("k/spectator", None) for _ in range(6)]
+    assert over[:5] == [None] * 5 and over[5] is not None and "token" in over[5]
+    assert flood.allow("k/red-1", outside) is None

@@ -21,6 +21,7 @@ from server.core.engine import Actor, Engine
 from server.core.errors import NotYourTurn, NotYourUnit, RuleError
 from server.napoleonic.battle.engine import BattleEngine
 from server.napoleonic.battle.state import BattleState
+from server.napoleonic.campaign.battles import battle_setup
 from server.napoleonic.campaign.engine import NapoleonicEngine
 from server.napoleonic.campaign.state import NapoleonicState
 from server.napoleonic.siege.engine import SiegeEngine, StormState
@@ -197,7 +198,8 @@ def campaigns() -> tuple[NapoleonicState, ...]:
     for team in ("red", "blue"):
         stormed, _ = NAP.end_turn(stormed, team, flagged=False)
     stormed, events = NAP.apply(stormed, ACTORS[0], {"type": "siege", "fortress": "Dresden", "action": "storm"})
-    started = next(e.data for e in events if e.kind == "battle_started")
+    public = next(e.data for e in events if e.kind == "battle_started")
+    started = battle_setup(stormed, stormed.battles[public["battle"]], 1)  # the public event names no forces
     units = [{"id": x["id"], "side": side["name"], "type": x["type"], "status": "in_line", "morale": x["morale"],
               "loss_tolerance": x["loss_tolerance"], "guns": x.get("guns", 0), "arrived": True}
              for side in (started["config"]["besieger"], started["config"]["garrison"]) for x in side["units"]]

@@ -137,6 +137,16 @@ async def seen_by(client: Client, pred: Any) -> None:
     raise AssertionError("event never came")
 
 
+async def units_in(client: Client, room: str) -> dict[str, list[dict[str, Any]]]:
+    """The units of each side in `client`'s snapshot of battle room `room` (the public `battle_started` names no
+    forces: D-GEN-4, issue 12)."""
+    snap = await client.wait(lambda m: m["t"] == "snapshot" and m["room"] == room)
+    sides: dict[str, list[dict[str, Any]]] = {}
+    for u in snap["state"]["units"]:
+        sides.setdefault(u["side"], []).append(u)
+    return sides
+
+
 async def test_hostile_campaign_orders_are_refused_and_the_game_carries_on_C_1_7_N_START_3_D_L_1(
         nodes: tuple[Any, Any]) -> None:
     async with napoleonic(nodes) as g:
@@ -222,7 +232,7 @@ async def test_hostile_battle_orders_are_refused_and_the_battle_carries_on_D_N_1
             await join_when_spawned(g.c[who], room)
         snap = await g.c["red-1"].wait(lambda m: m["t"] == "snapshot" and m["room"] == room)
         mine = [u for u in snap["state"]["units"] if u["side"] == "red"]
-        theirs = [u["id"] for u in started["config"]["sides"][1]["units"]]
+        theirs = [u["id"] for u in (await units_in(g.c["moderator"], room))["blue"]]
         me = next(u for u in mine if u["type"] == "infantry")
         other = next(u for u in mine if u["id"] != me["id"])
         about = {"type": "about_face", "unit": me["id"]}
@@ -342,8 +352,8 @@ async def test_hostile_storm_orders_in_a_spawned_siege_room_N_SIEGE_8_N_SIEGE_10
         room = RoomId.child_room(g.made['campaign'], str(started['battle']))
         for who in ("moderator", "red-1", "blue-1", "spectator"):
             await join_when_spawned(g.c[who], room)
-        garrison = [u["id"] for u in started["config"]["garrison"]["units"]]
-        besiegers = started["config"]["besieger"]["units"]
+        sides = await units_in(g.c["moderator"], room)
+        garrison, besiegers = [u["id"] for u in sides["blue"]], sides["red"]
         infantry = next(u["id"] for u in besiegers if u["type"] == "infantry")
         horse = next((u["id"] for u in besiegers if u["type"].endswith("cavalry")), None)
         await g.refused("red-1", {"type": "capitulate"}, "illegal_order", "N-SIEGE-8", room)
@@ -393,7 +403,7 @@ async def test_after_hostile_orders_a_killed_server_loses_nothing_accepted(serve
         room = RoomId.child_room(g.made['campaign'], str(started['battle']))
         for who in ("moderator", "red-1", "blue-1"):
             await join_when_spawned(g.c[who], room)
-        mine = next(u["id"] for u in started["config"]["sides"][0]["units"] if u["type"] == "infantry")
+        mine = next(u["id"] for u in (await units_in(g.c["red-1"], room))["red"] if u["type"] == "infantry")
         for bad in ({"type": "wheel", "unit": mine, "degrees": 1}, {"type": "about_face", "unit": None}):
             await g.refused("red-1", dict(bad), "bad_order", None, room)
             await g.ack("red-1", {"type": "about_face", "unit": mine}, room)

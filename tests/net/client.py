@@ -16,8 +16,10 @@ ANSWERS = ("ack", "error", "welcome", "joined", "options")
 
 
 class Client:
-    def __init__(self, ws_url: str, *, use_json: bool = False, pong_delay: float = 0.0):
+    def __init__(self, ws_url: str, *, use_json: bool = False, pong_delay: float = 0.0,
+                 headers: dict[str, str] | None = None):
         self.ws_url = ws_url
+        self.headers = headers
         self.pong_delay = pong_delay
         self._pongs: set[asyncio.Task[None]] = set()
         self.use_json = use_json
@@ -34,7 +36,7 @@ class Client:
 
     async def connect(self) -> Client:
         self.http = aiohttp.ClientSession()
-        self.ws = await self.http.ws_connect(self.ws_url, autoping=True, max_msg_size=0)
+        self.ws = await self.http.ws_connect(self.ws_url, autoping=True, max_msg_size=0, headers=self.headers)
         self._reader = asyncio.create_task(self._read())
         return self
 

@@ -23,6 +23,8 @@ class RedisProxy:
         self._blackout_s = 0.0
         self._refusing = False
         self.cuts = 0
+        self.refused = 0
+        """Connections refused while Redis was cut off."""
         """How many times a marked request went through and its reply was dropped."""
 
     @property
@@ -57,6 +59,7 @@ class RedisProxy:
 
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         if self._refusing:
+            self.refused += 1
             writer.transport.abort()
             return
         try:
@@ -128,6 +131,10 @@ class ProxyThread:
     @property
     def cuts(self) -> int:
         return self.proxy.cuts
+
+    @property
+    def refused(self) -> int:
+        return self.proxy.refused
 
     def cut_after(self, marker: bytes, blackout_s: float = 1.0) -> None:
         self.loop.call_soon_threadsafe(self.proxy.cut_after, marker, blackout_s)

@@ -247,3 +247,48 @@ async def test_replay_of_a_finished_room_over_http(server: ServerProcess) -> Non
         assert refused.value.code == code, path
     await red.close()
     await blue.close()
+
+
+async def test_a_replay_takes_the_viewers_token_from_its_header_and_gives_what_it_may_see(
+        server: ServerProcess) -> None:
+    """Issue 12 item 2 over HTTP: a campaign that keeps its replays private, played to its end — without a token
+    (or with one in the URL) 401; red's token in `Authorization: Bearer` gives red's view and refuses the full one
+    and blue's (403); the spectators' link the public view; the moderator any; a made-up token 401."""
+    made = campaign(server, config={"max_turns": 1}, public_replays=False)
+    room = made["room"]
+    token = {(s["team"], s["seat"]): s["token"] for s in made["seats"]}
+    red = await signed_in(server.ws_url, token[("red", 1)], room)
+    blue = await signed_in(server.ws_url, token[("blue", 1)], room)
+    assert (await red.request({"t": "order", "room": room,
+                               "order": {"type": "move", "counter": "r1", "to": [1, 1]}}))["t"] == "ack"
+    assert (await red.request({"t": "end_turn", "room": room}))["t"] == "ack"
+    assert (await blue.request({"t": "end_turn", "room": room}))["t"] == "ack"
+    await red.close()
+    await blue.close()
+
+    def bearer(who: str) -> dict[str, str]:
+        return {"Authorization": f"Bearer {who}"}
+
+    def status(path: str, headers: dict[str, str] | None = None) -> int:
+        try:
+            server.http("GET", path, headers=headers)
+        except HttpStatus as exc:
+            return exc.code
+        return 200
+
+    path = f"/api/rooms/{room}/replay"
+    assert status(path) == 401 and status(f"{path}?as=full") == 401
+    assert status(f"{path}?as=full&token={made['moderator_token']}") == 401  # a token goes in the header only
+    assert status(path, bearer("made-up")) == 401
+    mine = server.http("GET", path, headers=bearer(token[("red", 1)]))
+    assert mine["viewer"] == "team:red"
+    assert all(c["team"] == "red" for t in mine["turns"] for c in t["state"]["counters"])
+    for wanted in ("full", "team:blue", "spectator"):
+        assert status(f"{path}?as={wanted}", bearer(token[("red", 1)])) == 403, wanted
+    assert server.http("GET", path, headers=bearer(made["spectator_token"]))["viewer"] == "public"
+    assert status(f"{path}?as=spectator", bearer(made["spectator_token"])) == 403
+    assert server.http("GET", f"{path}?as=team:blue", headers=bearer(made["moderator_token"]))["viewer"] == \
+        "team:blue"
+    assert server.http("GET", path, headers=bearer(made["moderator_token"]))["viewer"] == "moderator"
+    other = campaign(server)
+    assert status(path, bearer(other["moderator_token"])) == 403  # another campaign's moderator

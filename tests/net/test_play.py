@@ -29,6 +29,7 @@ class Table:
     blue2: Client
     spectator: Client
     moderator: Client
+    spectator_token: str = ""
 
     @property
     def room(self) -> str:
@@ -45,9 +46,11 @@ async def table(server: ServerProcess, **kw: Any) -> AsyncIterator[Table]:
     token = {(s["team"], s["seat"]): s["token"] for s in made["seats"]}
     clients = [await signed_in(server.ws_url, token[k], made["room"])
                for k in (("red", 1), ("red", 2), ("blue", 1), ("blue", 2))]
-    spectator = await signed_in(server.ws_url, made["spectator_token"], made["room"])
+    # a named spectator watches everything live (the spectators' link shows only what is public: issue 12)
+    watcher = server.named_spectator(made)
+    spectator = await signed_in(server.ws_url, watcher, made["room"])
     moderator = await signed_in(server.ws_url, made["moderator_token"], made["room"])
-    t = Table(made, *clients, spectator, moderator)
+    t = Table(made, *clients, spectator, moderator, watcher)
     try:
         yield t
     finally:
@@ -132,7 +135,7 @@ async def test_resume_after_a_dropped_connection_has_no_gap_and_no_duplicate(ser
         await t.moderator.request({"t": "chat", "room": t.room, "channel": "spectators", "text": "two"})
         await t.moderator.event("chat", text="two")
         back = await Client(t.spectator.ws_url).connect()
-        await back.hello(t.made["spectator_token"])
+        await back.hello(t.spectator_token)
         joined = await back.join(t.room, since=last)
         assert joined["t"] == "joined"
         got = [m for m in back.inbox if m["t"] in ("ev", "snapshot")]

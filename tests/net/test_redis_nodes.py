@@ -35,7 +35,7 @@ async def test_two_nodes_share_redis_and_a_spectator_on_the_second_sees_live_eve
     made = campaign(first)
     room = made["room"]
     red = await signed_in(first.ws_url, made["seats"][0]["token"], room)
-    spectator = await signed_in(second.ws_url, made["spectator_token"], room)
+    spectator = await signed_in(second.ws_url, first.named_spectator(made), room)  # everything, live (issue 12)
     snap = await spectator.wait(lambda m: m["t"] == "snapshot")
     assert snap["active"] == ["red"]
 

@@ -94,11 +94,16 @@ async def test_with_redis_wait_a_node_started_before_its_redis_waits_for_it(
     with ProxyThread(redis_url) as proxy:
         proxy.down()
         node = server_factory("--redis-url", proxy.url, "--redis-prefix", redis_prefix, "--redis-wait", "30")
-        loop = asyncio.get_running_loop()
-        loop.call_later(5.0, proxy.up)  # a busy machine takes a second or two to start Python itself
-        started = time.monotonic()
-        await asyncio.to_thread(node.start)  # healthy once Redis answers
-        assert time.monotonic() - started >= 4.5
+        starting = asyncio.create_task(asyncio.to_thread(node.start))  # healthy once Redis answers
+        for _ in range(600):  # until the node has tried Redis and been refused
+            if proxy.refused:
+                break
+            await asyncio.sleep(0.05)
+        assert proxy.refused and not starting.done()
+        await asyncio.sleep(1.0)
+        assert not starting.done()  # still waiting, not exited
+        proxy.up()
+        await starting
         made = campaign(node)
         red = await signed_in(node.ws_url, made["seats"][0]["token"], made["room"])
         assert (await red.request({"t": "chat", "room": made["room"], "channel": "team", "text": "hi"}))["t"] == "ack"

@@ -73,9 +73,9 @@ class Front(BaseEngine[State]):
     def child_opened(self, kind: str, data: Mapping[str, Any]) -> str | None:
         return str(data["key"]) if kind == "skirmish_opened" else None
 
-    def child_setup(self, state: State, key: str) -> ChildSetup:
+    def child_setup(self, state: State, key: str, seed: int) -> ChildSetup:
         teams = tuple(state["open"][key])
-        return ChildSetup("skirmish", {"teams": list(teams)}, 7, teams, {"key": key})
+        return ChildSetup("skirmish", {"teams": list(teams)}, seed, teams, {"key": key})
 
     def child_over(self, state: State, key: str, result: Mapping[str, Any]) -> tuple[State, Sequence[Event]]:
         if key in state["results"]:

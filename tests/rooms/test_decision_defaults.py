@@ -9,7 +9,7 @@ from pathlib import Path
 
 from server.rooms.ids import RoomId
 from server.rooms.members import Member
-from tests.napoleonic.campaign.test_engine import result_of
+from tests.napoleonic.campaign.test_engine import result_of, setup_of
 from tests.rooms.helpers import ManualClock, open_hub
 from tests.rooms.test_battles import napoleonic, players, until
 
@@ -47,7 +47,7 @@ async def test_a_beaten_army_whose_team_flags_retreats_by_the_engines_choice_D_N
                      m["red-1"])
     await hub.submit(made["room"], "order", {"order": {"type": "answer", "battle": "1", "choice": "accept"}},
                      m["blue-2"])
-    started = next(e for e in room.history if e.kind == "battle_started").data
+    started = setup_of(room.state.game, "1")  # the battle's setup: the public event names no forces
     result = {"winner": "blue", "loser": "red", "reason": "retreat", "retreats": "red", "general_killed": False,
               "units": result_of(started)}
     await hub.submit(made["room"], "ruling", {"ruling": {"type": "battle_result", "battle": "1", "result": result}},

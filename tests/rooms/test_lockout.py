@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from server.rooms.members import Member
-from tests.napoleonic.campaign.test_engine import result_of
+from tests.napoleonic.campaign.test_engine import result_of, setup_of
 from tests.rooms.helpers import ManualClock, open_hub
 from tests.rooms.test_battles import meet, napoleonic, until
 
@@ -16,7 +16,7 @@ async def test_a_fallen_generals_lockout_is_the_campaigns_setting_D_N_14(tmp_pat
     hub = await open_hub(tmp_path, clock)
     made = await hub.create_campaign({**napoleonic(), "lockout_minutes": 7})
     campaign, _, m = await meet(hub, made)
-    started = next(e for e in campaign.history if e.kind == "battle_started").data
+    started = setup_of(campaign.state.game, "1")  # the battle's setup: the public event names no forces
     result = {"winner": "blue", "loser": "red", "reason": "retreat", "retreats": "red", "general_killed": True,
               "units": result_of(started)}
     await hub.submit(made["room"], "ruling", {"ruling": {"type": "battle_result", "battle": "1", "result": result}},

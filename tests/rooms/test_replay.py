@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from server.rooms.errors import RoomError
+from server.rooms.members import Member
 from tests.rooms.helpers import ManualClock, open_hub
 from tests.rooms.test_battles import fight, meet, napoleonic
 
@@ -100,4 +101,53 @@ async def test_a_finished_battle_replays_event_by_event_each_side_seeing_only_it
     assert texts["team:red"] == ["red: hold the bridge"]
     assert texts["team:blue"] == ["blue: turn their flank"]
     assert texts["spectator"] == ["what a fight"]
+    await hub.close()
+
+
+async def test_a_finished_battle_replays_only_as_each_viewer_may_see_it_while_the_campaign_runs(
+        tmp_path: Path) -> None:
+    """Issue 12 item 2: while the campaign is played, a battle's replay is for whoever asks, by its token — the
+    moderator any class; a player its own side's or the public's (never the other side's, the spectators' or the
+    full one); the spectators' link what the spectating policy shows it (the public class by default); no token,
+    nothing; a token of another campaign, nothing. Once the whole campaign is over every class is everyone's,
+    unless the campaign keeps its replays private."""
+    clock = ManualClock()
+    hub = await open_hub(tmp_path, clock)
+    made = await hub.create_campaign(napoleonic())
+    campaign, battle, m = await meet(hub, made)
+    await fight(battle, m)
+    red, spectator, moderator = m["red-1"], m["spectator"], m["moderator"]
+
+    async def as_(member: Member | None, wanted: str | None) -> dict[str, Any]:
+        return await hub.replays.for_member(battle.id, member, wanted, current=battle, campaign=campaign)
+
+    async def refused(member: Member | None, wanted: str | None) -> str:
+        with pytest.raises(RoomError) as err:
+            await as_(member, wanted)
+        return err.value.code
+
+    assert (await as_(red, None))["viewer"] == "team:red"  # its own side's by default
+    assert (await as_(red, "public"))["viewer"] == "public"
+    for wanted in ("full", "team:blue", "spectator"):
+        assert await refused(red, wanted) == "forbidden", wanted
+    assert (await as_(spectator, None))["viewer"] == "public"  # the default policy: public only
+    for wanted in ("full", "spectator", "team:red"):
+        assert await refused(spectator, wanted) == "forbidden", wanted
+    assert await refused(None, None) == "unauthorized"
+    assert await refused(None, "full") == "unauthorized"
+    assert await refused(Member("another", "moderator", "moderator"), "full") == "forbidden"
+    assert await refused(red, "team:green") == "bad_message"
+    assert (await as_(m["blue-1"], None))["viewer"] == "team:blue"
+    assert (await as_(moderator, "team:blue"))["viewer"] == "team:blue"
+    full = await as_(moderator, None)
+    assert full["viewer"] == "moderator"
+    assert full["final"]["state"]["units"] == battle.engine.view(battle.state.game, "moderator")["units"]  # type: ignore[union-attr]
+    # a player in the secret module sees the public's only (D-N-14)
+    away = await hub.replays.for_member(battle.id, red, None, current=battle, campaign=campaign, away=True)
+    assert away["viewer"] == "public"
+    # the moderator names a spectator: it sees everything live, and so its replay is the spectators' (full) class
+    named = Member(made["campaign"], "spectator", "spectator:Anna")
+    assert (await as_(named, None))["viewer"] == "public"
+    await hub.submit(campaign.id, "ruling", {"ruling": {"type": "spectating", "name": "spectator:Anna"}}, moderator)
+    assert (await as_(named, None))["viewer"] == "spectator" and await refused(spectator, "spectator") == "forbidden"
     await hub.close()

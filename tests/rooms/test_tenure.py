@@ -1,5 +1,6 @@
-"""A room owned under a lease that runs out (issue 12 §10): once its tenure lapsed (the process stopped past its
-lease) it applies nothing and answers `unavailable`; the renewal that finds the lease taken drops it."""
+"""A room owned under a lease that runs out (issue 12 §10): once its tenure lapsed it renews the lease on the spot
+if it is still this node's (a stalled loop goes on), and else (the process stopped past its lease, another node took
+the room) applies nothing and answers `unavailable`; the renewal that finds the lease taken drops it."""
 
 from __future__ import annotations
 
@@ -12,23 +13,35 @@ from tests.rooms.helpers import ManualClock, spec
 
 
 @pytest.mark.redis
-async def test_a_room_whose_tenure_lapsed_applies_nothing_and_a_lost_lease_drops_it(redis_hubs: HubMaker) -> None:
+async def test_a_lapsed_tenure_goes_on_if_the_lease_is_still_ours_and_applies_nothing_if_not(
+        redis_hubs: HubMaker) -> None:
     hub = await redis_hubs(ManualClock(), lease_ms=60_000)
     made = await hub.create_campaign(spec())
     room = hub.rooms[made["room"]]
     red = Member(made["campaign"], "player", "red-1", "red", 1)
     assert room.tenure is not None
-    now = [0.0]
-    room.tenure._clock = lambda: now[0]  # this node's clock: stopped past its lease
-    room.tenure._until = 1.0
-    now[0] = 5.0
+    epoch = room.tenure.epoch
+    room.tenure._until = 0.0  # the loop stalled past the tenure, but not past the lease: renewed on the spot
+    assert await room.submit("chat", {"channel": "team", "text": "after a stall"}, red) is not None
+    assert room.tenure.holds() and room.tenure.epoch == epoch
+    # stopped past the lease, and another node took the room meanwhile: nothing is applied, the room is let go
+    room.tenure._until = 0.0
+    await hub.store.leases.release(made["room"], hub.node)
+    other = await hub.store.leases.acquire(made["room"], "node-b", 60_000)
+    assert other is not None and other > epoch
     index = room.index
     with pytest.raises(Retryable) as refused:
         await room.submit("chat", {"channel": "team", "text": "stale"}, red)
-    assert refused.value.code == "unavailable" and room.index == index
-    # another node took the lease meanwhile: the renewal finds it gone and drops the room
+    assert refused.value.code == "unavailable" and room.index == index and room.closed
+    assert await hub.store.leases.holder(made["room"]) == "node-b"
+
+
+@pytest.mark.redis
+async def test_the_renewal_that_finds_the_lease_taken_drops_the_room(redis_hubs: HubMaker) -> None:
+    hub = await redis_hubs(ManualClock(), lease_ms=60_000)
+    made = await hub.create_campaign(spec())
+    room = hub.rooms[made["room"]]
     await hub.store.leases.release(made["room"], hub.node)
-    other = await hub.store.leases.acquire(made["room"], "node-b", 60_000)
-    assert other is not None and other > room.tenure.epoch
+    assert await hub.store.leases.acquire(made["room"], "node-b", 60_000) is not None
     await hub.ownership.renew()
     assert made["room"] not in hub.rooms and room.closed

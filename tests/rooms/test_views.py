@@ -30,9 +30,13 @@ async def test_views_are_built_once_per_following_class_and_not_at_all_without_f
     await room.submit("order", {"order": {"type": "move", "counter": "r1", "to": [1, 1]}}, red)
     assert calls == Counter()  # nobody follows the room here: no view work
 
+    # named spectators (the spectators' link shows the public class: issue 12 item 1)
+    await room.submit("ruling", {"ruling": {"type": "spectating", "name": "spectator:Anna"}},
+                      Member(made["campaign"], "moderator", "moderator"))
     spectators = [Outlet(), Outlet()]
     for outlet in spectators:
-        await hub.join(outlet, Member(made["campaign"], "spectator", "spectator"), room.id, None, lambda m: None)
+        await hub.join(outlet, Member(made["campaign"], "spectator", "spectator:Anna"), room.id, None,
+                       lambda m: None)
     calls.clear()
     await room.submit("order", {"order": {"type": "move", "counter": "r2", "to": [2, 1]}}, red)
     assert calls == Counter({"spectator": 1})

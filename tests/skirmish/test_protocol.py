@@ -73,7 +73,8 @@ async def test_a_whole_skirmish_is_played_through_the_protocol_to_its_end_D_S_15
     token = {s["team"]: s["token"] for s in made["seats"]}
     red = await signed_in(server.ws_url, token["red"], room)
     blue = await signed_in(server.ws_url, token["blue"], room)
-    spectator = await signed_in(server.ws_url, made["spectator_token"], room)
+    watcher = server.named_spectator(made)  # everything, live (issue 12)
+    spectator = await signed_in(server.ws_url, watcher, room)
     moderator = await signed_in(server.ws_url, made["moderator_token"], room)
     try:
         snap = await spectator.wait(lambda m: m["t"] == "snapshot")
@@ -98,7 +99,7 @@ async def test_a_whole_skirmish_is_played_through_the_protocol_to_its_end_D_S_15
         turns = [e["data"]["active"] for e in events if e["kind"] == "turn"]
         assert ["red"] in turns and ["blue"] in turns  # the clock went from side to side, order by order
         assert not [r for r in refusals if "bad_order" in r]
-        late = await signed_in(server.ws_url, made["spectator_token"], room)  # a late spectator: the end
+        late = await signed_in(server.ws_url, watcher, room)  # a late spectator: the end
         again = await late.wait(lambda m: m["t"] == "snapshot")
         assert again["state"]["result"] == red_end["result"] and again["active"] == []
         await late.close()

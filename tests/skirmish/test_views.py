@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from server.core.dice import Dice
+from server.engines import ENGINES
 from server.skirmish.state import DOWN, SkirmishState
 
 from .helpers import (
@@ -134,3 +135,43 @@ def test_no_seed_or_dice_state_ever_leaves_the_engine_D_GEN_4() -> None:
         assert not any(x in text for x in secrets)
     assert "dice" in ENGINE.dump(s)  # the snapshot keeps it, server-side only
     assert kinds(events, "skirmish_started")
+
+
+def test_the_side_to_order_sees_its_figures_move_range_and_the_terrain_table_D_S_6_D_S_7() -> None:
+    engine = ENGINES.find("skirmish")
+    s, _ = engine.setup(ENGINES.config("skirmish", {"teams": ["red", "blue"]}), 4)
+    while s.stage != "orders":
+        (team,) = engine.active_teams(s)
+        s, _ = engine.apply(s, ACTORS[team], {"type": "auto_terrain"} if s.stage == "terrain" else {"type": "deploy"})
+    (team,) = engine.active_teams(s)
+    other = next(t for t in s.sides if t != team)
+    mine, theirs = engine.view(s, f"team:{team}"), engine.view(s, f"team:{other}")
+    assert theirs["reach"] is None and engine.view(s, "spectator")["reach"] is None
+    assert set(mine["reach"]) == {f["id"] for f in mine["figures"] if f["side"] == team and f["status"] == "in_action"}
+    fid, cells = next(iter(mine["reach"].items()))
+    assert cells["half"] and set(map(tuple, cells["half"])) <= set(map(tuple, cells["full"]))
+    fig = next(f for f in mine["figures"] if f["id"] == fid)
+    x, y = cells["full"][-1]
+    _, events = engine.apply(s, ACTORS[team], {"type": "move", "body": fid, "moves": [{"figure": fid, "to": [x, y]}]})
+    assert any(e.kind == "figure_moved" for e in events) and (fig["x"], fig["y"]) != (x, y)
+    assert mine["terrain"]["house"]["cover"] == 2 and mine["terrain"]["wood"]["cover"] == 1
+
+
+def test_the_defender_to_order_sees_where_its_ambush_could_spring_and_that_place_is_taken_S_9_4_D_S_13() -> None:
+    engine = ENGINES.find("skirmish-platoon")
+    for seed in range(1, 30):
+        s, _ = engine.setup(ENGINES.config("skirmish-platoon", {"teams": ["red", "blue"]}), seed)
+        while s.stage != "orders":
+            (team,) = engine.active_teams(s)
+            s, _ = engine.apply(s, ACTORS[team], {"type": "deploy"})
+        (team,) = engine.active_teams(s)
+        if team == "blue":  # the defender (the Soviet platoon) gives the first order
+            break
+    else:
+        raise AssertionError("the defender never had the first order")
+    mine, theirs = engine.view(s, "team:blue"), engine.view(s, "team:red")
+    assert theirs["ambushes"] is None and engine.view(s, "spectator")["ambushes"] is None
+    (unit, spots), = mine["ambushes"].items()
+    s, events = engine.apply(s, ACTORS["blue"], {"type": "ambush", "unit": unit, "figures": spots})
+    assert any(e.kind == "ambush_sprung" for e in events)
+    assert {f.id for f in s.figures.values() if f.unit == unit and f.status == "in_action"} == set(spots)

@@ -22,7 +22,7 @@ class Leipzig:
         self.battle_room = f"b-{self.campaign}-1"
         self.tokens = {s["player"]: s["token"] for s in made["seats"]}
         self.tokens["moderator"] = made["moderator_token"]
-        self.tokens["spectator"] = made["spectator_token"]
+        self.tokens["spectator"] = server.named_spectator(made)  # everything, live (issue 12)
         self.clients: list[Client] = []
 
     async def sign_in(self, who: str, room: str | None = None) -> Client:

@@ -8,7 +8,7 @@ import re
 
 from tests.conftest import ROOT
 
-SOURCES = [ROOT / "server" / d for d in ("continental", "napoleonic", "rooms", "drill", "core")]
+SOURCES = [ROOT / "server" / d for d in ("continental", "napoleonic", "rooms", "drill", "core", "skirmish")]
 EMITTED = re.compile(r"""(?:ctx\.public|\bpublic|\bumpire|log\.emit|\bEvent|\.private)\("([a-z_]+)"|"""
                      r"""(?:ctx\.team|for_team)\([^,()]+(?:\([^()]*\))?, "([a-z_]+)\"""")
 ROLLED = re.compile(r"""\.(?:roll|die)\("([a-z_]+)\"""")

@@ -183,9 +183,10 @@ export class Connection {
     return Math.min(30_000, Math.max(2_500, 2 * Math.max(...this.pingGaps) + 2_000));
   }
 
-  /** Commands waiting for the connection (given while it was down), not counting re-joins. */
+  /** Commands waiting for the connection (given while it was down), not counting re-joins nor commands sent
+   * before that go again with their cid (in flight when the socket went, or retried after a retryable error). */
   get waiting(): number {
-    return this.queue.filter((q) => q.msg.t !== "join").length;
+    return this.queue.filter((q) => q.msg.t !== "join" && !q.retries).length;
   }
 
   private watch(): void {
@@ -432,6 +433,11 @@ export class Connection {
   }
 
   private onError(msg: ServerError): void {
+    if (msg.cid === this.helloCid && this.state !== "open" && RETRYABLE.has(msg.code)) {
+      // the server cannot check the token just now (its store is out of reach): sign in again after the back-off
+      this.abandon(msg.message);
+      return;
+    }
     if (msg.cid === this.helloCid && this.state !== "open") {
       if (FATAL_HELLO.has(msg.code)) {
         this.state = "failed";
@@ -490,11 +496,17 @@ export class Connection {
     if (this.socket !== ws) return; // an old socket we already gave up on
     this.socket = null;
     this.stopWatching();
-    // Joins in flight are simply repeated after the next welcome; other commands in flight have an unknown
-    // outcome (the resumed event stream shows whether they took effect), so they fail.
+    // Joins in flight are simply repeated after the next welcome. Other commands in flight have an unknown outcome:
+    // a seat's (a player's, the moderator's) are sent again after the welcome with the same cid — the server
+    // answers one it applied already with its first answer and never applies it twice (docs/protocol.md, Exactly
+    // once). Spectators share one token, so the server does not deduplicate theirs: those fail, unconfirmed.
+    const resend = this.welcome !== null && this.welcome.role !== "spectator";
     for (const [cid, p] of this.pending) {
       if (p.msg.t === "join") {
         this.queue.push({ msg: p.msg, pending: p });
+        this.pending.delete(cid);
+      } else if (resend && (p.retries ?? 0) < MAX_RETRIES && this.state !== "closed" && this.state !== "failed") {
+        this.queue.push({ msg: p.msg, pending: { resolve: p.resolve, reject: p.reject }, cid, retries: (p.retries ?? 0) + 1 });
         this.pending.delete(cid);
       }
     }

@@ -292,7 +292,7 @@ export interface EndTurn {
 
 export interface Error {
   cid: number | null;
-  code: "bad_frame" | "bad_message" | "unknown_type" | "frame_too_large" | "not_authenticated" | "bad_token" | "forbidden" | "not_your_team" | "not_joined" | "no_such_room" | "no_such_player" | "no_such_channel" | "rate_limited" | "locked_out" | "not_your_turn" | "paused" | "game_over" | "illegal_order" | "bad_order" | "unknown_order" | "not_your_unit" | "clock_error" | "cid_reused" | "unavailable" | "outcome_unknown" | "internal";
+  code: "bad_frame" | "bad_message" | "unknown_type" | "frame_too_large" | "not_authenticated" | "bad_token" | "forbidden" | "not_your_team" | "not_joined" | "no_such_room" | "no_such_player" | "no_such_channel" | "rate_limited" | "muted" | "locked_out" | "not_your_turn" | "paused" | "game_over" | "illegal_order" | "bad_order" | "unknown_order" | "not_your_unit" | "clock_error" | "cid_reused" | "unavailable" | "outcome_unknown" | "internal";
   details: Record<string, unknown>;
   message: string;
   retry_after_ms: number | null;
@@ -496,6 +496,19 @@ export interface ModClock {
   room: string;
   t: "mod_clock";
   team?: string | null;
+}
+
+/**
+ * Moderator: mute a spectator's chat in a room — `who` is its player id or the name it chats under — or every
+ * spectator's (`who: "spectators"`); `muted: false` lets them speak again (issue 12 §13).
+ */
+export interface ModMute {
+  /** client message id, echoed by ack/error */
+  cid: number;
+  muted?: boolean;
+  room: string;
+  t: "mod_mute";
+  who: string;
 }
 
 /** Moderator: bring a player back from the secret module early. */
@@ -903,10 +916,10 @@ export interface WheeledData {
 
 export type BattleOrder = AboutFaceOrder | BarrageOrder | MoveOrder | FormationOrder | LeaveMeleeOrder | LimberOrder | RetreatOrder | TargetsOrder | WheelOrder;
 export type NapoleonicOrder = AcceptTerms | Answer | AnswerQuick | Appoint | Fortify | Intercept | MoveArmy | OfferQuick | Posture | Reinforce | RetreatArmy | SiegeOrder | Terms;
-export type ClientMessage = Chat | EndTurn | Hello | Join | Leave | ModClock | ModRelease | ModRuling | ModSecretModule | OptionsRequest | Order | Pong;
+export type ClientMessage = Chat | EndTurn | Hello | Join | Leave | ModClock | ModMute | ModRelease | ModRuling | ModSecretModule | OptionsRequest | Order | Pong;
 export type ServerMessage = Ack | Error | Event | Joined | Options | Ping | Snapshot | View | Welcome;
 export type ClientMessageType = ClientMessage["t"];
 export type ServerMessageType = ServerMessage["t"];
-export const CLIENT_MESSAGE_TYPES: readonly ClientMessageType[] = ["chat","end_turn","hello","join","leave","mod_clock","mod_release","mod_ruling","mod_secret_module","options","order","pong"];
+export const CLIENT_MESSAGE_TYPES: readonly ClientMessageType[] = ["chat","end_turn","hello","join","leave","mod_clock","mod_mute","mod_release","mod_ruling","mod_secret_module","options","order","pong"];
 export const SERVER_MESSAGE_TYPES: readonly ServerMessageType[] = ["ack","error","ev","joined","options","ping","snapshot","view","welcome"];
 export type ErrorCode = Error["code"];

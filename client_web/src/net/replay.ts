@@ -12,8 +12,8 @@ export interface Frame {
   state: Obj;
 }
 
-/** `full` (the moderator's view), the spectators' or one side's. */
-export type ReplayAs = "full" | "spectator" | `team:${string}`;
+/** `full` (the moderator's view), the spectators', the public's or one side's. */
+export type ReplayAs = "full" | "spectator" | "public" | `team:${string}`;
 
 export class ReplayUnavailable extends Error {}
 

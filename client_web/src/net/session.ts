@@ -75,7 +75,7 @@ export function recordFrame(r: RoomView): void {
 
 const LOG_LIMIT = 500;
 /** Events that carry all they change (chat, clocks, lockouts, the room's own bookkeeping). */
-const SELF_CONTAINED = new Set(["chat", "message", "announcement", "secret_module", "player_released", "room_opened", "downtime"]);
+const SELF_CONTAINED = new Set(["chat", "message", "announcement", "secret_module", "player_released", "room_opened", "seed_revealed", "spectating", "downtime"]);
 const CHAT_KINDS = new Set(["chat", "message", "announcement"]);
 const LOCK_KINDS = new Set(["secret_module", "player_locked", "secret_module_entered", "locked_out"]);
 const RELEASE_KINDS = new Set(["player_released", "secret_module_left", "released"]);

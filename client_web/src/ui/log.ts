@@ -29,7 +29,7 @@ export function worthTelling<E extends { kind: string; data: Record<string, unkn
   });
 }
 
-const TEAM_KEYS = ["team", "side", "by", "winner", "loser", "attacker", "defender", "holder", "besieger", "garrison", "proposer"];
+const TEAM_KEYS = ["team", "side", "by", "winner", "loser", "attacker", "defender", "holder", "besieger", "garrison", "proposer", "owner", "first"];
 const UNIT_KEYS = ["unit", "a", "b", "shooter", "behind", "into"];
 
 /** The data of an event as words: teams, units, armies, places, facings, formations, weapons, durations. */
@@ -108,6 +108,8 @@ function sentence(kind: string, d: D): MessageKey | null {
       return d.chosen ? "ev.retreat_made" : "ev.retreat_made.default";
     case "spectator_delay":
       return n(d.ms) > 0 ? "ev.spectator_delay" : "ev.spectator_delay.off";
+    case "muted":
+      return `ev.muted.${d.who === "spectators" ? "all" : "one"}.${d.muted ? "on" : "off"}`;
     case "secret_module":
       if (d.action === "returned") return d.early ? "ev.secret_module.early" : "ev.secret_module.returned";
       return d.reason ? "ev.secret_module.sent_reason" : "ev.secret_module.sent";
@@ -116,7 +118,17 @@ function sentence(kind: string, d: D): MessageKey | null {
     case "phase_over":
       return d.flagged ? "ev.phase_over.flagged" : "ev.phase_over";
     case "roll":
+      if (Array.isArray(d.result)) return typeof d.need === "number" ? "ev.roll.dice_need" : "ev.roll.dice"; // the skirmish's dice
       return d.need !== undefined && d.need !== null ? "ev.roll.need" : "ev.roll.plain";
+    case "deployed":
+      return Array.isArray(d.figures) ? "ev.deployed.side" : "ev.deployed";
+    case "ruling": // the skirmish's rulings set orders, morale or a figure's status (server/skirmish/engine.py)
+      return typeof d.orders_left === "number" ? "ev.ruling.orders" : typeof d.demoralised === "boolean" ? "ev.ruling.morale"
+        : typeof d.figure === "string" && typeof d.status === "string" ? "ev.ruling.figure" : "ev.ruling";
+    case "game_over":
+      return d.winner ? "ev.game_over" : "ev.game_over.draw";
+    case "morale":
+      return typeof d.outcome === "string" ? "ev.morale.test" : "ev.morale";
     case "fire":
       return d.hit === false ? "ev.fire.miss" : "ev.fire";
     case "contact":
@@ -163,9 +175,17 @@ export function describeEvent(ev: Event, names: Names): LogLine {
   if (ev.kind === "clock_downtime_skipped") p.span = formatMs(n(d.to_ms ?? d.to) - n(d.from_ms ?? d.from));
   if (ev.kind === "secret_module" && d.action !== "returned") p.span = formatMs(n(d.until_ms) - n(d.since_ms));
   if (ev.kind === "secret_module" && typeof d.reason === "string") p.reason = lockoutReason(d.reason);
+  if (ev.kind === "terrain_placed" && d.element && typeof d.element === "object") {
+    const kind = s((d.element as D).kind);
+    p.what = has(`sk.terrain.${kind}`) ? t(`sk.terrain.${kind}` as MessageKey) : kind;
+  }
+  if (ev.kind === "game_over" && typeof d.reason === "string") p.reason = has(`sk.reason.${d.reason.replace(/ /g, "_")}`) ? t(`sk.reason.${d.reason.replace(/ /g, "_")}` as MessageKey) : d.reason;
+  if (ev.kind === "figure_hit" && typeof d.status === "string" && has(`sk.status.${d.status}`)) p.status = t(`sk.status.${d.status}` as MessageKey);
+  if (ev.kind === "morale" && typeof d.outcome === "string") p.outcome = has(`sk.outcome.${d.outcome.replace(/ /g, "_")}`) ? t(`sk.outcome.${d.outcome.replace(/ /g, "_")}` as MessageKey) : d.outcome;
+  if (ev.kind === "roll" && Array.isArray(d.result)) p.faces = d.result.map(s).join(" ");
   if (ev.kind === "roll") {
     p.purpose = rollWord(s(d.purpose));
-    p.who = typeof d.unit === "string" ? ` (${names.unit(d.unit)})` : typeof d.side === "string" ? ` (${teamWord(d.side)})` : "";
+    p.who = typeof d.figure === "string" ? ` (${d.figure})` : typeof d.unit === "string" ? ` (${names.unit(d.unit)})` : typeof d.side === "string" ? ` (${teamWord(d.side)})` : "";
     // what the roll decided, in the game's words where the die has its own ("the general falls"), else success or failure
     const outcome = `roll.${s(d.purpose)}.${d.success ? "yes" : "no"}`;
     p.result = has(outcome) ? t(outcome) : t(d.success ? "ev.roll.success" : "ev.roll.failure");

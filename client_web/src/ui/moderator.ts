@@ -42,6 +42,11 @@ export function moderatorDesk(ctx: DeskContext): HTMLElement {
   const player = h("select", { "data-testid": "mod-player", "aria-label": t("mod.player") });
   const lockMinutes = h("input", { type: "number", value: "20", min: "1", step: "1", style: "width:4em", "data-testid": "mod-lock-minutes", "aria-label": t("mod.lock.minutes") });
   const reason = h("input", { type: "text", placeholder: t("mod.reason"), "data-testid": "mod-reason" });
+  const muteWho = h("input", { type: "text", placeholder: t("mod.mute.who"), style: "width:10em", "data-testid": "mod-mute-who", "aria-label": t("mod.mute.who") });
+  const mute = (muted: boolean, who?: string) => () => {
+    const name = who ?? muteWho.value.trim();
+    if (name) void ctx.send({ t: "mod_mute", room: ctx.room, who: name, muted }).catch(() => {});
+  };
   const delay = h("input", { type: "number", value: "0", min: "0", max: "60", step: "1", style: "width:4em", "data-testid": "mod-delay", "aria-label": t("mod.delay") });
   const ruling = h("textarea", { rows: 2, placeholder: '{"type": "…"}', "data-testid": "mod-ruling" });
   const answers = h("ul", { class: "false-answers", "data-testid": "mod-false-answers" });
@@ -147,6 +152,12 @@ export function moderatorDesk(ctx: DeskContext): HTMLElement {
     h("div", { class: "row" }, h("b", {}, t("mod.delay")), h("p", { class: "help" }, t("mod.delay.help")), delay, " ", t("mod.lock.minutes"), " ",
       h("button", { "data-testid": "mod-delay-set", onclick: () => void ctx.send({ t: "mod_ruling", room: ctx.room,
         ruling: { type: "spectator_delay", ms: Math.max(0, Math.round(Number(delay.value) * 60_000)) } }).catch(() => {}) }, t("mod.delay.set"))),
+    h("div", { class: "row" }, h("b", {}, t("mod.mute")), h("p", { class: "help" }, t("mod.mute.help")),
+      h("button", { "data-testid": "mod-mute-all", onclick: mute(true, "spectators") }, t("mod.mute.all")), " ",
+      h("button", { "data-testid": "mod-unmute-all", onclick: mute(false, "spectators") }, t("mod.unmute.all")), " ",
+      muteWho, " ",
+      h("button", { "data-testid": "mod-mute-one", onclick: mute(true) }, t("mod.mute.one")), " ",
+      h("button", { "data-testid": "mod-unmute-one", onclick: mute(false) }, t("mod.unmute.one"))),
     h("div", { class: "row" }, h("b", {}, t("mod.rulings")), " ", kind, fields, ruleButton, " ", formNote),
     h("details", { class: "row" }, h("summary", { "data-testid": "mod-ruling-advanced" }, t("mod.ruling.advanced")), ruling,
       h("button", { "data-testid": "mod-rule", onclick: () => {

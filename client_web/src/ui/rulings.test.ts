@@ -26,6 +26,7 @@ describe("ruling forms", () => {
 
   it("tell the engine from the room's view", () => {
     expect(engineOf("battle", { siege: {} })).toBe("siege");
+    expect(engineOf("campaign", { kind: "skirmish", figures: [] })).toBe("skirmish");
     expect(engineOf("campaign", { armies: [] })).toBe("napoleonic");
     expect(engineOf("campaign", { counters: [] })).toBe("drill");
   });

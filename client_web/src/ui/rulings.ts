@@ -1,6 +1,6 @@
 /** The rulings each room's engine accepts, as forms: a field per part of the ruling, with pickers for teams,
  * units, battles and players (server/napoleonic/battle/engine.py, server/napoleonic/siege/engine.py, server/napoleonic/campaign/engine.py,
- * server/continental/moderation.py, server/rooms/drill.py; the room itself takes `spectator_delay`). */
+ * server/continental/moderation.py, server/rooms/drill.py, server/skirmish/engine.py; the room itself takes `spectator_delay`). */
 /** A field's kind: a picker (team, unit, several units, battle), text, a whole or any number, or cells typed as
  * "45-22 46-22". */
 export type FieldKind = "team" | "unit" | "units" | "battle" | "text" | "int" | "number" | "cells";
@@ -41,10 +41,19 @@ export const RULINGS: Record<string, RulingForm[]> = {
     { type: "open_road", rule: "C-9.4", fields: [{ name: "cells", kind: "cells" }] },
   ],
   drill: [{ type: "note", rule: null, fields: [{ name: "text", kind: "text" }] }],
+  // server/skirmish/engine.py `moderate` (docs/skirmish.md); `morale` takes a yes/no the forms have no field for
+  skirmish: [
+    { type: "note", rule: null, fields: [{ name: "text", kind: "text" }] },
+    { type: "set_orders", rule: "S-5.2", fields: [{ name: "side", kind: "team" }, { name: "left", kind: "int", min: 0, max: 12 }] },
+    { type: "set_status", rule: "D-S-9", fields: [{ name: "figure", kind: "text" }, { name: "status", kind: "text" }] },
+    { type: "resolve_hits", rule: "D-S-9", fields: [] },
+    { type: "end_game", rule: "D-S-15", fields: [{ name: "winner", kind: "team" }, { name: "reason", kind: "text", optional: true }] },
+  ],
 };
 
 /** Which engine a room's state comes from, by what its view carries. */
 export function engineOf(kind: string, state: Record<string, unknown>): string {
+  if (state.kind === "skirmish") return "skirmish";
   if (kind === "battle") return state.siege ? "siege" : "battle";
   if (Array.isArray(state.armies)) return "napoleonic";
   if (Array.isArray(state.counters)) return "drill";

@@ -39,12 +39,13 @@ def child_opened(kind: str, data: Mapping[str, Any]) -> str | None:
     return str(data["battle"]) if kind == "battle_started" else None
 
 
-def child_setup(s: NapoleonicState, key: str) -> ChildSetup:
+def child_setup(s: NapoleonicState, key: str, seed: int) -> ChildSetup:
     """N-START-1, D-N-3: the battle room's engine and config (a field battle's 70×70 field generated from the
-    cell's terrain and the battle's seed), its seed, the sides (attacker first) and the battle's id, cell, kind."""
-    started = battle_setup(s, s.battles[key])
+    cell's terrain and a value derived from the battle's seed, D-GEN-4), its seed (the room's, derived from the
+    campaign's), the sides (attacker first) and the battle's id, cell, kind."""
+    started = battle_setup(s, s.battles[key], seed)
     engine, config = room_engine_config(started)
-    return ChildSetup(engine, config, int(started["seed"]), (str(started["attacker"]), str(started["defender"])),
+    return ChildSetup(engine, config, seed, (str(started["attacker"]), str(started["defender"])),
                       {"battle": str(started["battle"]), "cell": list(started["cell"]), "kind": started.get("kind")})
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from server.continental.grid import Cell, direction, label
 from server.core.errors import BadOrder, IllegalOrder, NotYourUnit
+from server.core.seeds import derived
 from server.napoleonic.battle.mapgen import OPPOSITE, TOWN_PLACES, edge_from
 from server.napoleonic.battle.units import ARTILLERY, UNIT_TYPES
 
@@ -76,7 +77,7 @@ def meet(ctx: Ctx, mover: dict[str, Any], cell: Cell, came_from: Cell, *, kind: 
         "attacker": mover["team"], "defender": defender_team, "came_from": list(came_from),
         "armies": {mover["team"]: [mover["id"]], defender_team: [a["id"] for a in defenders]},
         "reinforcements": {mover["team"]: [], defender_team: []}, "retreat_with_battle": False,
-        "quick": None, "turn": s.turn, "seed": None, "result": None, "waiting": teams[1:],
+        "quick": None, "turn": s.turn, "result": None, "waiting": teams[1:],
     }
     s.battles[battle_id] = battle
     for a in [mover, *defenders]:
@@ -197,14 +198,16 @@ def start(ctx: Ctx, battle: dict[str, Any]) -> None:
 
 
 def _begin(ctx: Ctx, battle: dict[str, Any]) -> None:
+    """The battle room opens with a seed the room derives from the campaign's (D-GEN-4): the campaign keeps none
+    for it and the public `battle_started` says where, who and on what ground — not the forces (each side sees
+    of the other's only what its fog shows) and no seed."""
     s = ctx.state
-    value, s.dice = s.dice.next_u64()
-    battle["seed"] = value >> 2
+    _, s.dice = s.dice.next_u64()  # the campaign's dice advance as they did when they drew the battle's seed
     battle["status"] = RUNNING
     for team in battle["armies"]:
         for aid in battle["armies"][team]:
             s.armies[aid]["status"], s.armies[aid]["battle"] = IN_BATTLE, battle["id"]
-    ctx.public("battle_started", **battle_setup(s, battle), rule="N-START-1, D-L-1")
+    ctx.public("battle_started", **battle_announced(s, battle), rule="N-START-1, D-L-1, D-GEN-4")
 
 
 def start_siege_battle(ctx: Ctx, city: str, cell: Cell, kind: str, attacker: str, defender: str,
@@ -218,7 +221,7 @@ def start_siege_battle(ctx: Ctx, city: str, cell: Cell, kind: str, attacker: str
         "status": RUNNING, "attacker": attacker, "defender": defender, "came_from": list(cell),
         "armies": {attacker: list(by_side[attacker]), defender: list(by_side[defender])},
         "reinforcements": {attacker: [], defender: []}, "retreat_with_battle": False, "quick": None,
-        "turn": s.turn, "seed": None, "result": None, "siege": city, "fortress": dict(fortress),
+        "turn": s.turn, "result": None, "siege": city, "fortress": dict(fortress),
     }
     s.battles[battle_id] = battle
     _begin(ctx, battle)
@@ -241,12 +244,25 @@ def cell_terrain(s: NapoleonicState, cell: Cell) -> dict[str, Any]:
             "town": place is not None and place.kind in TOWN_PLACES, "place": place.name if place else None}
 
 
-def battle_setup(s: NapoleonicState, battle: Mapping[str, Any]) -> dict[str, Any]:
-    """The setup for the battle room: BattleEngine's config (both sides' forces, the attacker = the side that
-    entered the cell, D-N-1; retreat with battle, D-N-13; reinforcements with distance and edge, D-N-12) and the
-    campaign cell's terrain, seed and attacker's edge for the field generator (D-N-3)."""
+def battle_announced(s: NapoleonicState, battle: Mapping[str, Any]) -> dict[str, Any]:
+    """What everyone learns when a battle begins (N-START-1): its id, cell, kind and engine, the sides, the
+    campaign cell's terrain and the attacker's edge."""
     cell, came = cell_of(battle["cell"]), cell_of(battle["came_from"])
     attacker_edge = edge_from(direction(cell, came)) if came != cell else "south"
+    return {
+        "battle": battle["id"], "cell": list(cell), "kind": battle["kind"], "engine": battle["engine"],
+        "attacker": battle["attacker"], "defender": battle["defender"],
+        "terrain": cell_terrain(s, cell), "attacker_edge": attacker_edge, "siege": battle.get("siege"),
+    }
+
+
+def battle_setup(s: NapoleonicState, battle: Mapping[str, Any], seed: int) -> dict[str, Any]:
+    """The setup for the battle room: BattleEngine's config (both sides' forces, the attacker = the side that
+    entered the cell, D-N-1; retreat with battle, D-N-13; reinforcements with distance and edge, D-N-12) and the
+    campaign cell's terrain, the battle room's `seed` and the attacker's edge for the field generator (D-N-3).
+    The field is drawn from a value derived one-way from the seed (D-GEN-4: a field's layout is public)."""
+    announced = battle_announced(s, battle)
+    cell, attacker_edge = cell_of(battle["cell"]), str(announced["attacker_edge"])
     edges = {battle["attacker"]: attacker_edge, battle["defender"]: OPPOSITE[attacker_edge]}
     sides = []
     for team in (battle["attacker"], battle["defender"]):
@@ -263,16 +279,12 @@ def battle_setup(s: NapoleonicState, battle: Mapping[str, Any]) -> dict[str, Any
             "retreat_with_battle": team == battle["defender"] and bool(battle["retreat_with_battle"]),
             "units": [unit_spec(u) for a in armies for u in a["units"]], "reinforcements": reinf,
         })
+    map_seed = derived(seed, "map")
     config: dict[str, Any] = {"sides": sides, "turn_limit": TURN_LIMIT}
     if battle["engine"] == "siege":
-        config = {"fortress": battle["fortress"], "map_seed": battle["seed"], "turn_limit": TURN_LIMIT,
+        config = {"fortress": battle["fortress"], "map_seed": map_seed, "turn_limit": TURN_LIMIT,
                   "besieger": {**sides[0], "howitzers": []}, "garrison": sides[1]}
-    return {
-        "battle": battle["id"], "cell": list(cell), "kind": battle["kind"], "engine": battle["engine"],
-        "attacker": battle["attacker"], "defender": battle["defender"], "seed": battle["seed"],
-        "terrain": cell_terrain(s, cell), "attacker_edge": attacker_edge,
-        "config": config, "siege": battle.get("siege"),
-    }
+    return {**announced, "seed": seed, "map_seed": map_seed, "config": config}
 
 
 def apply_result(ctx: Ctx, battle: dict[str, Any], result: Mapping[str, Any], *, how: str,

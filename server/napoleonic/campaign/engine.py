@@ -140,8 +140,8 @@ class NapoleonicEngine(BaseEngine[NapoleonicState]):
     def child_opened(self, kind: str, data: Mapping[str, Any]) -> str | None:
         return battle_rooms.child_opened(kind, data)
 
-    def child_setup(self, state: NapoleonicState, key: str) -> ChildSetup:
-        return battle_rooms.child_setup(state, key)
+    def child_setup(self, state: NapoleonicState, key: str, seed: int) -> ChildSetup:
+        return battle_rooms.child_setup(state, key, seed)
 
     def child_over(self, state: NapoleonicState, key: str, result: Mapping[str, Any]) -> tuple[NapoleonicState,
                                                                                                 Sequence[Event]]:

@@ -3,7 +3,7 @@
 Setup format (docs/siege.md):
 
     {"fortress": {"city": "Dresden", "port": false, "gun_positions": null, "town_depth": 8} | "Dresden",
-     "map_seed": 7,                                   optional; the room seed otherwise
+     "map_seed": 7,                                   optional; else drawn one-way from the room seed (D-GEN-4)
      "turn_limit": 40, "hidden": false,
      "besieger": {"name": "blue", "general": "Davout", "units": [...], "howitzers": ["b-art1"]},
      "garrison": {"name": "red", "general": "Kleist", "units": [...]}}

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from server.core.engine import MODERATOR, SPECTATOR, Actor, BaseEngine, Engine, Event, team_viewer
 from server.core.errors import BadOrder, IllegalOrder
+from server.core.seeds import derived
 from server.napoleonic.battle import options as battle_options
 from server.napoleonic.battle.command import acting_side, own_unit
 from server.napoleonic.battle.engine import BattleEngine
@@ -74,7 +75,9 @@ class SiegeEngine(BaseEngine[StormState]):
             raise BadOrder("the storm setup is an object", rule="N-SIEGE-5")
         fortress = parse_fortress(config.get("fortress"))
         try:
-            fld = generate(fortress, int(config.get("map_seed", seed)))
+            # D-GEN-4: the map's seed is public (`storm_begun`); without one of its own it is drawn one-way from
+            # the room's seed, never the seed itself
+            fld = generate(fortress, int(config["map_seed"]) if "map_seed" in config else derived(seed, "map"))
             battle_cfg, howitzers = storm_battle_config(config, fld, seed)
         except (TypeError, ValueError, KeyError) as exc:
             raise BadOrder(f"bad storm setup: {exc}", rule="N-SIEGE-5") from None

@@ -67,6 +67,10 @@ class Journal:
                 index, offset = _MARK.unpack_from(raw, i)
                 if offset <= size and index > self.checkpoints[-1][0] and offset > self.checkpoints[-1][1]:
                     self.checkpoints.append((index, offset))
+        self._marks = {index for index, _ in self.checkpoints}
+        """The indexes of the checkpoint file's marks: the pairs kept once a later snapshot's mark is set (the
+        others, one per record written since, are let go then: issue 12 §14, they grew for as long as the room was
+        open)."""
         self.last_index, good = self._scan_tail(size)
         if size != good and not read_only:
             os.ftruncate(self.fd, good)
@@ -132,6 +136,9 @@ class Journal:
             if self.fsync:
                 f.flush()
                 os.fsync(f.fileno())
+        self._marks.add(index)
+        marks = self._marks
+        self.checkpoints = [c for c in self.checkpoints[:pos] if c[0] in marks] + self.checkpoints[pos:]
 
     def read_after(self, after_index: int) -> list[Record]:
         pos = bisect.bisect_right(self.checkpoints, (after_index, 1 << 62)) - 1

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import subprocess
+import sys
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -19,9 +21,9 @@ import msgpack
 import pytest
 import redis.asyncio as aioredis
 
+from server.backends import open_redis
 from server.napoleonic.battle.ai import BattleAI
 from server.napoleonic.battle.engine import BattleEngine
-from server.napoleonic.campaign.field import room_engine_config
 from server.rooms.ids import RoomId
 from server.store import keys as names
 from tests.net.client import Client, join_when_spawned, signed_in
@@ -103,7 +105,7 @@ async def table(server_factory: Any, redis_url: str, prefix: str) -> AsyncIterat
     room = made["room"]
     players = {s["player"]: await signed_in(first.ws_url, s["token"], room) for s in made["seats"]}
     moderator = await signed_in(first.ws_url, made["moderator_token"], room)
-    spectator = await signed_in(second.ws_url, made["spectator_token"], room)
+    spectator = await signed_in(second.ws_url, first.named_spectator(made), room)  # everything, live (issue 12)
     t = Table(made, players, moderator, spectator)
     try:
         yield t, first, second
@@ -135,12 +137,23 @@ async def meet(t: Table) -> dict[str, Any]:
     return dict(started["data"])
 
 
-async def fight(t: Table, started: dict[str, Any], battle_room: str) -> dict[str, Any]:
+async def setup_record(redis_url: str, prefix: str, room: str) -> dict[str, Any]:
+    """A room's setup record as the operator's store keeps it: the battle's seed is nowhere else before the battle
+    is over (D-GEN-4)."""
+    store, bus = await open_redis(redis_url, prefix)
+    try:
+        return dict((await store.log.read(room, 0))[0].body)
+    finally:
+        await bus.close()
+        await store.close()
+
+
+async def fight(t: Table, setup: dict[str, Any], battle_room: str) -> dict[str, Any]:
     """The four players fight it: each phase the battle AI plans the side's orders on a replica of the room's state
-    (the engines are deterministic: same setup, seed and orders give the same battle), and the side's players —
-    seat 1 and seat 2 in turn — send them over their websockets."""
-    _, config = room_engine_config(started)
-    state, _ = BattleEngine().setup(config, int(started["seed"]))
+    (the engines are deterministic: same setup, seed and orders give the same battle — the test reads the seed
+    from the store, as no player can), and the side's players — seat 1 and seat 2 in turn — send them over their
+    websockets."""
+    state, _ = BattleEngine().setup(setup["config"], int(setup["seed"]))
     ai = BattleAI()
     phase = 0
     while state.active_side is not None:
@@ -187,11 +200,22 @@ async def test_armies_meet_battle_room_is_fought_and_the_campaign_shows_the_resu
         turn = next(m for m in reversed(t.spectator.events(campaign)) if m["kind"] == "turn")
         assert turn["data"]["active"] == [] and not any(c["running"] for c in turn["data"]["clocks"]["teams"].values())
 
-        result = await fight(t, started, battle_room)
+        assert not {"seed", "map_seed", "config"} & set(started)  # D-GEN-4; the forces are each side's own
+        setup = await setup_record(redis_url, redis_prefix, battle_room)
+        result = await fight(t, setup, battle_room)
         assert not any(m["kind"] == "battle_over" for m in t.spectator.events(battle_room))  # not yet: delayed
         over = await t.spectator.event("battle_over", within=10)  # watched live from the second node
         assert time.time() * 1000 >= over["at_ms"] + DELAY_MS - 50
         assert over["room"] == battle_room and over["data"]["winner"] == result["winner"]
+
+        # D-GEN-4: the battle over, its seed is revealed; an operator's `admin verify` replays its log from it
+        revealed = await t.players["blue-1"].event("seed_revealed", within=10, room=battle_room)
+        assert revealed["data"]["seed"] == setup["seed"]
+        command = [sys.executable, "-m", "server", "admin", "verify", battle_room, "--redis-url", redis_url,
+                   "--redis-prefix", redis_prefix]
+        verified = await asyncio.to_thread(subprocess.run, command, capture_output=True, text=True, timeout=60,
+                                           check=False)
+        assert verified.returncode == 0 and verified.stdout.startswith(f"OK: room {battle_room}"), verified
 
         ended = (await t.players["red-1"].event("battle_ended", within=10))["data"]
         assert ended["winner"] == result["winner"] and ended["how"] == "battle"

@@ -12,6 +12,7 @@ from server.core.errors import BadOrder, IllegalOrder, NotYourTurn, NotYourUnit,
 from server.napoleonic.battle.ai import run_battle
 from server.napoleonic.battle.engine import BattleEngine
 from server.napoleonic.battle.units import UNIT_TYPES
+from server.napoleonic.campaign.battles import battle_setup
 from server.napoleonic.campaign.field import room_engine_config
 from server.napoleonic.campaign.movement import step_cost
 from server.napoleonic.campaign.quick import unit_rating
@@ -146,7 +147,7 @@ def test_defender_without_points_must_fight_and_may_retreat_with_battle_N_START_
         E.apply(state, BLUE, {"type": "answer", "battle": "1", "choice": "withdraw", "paths": {"b1": [[13, 17]]}})
     assert err.value.rule == "N-START-3"
     state, events = E.apply(state, BLUE, {"type": "answer", "battle": "1", "choice": "retreat_with_battle"})
-    started = event(events, "battle_started")
+    started = setup_of(state, event(events, "battle_started")["battle"])
     blue_side = next(s for s in started["config"]["sides"] if s["name"] == "blue")
     assert blue_side["retreat_with_battle"] is True
     assert BattleEngine().setup(room_engine_config(started)[1], 1)[0].sides["blue"].retreat_free_turns == 3
@@ -187,16 +188,27 @@ def test_only_the_defender_answers_N_START_3() -> None:
 
 # --- the battle setup -------------------------------------------------------------------------------------------
 
-def test_battle_started_carries_setup_the_battle_engine_accepts_N_START_1_D_N_3() -> None:
+def setup_of(state: NapoleonicState, battle: str, seed: int = 11) -> dict[str, Any]:
+    """The battle room's setup as the campaign gives it (`child_setup`'s source) for the room's `seed`."""
+    return battle_setup(state, state.battles[battle], seed)
+
+
+def test_battle_started_says_where_and_who_and_child_setup_gives_the_battle_engine_its_setup_N_START_1_D_N_3() -> None:
+    """N-START-1, D-N-3; D-GEN-4: the public `battle_started` carries no seed and neither side's forces; the
+    battle room's setup (`child_setup`, from the seed the room derives) is one the battle engine accepts."""
     state = game([army("r1", (10, 17), units=(("infantry", 3), ("light_cavalry", 1), ("foot_artillery", 1)))],
                  [army("b1", (12, 17), units=(("infantry", 2), ("heavy_cavalry", 1), ("horse_artillery", 1)))])
     state, _ = contact(state, [[11, 17], [12, 17]])
     state, events = E.apply(state, BLUE, {"type": "answer", "battle": "1", "choice": "accept"})
-    started = event(events, "battle_started")
-    assert started["attacker"] == "red" and started["attacker_edge"] == "west"  # red came from the west
-    assert started["terrain"]["relief"] == "plain" and isinstance(started["seed"], int)
+    public = event(events, "battle_started")
+    assert public["attacker"] == "red" and public["attacker_edge"] == "west"  # red came from the west
+    assert public["terrain"]["relief"] == "plain"
+    assert not {"seed", "map_seed", "config"} & set(public)  # D-GEN-4; the forces are each side's own
+    child = E.child_setup(state, public["battle"], 11)
+    assert child.seed == 11 and child.teams == ("red", "blue")
+    started = setup_of(state, public["battle"])
     engine, config = room_engine_config(started)
-    assert engine == "battle" and len(config["map"]["rows"]) == 70
+    assert engine == child.engine == "battle" and len(config["map"]["rows"]) == 70 and config == child.config
     bstate, _ = BattleEngine().setup(config, started["seed"])
     assert bstate.sides["red"].attacker and bstate.order[0] == "red"  # D-N-1: the side that entered acts first
     assert {u.id for u in bstate.units.values()} == {u["id"] for a in ("r1", "b1") for u in state.armies[a]["units"]}
@@ -212,12 +224,13 @@ def test_reinforcements_within_seven_cells_ordered_to_the_battle_D_N_12_N_START_
     assert err.value.rule == "D-N-12"
     state, _ = E.apply(state, RED, {"type": "reinforce", "battle": "1", "army": "r3"})
     state, events = E.apply(state, BLUE, {"type": "answer", "battle": "1", "choice": "accept"})
-    red = next(s for s in event(events, "battle_started")["config"]["sides"] if s["name"] == "red")
+    started = setup_of(state, event(events, "battle_started")["battle"])
+    red = next(s for s in started["config"]["sides"] if s["name"] == "red")
     groups = {r["group"]: r for r in red["reinforcements"]}
     assert set(groups) == {"r2", "r3"}  # r2 was posted to support, r3 ordered
     assert groups["r2"]["distance"] == 4 and groups["r2"]["edge"] == "south"
     assert state.armies["r2"]["status"] == "battle"  # frozen with the battle (D-L-1)
-    bstate, _ = BattleEngine().setup(room_engine_config(event(events, "battle_started"))[1], 5)
+    bstate, _ = BattleEngine().setup(room_engine_config(started)[1], 5)
     assert {r.group for r in bstate.reinforcements} >= {"r2", "r3"}
 
 
@@ -256,7 +269,7 @@ def fought(seed: int = 2) -> tuple[NapoleonicState, dict[str, Any]]:
                        base="Brussels")], seed=seed)
     state, _ = contact(state, [[11, 17], [12, 17]])
     state, events = E.apply(state, BLUE, {"type": "answer", "battle": "1", "choice": "accept"})
-    return state, event(events, "battle_started")
+    return state, setup_of(state, event(events, "battle_started")["battle"])
 
 
 def result_of(started: dict[str, Any], **statuses: tuple[str, int]) -> list[dict[str, Any]]:
@@ -499,7 +512,7 @@ def test_siege_lasts_a_turn_then_the_storm_is_a_siege_battle_N_SIEGE_2_N_SIEGE_5
         E.apply(state, RED, {"type": "siege", "fortress": "Dresden", "action": "storm"})
     state = end_turns(state, "red", "blue")
     state, events = E.apply(state, RED, {"type": "siege", "fortress": "Dresden", "action": "storm"})
-    started = event(events, "battle_started")
+    started = setup_of(state, event(events, "battle_started")["battle"])
     assert started["engine"] == "siege" and started["kind"] == "storm" and started["attacker"] == "red"
     from server.napoleonic.siege.engine import SiegeEngine
     storm, _ = SiegeEngine().setup(room_engine_config(started)[1], started["seed"])
@@ -510,7 +523,7 @@ def test_stormed_fortress_terms_capture_the_general_N_SIEGE_8_D_N_14() -> None:
     state, _ = E.apply(at_dresden(), RED, {"type": "move", "army": "r1", "path": [[23, 18], [24, 18]]})
     state = end_turns(state, "red", "blue")
     state, events = E.apply(state, RED, {"type": "siege", "fortress": "Dresden", "action": "storm"})
-    started = event(events, "battle_started")
+    started = setup_of(state, event(events, "battle_started")["battle"])
     units = result_of(started)
     result = {"winner": "red", "loser": "blue", "reason": "x", "retreats": None, "general_killed": False,
               "units": units, "siege": {"capitulated": False}}
@@ -541,7 +554,7 @@ def _stormed() -> NapoleonicState:
     state, _ = E.apply(at_dresden(), RED, {"type": "move", "army": "r1", "path": [[23, 18], [24, 18]]})
     state = end_turns(state, "red", "blue")
     state, events = E.apply(state, RED, {"type": "siege", "fortress": "Dresden", "action": "storm"})
-    started = event(events, "battle_started")
+    started = setup_of(state, event(events, "battle_started")["battle"])
     result = {"winner": "red", "loser": "blue", "reason": "x", "retreats": None, "general_killed": False,
               "units": result_of(started), "siege": {"capitulated": False}}
     state, _ = E.moderate(state, {"type": "battle_result", "battle": started["battle"], "result": result})
