@@ -1,0 +1,126 @@
+"""A small bot that plays one seat of a campaign room through the public protocol alone (docs/bots.md).
+
+    python examples/bot.py --url ws://127.0.0.1:8080/ws --token SEAT_TOKEN [--turns N] [--seed S]
+
+It signs in with its seat's token (the part of a join link after `#token=`), joins the campaign room and, whenever
+its team is to act, asks the server which armies may move (`options` without a unit), then each army's options,
+orders one of the marches offered (chosen at random) and ends its turn — until the game is over or it has played
+N turns. Every command is numbered with a cid that this seat never reuses, and a command answered `unavailable`
+or `outcome_unknown` is sent again, unchanged, with the same cid (exactly once). Written for the Continental War
+(`scenario: "continental"`); only the standard library, aiohttp and msgpack.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import time
+from typing import Any
+
+import aiohttp
+import msgpack
+
+PACE_S = 0.06  # the server takes 20 messages a second per connection: stay under it
+RETRYABLE = ("unavailable", "outcome_unknown")
+
+
+class Seat:
+    """One websocket: answers matched to requests by cid, and the room as this seat last saw it."""
+
+    def __init__(self, ws: aiohttp.ClientWebSocketResponse) -> None:
+        self.ws = ws
+        self.cid = time.time_ns() // 1000 + random.randrange(1000)  # never reused by this seat, across runs too
+        self.state: dict[str, Any] = {}
+        self.answers: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self.changed = asyncio.Event()
+
+    async def read(self) -> None:
+        async for frame in self.ws:
+            if frame.type != aiohttp.WSMsgType.BINARY:
+                continue
+            msg = msgpack.unpackb(frame.data, raw=False)
+            if msg["t"] == "ping":
+                await self.ws.send_bytes(msgpack.packb({"t": "pong", "nonce": msg["nonce"], "cid": 0}))
+            elif msg["t"] in ("snapshot", "view"):
+                self.state = msg["state"]  # the whole room as we may see it; events (`ev`) are only news
+                self.changed.set()
+            elif msg.get("cid") in self.answers:
+                self.answers.pop(msg["cid"]).set_result(msg)
+        self.changed.set()
+
+    async def request(self, msg: dict[str, Any]) -> dict[str, Any]:
+        """Send with a new cid and wait for its answer; retry the retryable errors with the same cid."""
+        self.cid += 1
+        cid = self.cid
+        for _ in range(20):
+            await asyncio.sleep(PACE_S)
+            answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+            self.answers[cid] = answer
+            await self.ws.send_bytes(msgpack.packb({**msg, "cid": cid}))
+            reply = await asyncio.wait_for(answer, 30)
+            if reply["t"] != "error" or reply["code"] not in RETRYABLE:
+                return reply
+            await asyncio.sleep(reply.get("retry_after_ms", 500) / 1000)
+        return reply
+
+    async def my_turn(self, team: str) -> bool:
+        """Wait until this team is to act (True) or the game is over (False)."""
+        while True:
+            if self.state.get("result") or self.state.get("phase") == "over":
+                return False
+            if team in self.state.get("active", []):
+                return True
+            self.changed.clear()
+            await self.changed.wait()
+            if self.ws.closed:
+                raise ConnectionError("the server closed the connection")
+
+
+async def play(url: str, token: str, turns: int, rng: random.Random) -> tuple[int, int]:
+    """Play up to `turns` turns; return (turns played, orders accepted)."""
+    async with aiohttp.ClientSession() as http, http.ws_connect(url) as ws:
+        seat = Seat(ws)
+        reader = asyncio.create_task(seat.read())
+        welcome = await seat.request({"t": "hello", "token": token, "name": "example bot"})
+        assert welcome["t"] == "welcome", welcome
+        team, room = welcome["team"], f"c-{welcome['campaign']}"
+        joined = await seat.request({"t": "join", "room": room})
+        assert joined["t"] == "joined", joined
+        played = accepted = 0
+        while played < turns and await seat.my_turn(team):
+            army_list = await seat.request({"t": "options", "room": room})
+            for army in army_list["options"]["armies"] if army_list["t"] == "options" else []:
+                answer = await seat.request({"t": "options", "room": room, "unit": army})
+                marches = answer["options"]["marches"] if answer["t"] == "options" else []
+                if not marches:
+                    continue
+                path = rng.choice(marches)["path"]
+                reply = await seat.request({"t": "order", "room": room,
+                                            "order": {"type": "move", "unit": army, "path": path}})
+                if reply["t"] == "ack":
+                    accepted += 1
+                else:  # an offered march meets a unit our view did not show (fog of war): that can happen
+                    print(f"turn {seat.state.get('turn')}: {army} refused: {reply['code']} {reply.get('rule')}")
+            seq = seat.state.get("turn")
+            ended = await seat.request({"t": "end_turn", "room": room})
+            assert ended["t"] == "ack", ended
+            played += 1
+            print(f"turn {seq}: ended, {accepted} orders accepted so far")
+        reader.cancel()
+        return played, accepted
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--url", required=True, help="the server's websocket, ws://host:port/ws")
+    p.add_argument("--token", required=True, help="the seat's token (from its join link, after #token=)")
+    p.add_argument("--turns", type=int, default=10, help="stop after this many of our turns")
+    p.add_argument("--seed", type=int, default=None, help="seed the choice of marches")
+    a = p.parse_args()
+    played, accepted = asyncio.run(play(a.url, a.token, a.turns, random.Random(a.seed)))
+    print(f"done: {played} turns played, {accepted} orders accepted")
+
+
+if __name__ == "__main__":
+    main()
