@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import math
+import time
 from typing import Any
 
 import aiohttp
@@ -27,7 +28,8 @@ class Session:
     """One websocket: requests answered by cid, and the room as this seat last saw it (snapshot or view)."""
 
     def __init__(self, ws: aiohttp.ClientWebSocketResponse) -> None:
-        self.ws, self.cid = ws, 0
+        self.ws = ws
+        self.cid = time.time_ns() // 1000  # a cid this seat never used before, across runs too (docs/bots.md 6)
         self.state: dict[str, Any] = {}
         self.answers: dict[int, asyncio.Future[dict[str, Any]]] = {}
         self.changed = asyncio.Event()
