@@ -32,6 +32,7 @@ class Seat:
         self.ws = ws
         self.cid = time.time_ns() // 1000 + random.randrange(1000)  # never reused by this seat, across runs too
         self.state: dict[str, Any] = {}
+        self.seq = 0  # the room's sequence number that `state` is at
         self.answers: dict[int, asyncio.Future[dict[str, Any]]] = {}
         self.changed = asyncio.Event()
 
@@ -43,7 +44,7 @@ class Seat:
             if msg["t"] == "ping":
                 await self.ws.send_bytes(msgpack.packb({"t": "pong", "nonce": msg["nonce"], "cid": 0}))
             elif msg["t"] in ("snapshot", "view"):
-                self.state = msg["state"]  # the whole room as we may see it; events (`ev`) are only news
+                self.state, self.seq = msg["state"], msg["seq"]  # the room as we may see it; `ev`s are news
                 self.changed.set()
             elif msg.get("cid") in self.answers:
                 self.answers.pop(msg["cid"]).set_result(msg)
@@ -61,15 +62,17 @@ class Seat:
             reply = await asyncio.wait_for(answer, 30)
             if reply["t"] != "error" or reply["code"] not in RETRYABLE:
                 return reply
+            print(f"{msg['t']} cid {cid}: {reply['code']}, retrying with the same cid")
             await asyncio.sleep(reply.get("retry_after_ms", 500) / 1000)
         return reply
 
-    async def my_turn(self, team: str) -> bool:
-        """Wait until this team is to act (True) or the game is over (False)."""
+    async def my_turn(self, team: str, after: int) -> bool:
+        """Wait for a view at or past `after` (our last ack's seq: the view may come after the ack), then until this
+        team is to act (True) or the game is over (False)."""
         while True:
-            if self.state.get("result") or self.state.get("phase") == "over":
+            if self.seq >= after and (self.state.get("result") or self.state.get("phase") == "over"):
                 return False
-            if team in self.state.get("active", []):
+            if self.seq >= after and team in self.state.get("active", []):
                 return True
             self.changed.clear()
             await self.changed.wait()
@@ -87,8 +90,8 @@ async def play(url: str, token: str, turns: int, rng: random.Random) -> tuple[in
         team, room = welcome["team"], f"c-{welcome['campaign']}"
         joined = await seat.request({"t": "join", "room": room})
         assert joined["t"] == "joined", joined
-        played = accepted = 0
-        while played < turns and await seat.my_turn(team):
+        played = accepted = last_seq = 0
+        while played < turns and await seat.my_turn(team, after=last_seq):
             army_list = await seat.request({"t": "options", "room": room})
             for army in army_list["options"]["armies"] if army_list["t"] == "options" else []:
                 answer = await seat.request({"t": "options", "room": room, "unit": army})
@@ -105,6 +108,7 @@ async def play(url: str, token: str, turns: int, rng: random.Random) -> tuple[in
             seq = seat.state.get("turn")
             ended = await seat.request({"t": "end_turn", "room": room})
             assert ended["t"] == "ack", ended
+            last_seq = ended["seq"]
             played += 1
             print(f"turn {seq}: ended, {accepted} orders accepted so far")
         reader.cancel()
