@@ -13,9 +13,9 @@ from server import scenarios
 from server.continental.engine import CampaignEngine
 from server.core.registry import Registry
 from server.drill import DrillEngine
-from server.napoleonic.battle.engine import BattleEngine
+from server.napoleonic.battle.commander import CommandedBattleEngine
 from server.napoleonic.campaign.engine import NapoleonicEngine
-from server.napoleonic.siege.engine import SiegeEngine
+from server.napoleonic.siege.commander import CommandedSiegeEngine
 from server.skirmish.engine import SkirmishEngine
 
 ENGINES = Registry()
@@ -26,5 +26,5 @@ for _name in scenarios.provide_all():
 ENGINES.register("napoleonic", NapoleonicEngine, {"scenario": "napoleonic"})
 for _name, _data in scenarios.skirmish_scenarios().items():
     ENGINES.register(_name, SkirmishEngine, {"scenario": _data})
-ENGINES.register("battle", BattleEngine, campaign=False)
-ENGINES.register("siege", SiegeEngine, campaign=False)
+ENGINES.register("battle", CommandedBattleEngine, campaign=False)  # with its AI commander (issue 18)
+ENGINES.register("siege", CommandedSiegeEngine, campaign=False)  # with its AI commander (issue 18)

@@ -26,7 +26,7 @@ clock.py; the other top-level modules are the process's own (settings, the regis
 PURE_TOP_MODULES = {"clock"}
 PURE_ROOM_MODULES = ["server.rooms.rules", "server.rooms.state", "server.rooms.secret_module",
                      "server.rooms.spectating", "server.rooms.channels", "server.rooms.ids", "server.rooms.members",
-                     "server.rooms.errors"]
+                     "server.rooms.errors", "server.rooms.ai_seats"]
 """The rooms' own rules, beside the engines'."""
 IMPURE = {"asyncio", "aiohttp", "redis", "msgpack", "socket", "time", "datetime", "random", "secrets", "uuid",
           "threading", "subprocess", "os", "io", "pathlib", "shutil", "tempfile", "glob", "fcntl", "importlib",

@@ -52,7 +52,8 @@ function doc(text, indent) {
 function inlineObject(s, allRequired, indent = "  ") {
   const required = new Set(s.required ?? []);
   const lines = Object.entries(s.properties).map(([name, p]) => {
-    const optional = !(allRequired || required.has(name) || name === "t");
+    // a field the server leaves out when empty says so (`x-omitted-when-empty`, shared/protocol/server.py)
+    const optional = p["x-omitted-when-empty"] === true || !(allRequired || required.has(name) || name === "t");
     return `${doc(p.description, indent)}${indent}${name}${optional ? "?" : ""}: ${tsType(p)};`;
   });
   return `{\n${lines.join("\n")}\n${indent.slice(2)}}`;

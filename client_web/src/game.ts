@@ -399,7 +399,8 @@ export class GamePage {
     const beaten = nap?.armies.filter((a) => a.status === "retreating") ?? [];
     const retreat = beaten.find((a) => a.team === myTeam) ?? beaten[0];
     const fighting = myTeam ? cmodel?.battles.find((b) => b.status === "running" && (b.attacker === myTeam || b.defender === myTeam)) : undefined;
-    const line = stateLine({
+    const computer = room.ai.length ? ` · ${t("game.ai_seats", { players: room.ai.map((p) => playerWord(p)).join(", ") })}` : "";
+    const plain = stateLine({
       kind: room.kind, myTeam: w.role === "player" ? w.team ?? null : null, active: room.active,
       clocks: clocksAt(room.clocks, room.clocksAt, now), lockedMs: mine ? Math.max(0, mine.untilMs - now) : null,
       battle: bmodel ? { name: battleId ? names.battle(battleId) : names.room(id), turn: bmodel.turn, winner: bmodel.result ? String(bmodel.result.winner ?? "") || null : null } : undefined,
@@ -413,6 +414,8 @@ export class GamePage {
       } : null,
       over: room.kind === "campaign" && (room.state.phase === "over" || !!room.state.winner || (room.state.kind === "skirmish" && !!room.state.result)),
     });
+    // issue 18: the moderator and a team's players see which seats the computer plays
+    const line = computer ? { ...plain, text: plain.text + computer } : plain;
     if (this.lastLine?.text !== line.text || this.stateBar.dataset.mine !== String(line.mine)) {
       const asks = line.asks ?? "";
       const key = `${id} ${asks} ${contact?.id ?? ""} ${String(retreat?.id ?? "")} ${fighting?.id ?? ""} ${lang()}`;

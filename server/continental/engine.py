@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from server.continental import artillery, combat, deployment, fog, moderation, movement, peace, recon, war
+from server.continental import ai, artillery, combat, deployment, fog, moderation, movement, peace, recon, war
 from server.continental.context import Ctx, Dropped
 from server.continental.events import for_team, public, umpire
 from server.continental.forces import is_division, new_division
@@ -328,6 +328,10 @@ class CampaignEngine(BaseEngine[CampaignState]):
 
     def view(self, state: CampaignState, viewer: str) -> dict[str, Any]:
         return fog.view(state, viewer)
+
+    def commander(self, view: Mapping[str, Any], team: str, rng_seed: int) -> Sequence[Mapping[str, Any]] | None:
+        """Issue 18: the AI's orders for a team, from its view (ai.py)."""
+        return ai.command(view, team, rng_seed)
 
     def dump(self, state: CampaignState) -> dict[str, Any]:
         return state.dump()

@@ -12,8 +12,9 @@ event per audience, so each event is serialized once per viewer class and the sa
 
 Beyond the moves of one game, an engine declares hooks the rooms call and `BaseEngine` gives their defaults:
 orders a team may give out of its turn, the consequence of a refused order, a mark that restarts the clocks of
-teams that stay active (one clock per order), and the child rooms a game runs (a
-campaign's battles: what they are, how each starts, what its result does here, the commands its events call for).
+teams that stay active (one clock per order), the child rooms a game runs (a campaign's battles: what they are,
+how each starts, what its result does here, the commands its events call for), and the AI commander that plays a
+side from its view (issue 18).
 The rooms know no particular game: they ask these hooks, never the engine's state.
 """
 
@@ -195,6 +196,14 @@ class Engine(Protocol[S]):
         afresh, as for a new turn. Engines whose clocks follow `active_teams` alone keep the default (None)."""
         ...
 
+    def commander(self, view: Mapping[str, Any], team: str, rng_seed: int) -> Sequence[Mapping[str, Any]] | None:
+        """The AI commander (issue 18): the orders `team` gives now, decided from `view` alone — the projection
+        its players receive (fog included), never the state — and `rng_seed` (from the room's generator). The
+        room sends them through its authority like a person's, then ends the team's turn (an engine whose
+        `commander_alternatives` is true offers alternatives instead, best first: the first accepted is the order,
+        and the AI is asked again). None: this game has no AI (the room only ends the turn)."""
+        ...
+
 
 class BaseEngine(Generic[S]):
     """The defaults of the engine hooks: no options answered, no out-of-turn orders, no consequence of a refusal,
@@ -231,4 +240,7 @@ class BaseEngine(Generic[S]):
         return ()
 
     def turn_mark(self, state: S) -> Hashable:
+        return None
+
+    def commander(self, view: Mapping[str, Any], team: str, rng_seed: int) -> Sequence[Mapping[str, Any]] | None:
         return None

@@ -36,7 +36,8 @@ from shared.protocol.server import ERROR_CODES, Error, Joined, Options, Ping, We
 log = logging.getLogger(__name__)
 
 MAX_BAD_TOKENS = 5  # a connection guessing tokens is closed (1008) after this many
-_COMMANDS = (c.Order, c.EndTurn, c.Chat, c.ModClock, c.ModRuling, c.ModSecretModule, c.ModRelease, c.ModMute)
+_COMMANDS = (c.Order, c.EndTurn, c.Chat, c.ModClock, c.ModRuling, c.ModSecretModule, c.ModRelease, c.ModMute,
+             c.ModAi)
 
 Command = tuple[str | None, str, dict[str, Any]]
 """(room, room command, its body): room None for the campaign room."""
@@ -74,9 +75,13 @@ def _release(s: Session, m: Any) -> Command:
     return None, "release", {"player": m.player, "by": "moderator"}
 
 
+def _ai(s: Session, m: Any) -> Command:
+    return None, "mod_ai", {"player": m.player, "on": m.on}
+
+
 ROUTES: dict[type[BaseModel], Callable[[Session, Any], Command]] = {
     c.Order: _order, c.EndTurn: _end_turn, c.Chat: _chat, c.ModClock: _clock, c.ModRuling: _ruling,
-    c.ModSecretModule: _lock, c.ModRelease: _release, c.ModMute: _mute,
+    c.ModSecretModule: _lock, c.ModRelease: _release, c.ModMute: _mute, c.ModAi: _ai,
 }
 """Each client command as the room command it is, and the room it goes to."""
 

@@ -85,6 +85,10 @@ def plan_campaign(spec: Mapping[str, Any], now_ms: int, engines: Registry) -> Ca
         "clock": clock, "house_rules": list(spec.get("house_rules") or []), "public": bool(spec.get("public", True)),
         "created_ms": now_ms,
     }
+    ai_teams = {t["colour"] for t in spec["teams"] if t.get("ai")}
+    ai = [s["player"] for s in seats if s["team"] in ai_teams]  # issue 18: seats the AI plays from the start
+    if ai:
+        meta["ai"] = ai
     if spec.get("open_spectating"):
         meta["spectator_token"] = spectator_token  # deliberately public: the lobby hands it to anyone
     # D-N-14, issue 12 §7: one lockout setting, honoured by the moderator's lockout (the room's `lockout_ms`) and by
@@ -102,7 +106,9 @@ def plan_campaign(spec: Mapping[str, Any], now_ms: int, engines: Registry) -> Ca
             "clocks_paused": bool(spec.get("clocks_paused", False)),
             "spectating": {"full": bool(spec.get("spectators_see_all", False)),
                            "delay_ms": int(float(spec.get("spectator_delay_minutes", 10)) * 60_000)},
-            "public_replays": bool(spec.get("public_replays", True)),
+            "public_replays": bool(spec.get("public_replays", True)), "ai": ai,
+            **({"ai_stand_in_ms": int(float(spec["ai_stand_in"]) * 60_000)}
+               if spec.get("ai_stand_in") is not None else {}),
         },
         RoomId.secret_room(campaign_id): {
             "engine": None, "campaign": campaign_id, "teams": teams, "players": players, "clock": None,

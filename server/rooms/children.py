@@ -157,6 +157,7 @@ class Children:
             "engine": child.engine, "campaign": parent_id.campaign, "teams": list(child.teams), "clock": clock,
             "players": {p: t for p, t in dict(setup.get("players") or {}).items() if t in child.teams},
             "seed": child.seed, "config": dict(child.config), "parent": str(parent_id), **child.extra,
+            "ai": sorted(p for p in parent.state.ai if parent.players.get(p) in child.teams),  # issue 18
         }, lease_tries=LEASE_TRIES)  # another node may hold the lease a moment while it finds no room there
         if room is None:
             return None

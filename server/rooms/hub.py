@@ -7,6 +7,7 @@ a concept of its own —
     joins.py       who may enter a room, the local feeds, catch-ups; views.py the views after commands
     seats.py       tokens, sign-ins (one session per seat), re-issued tokens
     children.py    child rooms (battles) spawned by a game and their results
+    commanders.py  the AI commanders: the seats the AI plays give their orders (issue 18)
     lobby.py       what the lobby lists;  replay.py  replays of finished rooms;  campaigns.py  new campaigns
 
 Nothing here assumes a single process: ownership is a lease in the store, events travel over the bus, and a node
@@ -26,6 +27,7 @@ from server.core.registry import Registry
 from server.rooms import ownership, secret_module, spectating
 from server.rooms.campaigns import plan_campaign
 from server.rooms.children import Children
+from server.rooms.commanders import Commanders
 from server.rooms.errors import RoomError
 from server.rooms.feed import Feed, Outlet, Subscription
 from server.rooms.followers import Followers
@@ -69,6 +71,7 @@ class Hub:
         self.feeds: dict[str, Feed] = self.joins.feeds
         self.mirrors: dict[str, Room] = self.followers.mirrors
         self.children = Children(self)
+        self.commanders = Commanders(self)
         self.lobby = Lobby(store, engines, owned=self.rooms, copy=self.follower, now=self.now)
         self.replays = Replays(self.services)
         self.ownership.on_tick.append(self._tick)
@@ -125,6 +128,7 @@ class Hub:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        await self.commanders.close()
         await self.children.close()
         await self.ownership.close()
         await self.followers.close()
@@ -152,9 +156,10 @@ class Hub:
         if self.joins.views_after not in room.listeners:
             room.listeners.append(self.joins.views_after)
         self.children.attach(room)
+        self.commanders.attach(room)
 
     def _in_use(self, room_id: str) -> bool:
-        return self.joins.in_use(room_id) or self.children.busy(room_id)
+        return self.joins.in_use(room_id) or self.children.busy(room_id) or self.commanders.busy(room_id)
 
     def idle(self, room: Room) -> bool:
         return self.ownership.idle(room)
@@ -194,7 +199,16 @@ class Hub:
             self.seats.kick(replaced)
         if member.role == "player":
             self._background(self.seats.claim(member, session))
+            self._background(self.commanders.returned(member))  # issue 18: the AI stood in; the player is back
         return self.seats.rooms_of(member, await self.lockout_of(member), await self.lobby.running(member.campaign))
+
+    async def signed_in(self, campaign: str, player: str) -> bool:
+        """Whether a session plays the seat: on this node, or on another as its last presence report (at most
+        2 s old) says — the sessions following the campaign room with that seat (the AI's stand-in, commanders.py)."""
+        if self.seats.playing(campaign, player):
+            return True
+        counts = await self.room_counts()
+        return counts.get(str(RoomId.campaign_room(campaign)), {}).get(f"seat:{player}", 0) > 0
 
     def sign_out(self, member: Member, session: str) -> None:
         """The session ended: its seat is free (unless a newer session plays it already)."""

@@ -37,8 +37,10 @@ class Lobby:
             room = RoomId.campaign_room(str(meta["id"]))
             online = counts(room)
             # seat occupancy (issue 16 §6): how many of each team's seats someone plays now
+            ai = meta.get("ai") or ()  # issue 18: seats the computer plays from the start
             teams = [{**team, "online": sum(1 for n in range(1, int(team.get("seats", 0)) + 1)
-                                            if online.get(f"seat:{team['colour']}-{n}", 0) > 0)}
+                                            if online.get(f"seat:{team['colour']}-{n}", 0) > 0),
+                      **({"ai": sum(1 for p in ai if p.rpartition("-")[0] == team["colour"])} if ai else {})}
                      for team in meta["teams"]]
             out.append({
                 "id": meta["id"], "room": str(room), "name": meta["name"], "scenario": meta["scenario"],

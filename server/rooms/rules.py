@@ -18,6 +18,8 @@ Commands (the kinds of the log's records):
     lock/release the secret module (server/rooms/secret_module.py); release by time is a timer's
     downtime     the server was down: nobody's clock is charged for it (issue 2 §5)
     child_over   a child room's result comes back to its parent (D-L-1); the server's
+    mod_ai       a seat handed to the AI or back (issue 18, server/rooms/ai_seats.py): the moderator's, or the
+                 server's when the AI stands in for an absent player
 
 The order of checks for a command (boardgame.io's master): role, then the secret module, then game over, then
 while the clocks are paused (or before the moderator starts the game) a typed `paused` refusal (issue 12 §5, CLK-6),
@@ -34,7 +36,7 @@ from server.clock import Clocks, ClockSettings
 from server.core import errors, seeds
 from server.core.engine import Event
 from server.core.errors import IllegalOrder, NotYourTurn, RuleError
-from server.rooms import channels, secret_module
+from server.rooms import ai_seats, channels, secret_module
 from server.rooms.errors import RoomError, forbidden, game_over, moderator_only, paused
 from server.rooms.members import Member
 from server.rooms.spectating import Spectating
@@ -196,8 +198,9 @@ def _setup(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Me
         events += opening
     clocks = Clocks.create(ClockSettings.load(body["clock"]), list(spec.teams)) if body.get("clock") else None
     policy = Spectating.load(body.get("spectating"))  # the campaign's (issue 12 item 1)
-    state, events = _turn_changes(spec, RoomState(game, clocks, spectating=policy), (frozenset(), spec.mark(game)),
-                                  events, at)
+    ai = ai_seats.at_setup(spec, body)  # issue 18: a team created as played by the AI
+    state, events = _turn_changes(spec, RoomState(game, clocks, spectating=policy, ai=ai),
+                                  (frozenset(), spec.mark(game)), events, at)
     if state.clocks is not None and body.get("clocks_paused"):
         clocks, paused = state.clocks.pause(at)  # the moderator starts the game by resuming them
         state = state.with_clocks(clocks)
@@ -373,5 +376,5 @@ def _child_over(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], membe
 STEPS: dict[str, Step] = {
     "setup": _setup, "order": _order, "end_turn": _end_turn, "flag": _flag, "refused": _refused, "chat": _chat,
     "clock": _clock, "ruling": _ruling, "lock": secret_module.lock, "release": secret_module.release,
-    "downtime": _downtime, "child_over": _child_over, "mute": _mute,
+    "downtime": _downtime, "child_over": _child_over, "mute": _mute, "mod_ai": ai_seats.hand_over,
 }

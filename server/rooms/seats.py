@@ -113,6 +113,10 @@ class Seats:
         self._local[key] = session
         return old if old is not None and old != session else None
 
+    def playing(self, campaign: str, player: str) -> bool:
+        """Whether a session of this node plays the seat."""
+        return (campaign, player) in self._local
+
     async def claim(self, member: Member, session: str) -> None:
         """The seat's claim in the store: a session playing it on another node is told to close (4009). A node
         that is gone has nothing to close."""

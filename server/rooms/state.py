@@ -80,14 +80,18 @@ class RoomState:
     the name it chats under."""
     spectating: Spectating = field(default_factory=Spectating)
     """The campaign's spectating policy (a campaign room's; its battles follow it: server/rooms/spectating.py)."""
+    ai: Mapping[str, str] = field(default_factory=dict)
+    """The seats the AI plays (issue 18, server/rooms/ai_seats.py): player -> why ("setup", "moderator",
+    "stand_in")."""
 
     def with_game(self, game: Any) -> RoomState:
         """`replace(state, game=...)` without `dataclasses.replace`'s field walk (once or twice per command)."""
-        return RoomState(game, self.clocks, self.away, self.chat, self.spectator_delay_ms, self.muted, self.spectating)
+        return RoomState(game, self.clocks, self.away, self.chat, self.spectator_delay_ms, self.muted, self.spectating,
+                         self.ai)
 
     def with_clocks(self, clocks: Clocks | None) -> RoomState:
         return RoomState(self.game, clocks, self.away, self.chat, self.spectator_delay_ms, self.muted,
-                         self.spectating)
+                         self.spectating, self.ai)
 
     def dump(self, spec: RoomSpec) -> dict[str, Any]:
         return {
@@ -98,6 +102,7 @@ class RoomState:
             "spectator_delay_ms": self.spectator_delay_ms,
             **({"muted": sorted(self.muted)} if self.muted else {}),
             "spectating": self.spectating.dump(),
+            **({"ai": dict(self.ai)} if self.ai else {}),
         }
 
     @classmethod
@@ -110,4 +115,5 @@ class RoomState:
             int(data.get("spectator_delay_ms", 0)),
             frozenset(map(str, data.get("muted") or ())),
             Spectating.load(data.get("spectating")),
+            {str(p): str(why) for p, why in dict(data.get("ai") or {}).items()},
         )

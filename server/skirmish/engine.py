@@ -21,8 +21,8 @@ from server.core.engine import MODERATOR, Actor, BaseEngine, Engine, Event
 from server.core.errors import BadOrder, IllegalOrder, NotYourTurn, RuleError
 from server.core.turns import in_turn_order
 
+from . import ai, terrain
 from . import orders as o
-from . import terrain
 from .deployment import deploy, reveal
 from .forces import build_sides
 from .hits import by_default, choose, hit, put_out, spread
@@ -128,7 +128,7 @@ class SkirmishEngine(BaseEngine[SkirmishState]):
             team = viewer[5:] if viewer.startswith("team:") and viewer[5:] in state.sides else None
         if team is None:
             return {"side": "", "stage": state.stage, "active": False, "orders": []}
-        out = legal_orders(state, team)
+        out = legal_orders(state, team, only=unit)
         if unit is not None:
             out["orders"] = [e for e in out["orders"] if unit in (e.get("body"), e.get("unit"), e.get("figure"))]
         return out
@@ -233,6 +233,14 @@ class SkirmishEngine(BaseEngine[SkirmishState]):
 
     def view(self, state: SkirmishState, viewer: str) -> dict[str, Any]:
         return view_of(state, viewer)
+
+    commander_alternatives = True
+    """Its commander's orders are alternatives, best first: the first the room accepts is the side's order, and
+    the AI is asked again for the next (D-S-4: one order at a time)."""
+
+    def commander(self, view: Mapping[str, Any], team: str, rng_seed: int) -> Sequence[Mapping[str, Any]] | None:
+        """Issue 21 item 5: the AI's next order for `team`, best first (ai.py), from its view and options."""
+        return ai.command(view, team, rng_seed)
 
     def is_over(self, state: SkirmishState) -> bool:
         return state.stage == OVER

@@ -120,6 +120,15 @@ class ModRuling(_Msg):
     ruling: dict[str, Any]
 
 
+class ModAi(_Msg):
+    """Moderator: hand a seat (`player`, or a team's colour: all its seats) to the AI commander, or take it back
+    (issue 18). Goes to the campaign room; its battles follow."""
+
+    t: Literal["mod_ai"] = "mod_ai"
+    player: Annotated[str, Field(min_length=1, max_length=64)]
+    on: bool
+
+
 class OptionsRequest(_Msg):
     """Ask what one of the team's units (or, without `unit`, the team as a whole: its army, its armies) may do
     now (issue 14). Answered by `options` (server); a room the session has joined; nothing is logged."""
@@ -131,6 +140,6 @@ class OptionsRequest(_Msg):
 
 ClientMessage = Annotated[
     Hello | Join | Leave | Order | EndTurn | Chat | Pong | ModClock | ModSecretModule | ModRelease | ModRuling
-    | ModMute | OptionsRequest,
+    | ModMute | ModAi | OptionsRequest,
     Field(discriminator="t"),
 ]

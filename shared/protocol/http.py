@@ -20,6 +20,7 @@ class TeamSpec(_Body):
 
     colour: Colour
     seats: Annotated[int, Field(ge=1, le=3)] = 1
+    ai: bool = False  # issue 18: every seat of the team played by the AI from the start ("play against the computer")
 
 
 class ClockSpec(_Body):
@@ -51,6 +52,9 @@ class CreateCampaign(_Body):
     spectator_delay_minutes: Annotated[float, Field(gt=0, le=24 * 60)] = 10.0
     public_replays: bool = True  # issue 12 item 2: every replay is everyone's once the whole campaign is over
     lockout_minutes: Annotated[float, Field(gt=0, le=24 * 60)] = 20.0
+    ai_stand_in: Annotated[float, Field(ge=0, le=24 * 60)] | None = None
+    """Issue 18: minutes after a team's turn begins with none of its seats connected before the AI stands in for
+    it (the player takes over on return); null: it never does."""
     config: dict[str, Any] = Field(default_factory=dict)
 
     @field_validator("config")

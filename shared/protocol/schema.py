@@ -16,6 +16,7 @@ from pydantic import TypeAdapter
 from server.napoleonic.battle.orders import BattleOrder
 from server.napoleonic.campaign.orders import NapoleonicOrder
 from shared.protocol.client import ClientMessage
+from shared.protocol.events import BATTLE_EVENTS
 from shared.protocol.server import ServerMessage
 from shared.protocol.views import BattleView
 
@@ -37,6 +38,10 @@ def build_schema() -> dict[str, Any]:
     for part in (client, server, *orders.values(), *views.values()):
         defs.update(part.pop("$defs", {}))
     defs.update(views)  # the views are models of their own: each a definition
+    for model in BATTLE_EVENTS.values():  # the `data` of each battle event kind (shared/protocol/events.py)
+        part = TypeAdapter(model).json_schema(ref_template="#/$defs/{model}")
+        defs.update(part.pop("$defs", {}))
+        defs[model.__name__] = part
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Kriegsspiel wire protocol",

@@ -123,7 +123,8 @@ class Away(_Msg):
 
 class Snapshot(_Msg):
     """The room as this viewer may see it, at `seq`; events with a higher seq follow. `chat` is the history of
-    the channels the viewer reads; `away` lists who is in the secret module; `active` the teams to act."""
+    the channels the viewer reads; `away` lists who is in the secret module; `active` the teams to act; `ai` the
+    seats the AI plays that this viewer is told of (issue 18: the moderator all, a team its own)."""
 
     t: Literal["snapshot"] = "snapshot"
     room: str
@@ -135,6 +136,7 @@ class Snapshot(_Msg):
     chat: list[ChatLine] = Field(default_factory=list)
     away: list[Away] = Field(default_factory=list)
     active: list[str] = Field(default_factory=list)
+    ai: list[str] = Field(default_factory=list, json_schema_extra={"x-omitted-when-empty": True})
 
 
 class View(_Msg):

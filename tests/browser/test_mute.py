@@ -25,9 +25,12 @@ def test_the_umpire_mutes_the_spectators_from_the_desk(web_server: ServerProcess
     made = web_server.http("POST", "/api/campaigns", {
         "name": "Muted", "scenario": "drill", "level": 2,
         "teams": [{"colour": "red", "seats": 1}, {"colour": "blue", "seats": 1}]})
+    # a spectator the umpire names reads the spectators' channel (the shared link shows only what is public)
+    named = web_server.http("POST", f"/api/campaigns/{made['campaign']}/spectators", {"name": "Clausewitz"},
+                            headers={"Authorization": f"Bearer {made['moderator_token']}"})
     moderator, spectator, red = new_page(), new_page(), new_page()
     open_link(moderator, made["moderator_link"], "moderator")
-    open_link(spectator, made["spectator_link"], "spectator")
+    open_link(spectator, named["link"], "spectator")
     open_link(red, made["seats"][0]["link"], "red")
     _say(spectator, "spectators", "what a move")
     moderator.get_by_test_id("chan-spectators").click()

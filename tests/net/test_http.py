@@ -50,7 +50,8 @@ def test_lobby_lists_public_campaigns_with_counts(server: ServerProcess) -> None
     rooms = {c["room"]: c for c in lobby["campaigns"]}
     assert public["room"] in rooms and hidden["room"] not in rooms
     assert rooms[public["room"]]["name"] == "Open war" and rooms[public["room"]]["players_online"] == 0
-    assert lobby["battles"] == []
+    # (the server is shared by the module's tests: another test's battle may be running)
+    assert not [b for b in lobby["battles"] if b["id"].split("-")[0] in (public["campaign"], hidden["campaign"])]
 
 
 async def test_lobby_counts_connected_players_and_spectators(server: ServerProcess) -> None:

@@ -40,7 +40,7 @@ async def test_teams_of_three_share_orders_the_clock_restarts_per_order_and_the_
     tokens = {(s["team"], s["seat"]): s["token"] for s in made["seats"]}
     assert len(tokens) == 6
     players = {key: await signed_in(server.ws_url, tok, room) for key, tok in tokens.items()}
-    spectator = await signed_in(server.ws_url, made["spectator_token"], room)
+    spectator = await signed_in(server.ws_url, server.named_spectator(made), room)  # everything, live (issue 12)
     moderator = await signed_in(server.ws_url, made["moderator_token"], room)
     try:
         # S-3.2: the defender (blue) deploys first — from its second seat; the attacker from its third
@@ -175,7 +175,7 @@ async def test_hostile_orders_are_refused_with_typed_errors_and_change_nothing_S
     tokens = {s["team"]: s["token"] for s in made["seats"]}
     red = await signed_in(server.ws_url, tokens["red"], room)
     blue = await signed_in(server.ws_url, tokens["blue"], room)
-    spectator = await signed_in(server.ws_url, made["spectator_token"], room)
+    spectator = await signed_in(server.ws_url, server.named_spectator(made), room)  # everything, live (issue 12)
     try:
         async def refused(client: Client, order: Any) -> dict[str, Any]:
             reply = await client.request({"t": "order", "room": room, "order": order})

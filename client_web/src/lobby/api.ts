@@ -27,12 +27,14 @@ export interface CreateCampaign {
   name: string;
   scenario: string;
   level: 1 | 2 | 3;
-  teams: { colour: string; seats: number }[];
+  teams: { colour: string; seats: number; ai?: boolean }[];
   clock: { mode: "per_turn" | "fischer" | "per_turn_reserve"; turn_ms?: number; initial_ms?: number; increment_ms?: number; reserve_ms?: number } | null;
   house_rules: string[];
   public: boolean;
   /** the lobby hands out the spectators' link: anyone may watch the campaign and its battles */
   open_spectating?: boolean;
+  /** minutes after a team's turn begins with none of its seats connected before the computer stands in (issue 18) */
+  ai_stand_in?: number;
 }
 
 export interface CampaignCreated {

@@ -26,8 +26,10 @@ function seatsOf(tm: Record<string, unknown>): HTMLElement {
   const colour = String(tm.colour ?? "");
   const seats = Number(tm.seats ?? 0), online = Number(tm.online ?? NaN);
   if (!seats || Number.isNaN(online)) return teamMark(colour, teamWord(colour));
-  const label = t("lobby.seats_taken", { team: teamWord(colour), n: online, of: seats });
-  return h("span", { class: "seats", title: label, "aria-label": label, "data-testid": `seats-${colour}` }, teamMark(colour), ` ${online}/${seats}`);
+  const ai = Number(tm.ai ?? 0);
+  const label = t("lobby.seats_taken", { team: teamWord(colour), n: online, of: seats }) + (ai ? `; ${t("lobby.ai_seats", { n: ai })}` : "");
+  return h("span", { class: "seats", title: label, "aria-label": label, "data-testid": `seats-${colour}` }, teamMark(colour), ` ${online}/${seats}`,
+    ...(ai ? [h("span", { class: "ai-mark", "data-testid": `ai-${colour}` }, ` ${t("lobby.ai_short")}`)] : []));
 }
 
 /** `open(token, room)`: enter the game with a link's token, showing `room` first (a battle watched from the lobby). */
@@ -105,6 +107,9 @@ export function lobbyPage(open: (token: string, room?: string) => void): HTMLEle
   const turnMin = h("input", { type: "number", min: "0.5", step: "0.5", value: "5", style: "width:5em", "data-testid": "create-minutes" });
   const extraS = h("input", { type: "number", min: "0", step: "5", value: "0", style: "width:5em" });
   const seats = COLOURS.map((c, i) => h("input", { type: "number", min: "0", max: "3", value: i < 2 ? "1" : "0", style: "width:3em", "data-testid": `create-seats-${c}` }));
+  // issue 18: a team the computer plays from the start ("play against the computer"), and its stand-in for the absent
+  const computer = COLOURS.map((c, i) => h("input", { type: "checkbox", "data-testid": `create-ai-${c}` }));
+  const standIn = h("input", { type: "number", min: "0", step: "1", value: "", style: "width:5em", "data-testid": "create-ai-stand-in" });
   const house = h("textarea", { rows: 2, "data-testid": "create-house-rules" });
   const pub = h("input", { type: "checkbox", checked: true });
   const openSpectating = h("input", { type: "checkbox", checked: false, "data-testid": "create-open-spectating" });
@@ -136,7 +141,10 @@ export function lobbyPage(open: (token: string, room?: string) => void): HTMLEle
     h("p", { class: "help" }, t("lobby.clock.help")),
     h("fieldset", {}, h("legend", {}, t("lobby.teams")),
       h("p", { class: "help" }, t("lobby.teams.help")),
-      ...COLOURS.map((c, i) => h("label", { class: "team-seats" }, teamMark(c), ` ${teamWord(c)}, ${t("lobby.seats")}: `, seats[i]!))),
+      ...COLOURS.map((c, i) => h("div", { class: "team-seats" },
+        h("label", {}, teamMark(c), ` ${teamWord(c)}, ${t("lobby.seats")}: `, seats[i]!), " ",
+        h("label", { class: "check" }, computer[i]!, t("lobby.ai.team"))))),
+    h("label", {}, t("lobby.ai.stand_in"), standIn, h("p", { class: "help" }, t("lobby.ai.help"))),
     h("label", {}, t("lobby.house_rules"), house, h("p", { class: "help" }, t("lobby.house.help"))),
     h("label", { class: "check" }, pub, t("lobby.public")),
     h("label", { class: "check" }, openSpectating, t("lobby.open_spectating")),
@@ -151,7 +159,9 @@ export function lobbyPage(open: (token: string, room?: string) => void): HTMLEle
     const extra = Math.round(Number(extraS.value) * 1000);
     const spec: CreateCampaign = {
       name: name.value.trim(), scenario: scenario.value, level: Number(level.value) as 1 | 2 | 3,
-      teams: COLOURS.map((c, i) => ({ colour: c, seats: Number(seats[i]!.value) })).filter((x) => x.seats > 0),
+      teams: COLOURS.map((c, i) => ({ colour: c, seats: Number(seats[i]!.value), ...(computer[i]!.checked ? { ai: true } : {}) }))
+        .filter((x) => x.seats > 0),
+      ...(standIn.value.trim() !== "" ? { ai_stand_in: Number(standIn.value) } : {}),
       clock: m === "" ? null
         : m === "fischer" ? { mode: m, initial_ms: minutes, increment_ms: extra }
         : m === "per_turn_reserve" ? { mode: m, turn_ms: minutes, reserve_ms: extra }

@@ -48,6 +48,8 @@ export interface RoomView {
   unread: Map<string, number>;
   /** teams whose turn it is */
   active: string[];
+  /** the seats the computer plays that this viewer is told of (issue 18: the moderator all, a team its own) */
+  ai: string[];
   /** the seq of the last event `state` reflects (from a snapshot, a view, or an event that carried state) */
   stateSeq: number;
   /** the seq of the last event that changed the game without carrying what the viewer now sees */
@@ -75,7 +77,7 @@ export function recordFrame(r: RoomView): void {
 
 const LOG_LIMIT = 500;
 /** Events that carry all they change (chat, clocks, lockouts, the room's own bookkeeping). */
-const SELF_CONTAINED = new Set(["chat", "message", "announcement", "secret_module", "player_released", "room_opened", "seed_revealed", "spectating", "downtime"]);
+const SELF_CONTAINED = new Set(["chat", "message", "announcement", "secret_module", "player_released", "room_opened", "seed_revealed", "spectating", "downtime", "ai_seat"]);
 const CHAT_KINDS = new Set(["chat", "message", "announcement"]);
 const LOCK_KINDS = new Set(["secret_module", "player_locked", "secret_module_entered", "locked_out"]);
 const RELEASE_KINDS = new Set(["player_released", "secret_module_left", "released"]);
@@ -117,7 +119,7 @@ export class Session {
     if (!r) {
       r = {
         id, kind: "unknown", seq: 0, stateSeq: 0, staleSeq: 0, state: {}, clocks: {}, clocksAt: 0, log: [], channels: [],
-        chat: new Map(), unread: new Map(), active: [], frames: [],
+        chat: new Map(), unread: new Map(), active: [], ai: [], frames: [],
       };
       this.rooms.set(id, r);
     }
@@ -145,6 +147,7 @@ export class Session {
     // the room's teams to act, which may differ from the engine's turn order in the state (a campaign waiting for
     // its battles has none; a defender deciding under its clock is one)
     r.active = [...s.active];
+    r.ai = [...(s.ai ?? [])];
     // The campaign room's `away` is every lockout of its campaign: one it no longer lists is over, its `returned`
     // missed (a gap, a reconnect). Battle and secret-module rooms list only their own, so they remove none.
     const campaign = campaignOf(s.room);
@@ -208,6 +211,10 @@ export class Session {
     const next = d.state ?? d.view;
     if (next && typeof next === "object") r.state = next as Record<string, unknown>;
     if (Array.isArray(d.active)) r.active = d.active.map(String);
+    if (ev.kind === "ai_seat") {  // a seat handed to the computer or back (issue 18)
+      r.ai = r.ai.filter((p) => p !== str(d.player));
+      if (d.on === true) r.ai = [...r.ai, str(d.player)].sort();
+    }
     if (LOCK_KINDS.has(ev.kind) && d.action !== "returned") this.applyLock(d, campaignOf(ev.room));
     if (RELEASE_KINDS.has(ev.kind) || (ev.kind === "secret_module" && d.action === "returned")) this.lockouts.delete(str(d.player));
     const carried = !!next && typeof next === "object";

@@ -108,6 +108,8 @@ function sentence(kind: string, d: D): MessageKey | null {
       return d.chosen ? "ev.retreat_made" : "ev.retreat_made.default";
     case "spectator_delay":
       return n(d.ms) > 0 ? "ev.spectator_delay" : "ev.spectator_delay.off";
+    case "ai_seat":  // issue 18: a seat handed to the computer or back; a stand-in for an absent player
+      return d.on ? (d.why === "stand_in" ? "ev.ai_seat.stand_in" : "ev.ai_seat.on") : "ev.ai_seat.off";
     case "muted":
       return `ev.muted.${d.who === "spectators" ? "all" : "one"}.${d.muted ? "on" : "off"}`;
     case "secret_module":

@@ -90,6 +90,15 @@ class Doctrine:
     """The defender holds its ground until this turn, or until an enemy comes this close."""
     cavalry_standoff: int = 8
     """Cavalry that does not charge waits this far from the enemy (outside musket range, inside charge reach)."""
+    hunt_ratio: float = 1.2
+    hunt_turns_left: int = 28
+    """The attacker closes with every enemy once its strength is this many times the enemy's, or when this many
+    turns are left (D-N-2: at the turn limit the defender holds the field)."""
+    hunt_in_column: bool = False
+    """Whether hunting infantry stays in attack column rather than deploying into line (measured: no better)."""
+    hunt_square_inside: int = 4
+    """Hunting infantry forms square only against cavalry this many cells inside its charge reach."""
+
 
 
 @dataclass(slots=True)
@@ -112,6 +121,8 @@ class _Planner:
         self.side = side
         self.actor = Actor(AI_PLAYER, side)
         self.plan = Plan(state=state)
+        self.hunting = False
+        """The attacker closes with every enemy it can reach (`BattleAI._hunting`)."""
 
     def order(self, order: Order) -> bool:
         if not _fits(self.state, order):
@@ -164,6 +175,7 @@ class BattleAI:
         if s.retreat_turn is None and (self._broken(state, side) or self._refuses_battle(state, side)):
             p.order({"type": "retreat"})
         retreating = p.state.sides[side].retreat_turn is not None
+        p.hunting = self._hunting(state, side, visible)
         for uid in [u.id for u in sorted(state.field_units(side), key=lambda u: u.num)]:
             unit = p.unit(uid)
             if not unit.on_field or unit.busy is not None:
@@ -211,6 +223,17 @@ class BattleAI:
         return s.with_battle and state.turn <= s.retreat_free_turns \
             and _strength(state, side) <= _strength(state, state.enemy_of(side))
 
+    def _hunting(self, state: BattleState, side: str, visible: list[str]) -> bool:
+        """D-N-2: the attacker wins only by leaving the enemy nothing on the field (or making it retreat) — at
+        the turn limit the defender holds the field. So once it is much the stronger, or time runs short, it
+        closes with every enemy it sees instead of trading fire."""
+        d = self.doctrine
+        if not state.sides[side].attacker or not visible:
+            return False
+        enemy = max(1, _strength(state, state.enemy_of(side)))
+        return (_strength(state, side) >= d.hunt_ratio * enemy
+                or state.turn >= state.turn_limit - d.hunt_turns_left)
+
     def _wavering(self, unit: Unit) -> bool:
         return unit.arm != ARTILLERY and effective_morale(unit) <= self.doctrine.wavering_morale
 
@@ -221,6 +244,9 @@ class BattleAI:
             return
         uid = unit.id
         threat = any(self._threatens(p.state, e, unit) for e in enemies)
+        late = p.state.turn >= p.state.turn_limit - d.hunt_turns_left
+        if threat and p.hunting and late:  # time runs short: a square only against a charge that can come at once
+            threat = any(self._threatens(p.state, e, unit, margin=-d.hunt_square_inside) for e in enemies)
         if threat:
             if unit.formation != "square":
                 p.order({"type": "formation", "unit": uid, "formation": "square"})
@@ -233,29 +259,31 @@ class BattleAI:
             if not p.order({"type": "formation", "unit": uid, "formation": form}):
                 p.order({"type": "formation", "unit": uid, "formation": "attack_column"})
             unit = p.unit(uid)
-        if (self._assault_favoured(unit, target) and gap <= unit.points + 1
-                and _walk(p, unit, _centre(target), 0.0, contact=True)):
+        assault = self._assault_favoured(unit, target) or (
+            p.hunting and melee_value(unit) + 1 >= melee_value(target) and not self._wavering(unit))
+        if assault and gap <= unit.points + 1 and _walk(p, unit, _centre(target), 0.0, contact=True):
             return
         if not advancing:
             self._face(p, unit, _centre(target))
             return
-        if gap > d.deploy_distance and unit.formation in ("line", "march_column"):
+        column = gap > d.deploy_distance or (p.hunting and d.hunt_in_column)  # hunting: faster, and for melee
+        if column and unit.formation in ("line", "march_column"):
             p.order({"type": "formation", "unit": uid, "formation": "attack_column"})
-        elif gap <= d.deploy_distance and unit.formation in ("attack_column", "march_column"):
+        elif not column and unit.formation in ("attack_column", "march_column"):
             p.order({"type": "formation", "unit": uid, "formation": "line"})
         unit = p.unit(uid)
         self._face(p, unit, _centre(target))
         unit = p.unit(uid)
-        if gap > d.fire_distance:
-            stop = d.fire_distance + target.form.depth / 2 + 0.5
+        if gap > d.fire_distance or p.hunting:
+            stop = (1.0 if p.hunting else d.fire_distance) + target.form.depth / 2 + 0.5
             _walk(p, unit, _centre(target), stop, contact=False)
 
-    def _threatens(self, state: BattleState, cavalry: Unit, unit: Unit) -> bool:
+    def _threatens(self, state: BattleState, cavalry: Unit, unit: Unit, margin: int | None = None) -> bool:
         """Enemy cavalry that could charge `unit` in its next phase: able to charge (N-CAV-5), not held in melee,
         not wavering, and within its speed plus the margin."""
         if cavalry.arm != CAVALRY or cavalry.form.no_charge or self._wavering(cavalry) or in_melee(state, cavalry):
             return False
-        return _gap(unit, cavalry) <= cavalry.type.speed + self.doctrine.square_margin
+        return _gap(unit, cavalry) <= cavalry.type.speed + (self.doctrine.square_margin if margin is None else margin)
 
     def _advancing(self, state: BattleState, unit: Unit, enemies: list[Unit]) -> bool:
         d = self.doctrine
@@ -284,18 +312,29 @@ class BattleAI:
         for target in sorted(enemies, key=lambda e: (_gap(unit, e), e.num)):
             if _gap(unit, target) > reach_cells:
                 break
-            if self._charge_favoured(p.state, unit, target) and self._charge(p, unit, target):
+            favoured = self._charge_favoured(p.state, unit, target) or (
+                p.hunting and not target.form.all_round and not self._wavering(unit))
+            if favoured and self._charge(p, unit, target):
                 return
-        if any(e.form.all_round and _gap(unit, e) <= unit.type.speed + d.square_margin + 2 for e in enemies):
+        squares = [e for e in enemies if e.form.all_round and _gap(unit, e) <= unit.type.speed + d.square_margin + 2]
+        hunted = [e for e in enemies if not e.form.all_round and _gap(unit, e) <= unit.points + 1]
+        if squares and not (p.hunting and hunted):
             self._withdraw(p, unit)  # squares cannot be broken: stand off so that they must unform (N-INF-4)
             return
         if not self._advancing(p.state, unit, enemies):
             return
         prey = [e for e in enemies if not e.form.all_round] or enemies
         target = _nearest(unit, prey)
-        if _gap(unit, target) > d.cavalry_standoff:
+        if p.hunting and not target.form.all_round and not self._wavering(unit):
+            if _gap(unit, target) <= unit.points + 1 and _walk(p, unit, _centre(target), 0.0, contact=True):
+                return  # no room for a charge: into contact all the same (N-MELEE-1)
             self._face(p, unit, _centre(target))
-            _walk(p, p.unit(uid), _centre(target), d.cavalry_standoff + target.form.depth / 2 + 1, contact=False)
+            _walk(p, p.unit(uid), _centre(target), 1.0 + target.form.depth / 2, contact=False)
+            return
+        standoff = d.cavalry_standoff
+        if _gap(unit, target) > standoff:
+            self._face(p, unit, _centre(target))
+            _walk(p, p.unit(uid), _centre(target), standoff + target.form.depth / 2 + 1, contact=False)
 
     def _charge_favoured(self, state: BattleState, unit: Unit, target: Unit) -> bool:
         """N-CHARGE-1, N-MELEE-1: own melee value with the charge bonus against the target's; guns are always worth
@@ -349,10 +388,10 @@ class BattleAI:
             return
         if close:
             return  # canister (N-ART-6) needs no orders
-        if gap <= rng:
+        if gap <= rng and not (p.hunting and gap > rng // 2):
             self._face(p, unit, _centre(target))
         elif unit.kind == "horse_artillery" or self._advancing(p.state, unit, enemies):
-            p.order({"type": "limber", "unit": uid})
+            p.order({"type": "limber", "unit": uid})  # nothing in sight to fire at: closer
 
     def _face(self, p: _Planner, unit: Unit, point: Point) -> None:
         """Turn towards `point` when it is outside the front sector (D-N-5): a wheel of 45° or 90°, or an

@@ -100,7 +100,10 @@ def view_of(state: BattleState, viewer: str) -> dict[str, Any]:
         "kind": "battle", "map": state.map.dump(), "turn": state.turn, "turn_limit": state.turn_limit,
         "order": list(state.order), "phase": state.phase, "active": state.active_side,
         "sides": [s.dump() for s in state.sides.values()], "result": state.result, "hidden": state.hidden,
-        "characteristics": characteristics(frozenset(u.kind for u in state.units.values())),
+        # a side of a hidden battle is told every type's values, not which types the field holds: those of the
+        # enemy units it cannot see would give them away (D-N-7; the AI's fairness test, tests/rooms/test_ai_seats.py)
+        "characteristics": characteristics(frozenset(u.kind for u in state.units.values()) if everything
+                                           else frozenset(UNIT_TYPES)),
     }
     if everything:
         base["units"] = [unit_view(state, u, True) for u in state.units.values()]

@@ -42,7 +42,7 @@ from server.core.errors import BadOrder, IllegalOrder, NotYourTurn, NotYourUnit,
 from server.core.turns import TurnOrder, in_turn_order
 from server.napoleonic.battle.units import UNIT_TYPES
 
-from . import battle_rooms, battles, decisions, fortify, quick, retreats, sieges
+from . import ai, battle_rooms, battles, decisions, fortify, quick, retreats, sieges
 from .events import Ctx
 from .interception import watch
 from .movement import parse_path, path_cost
@@ -327,6 +327,10 @@ class NapoleonicEngine(BaseEngine[NapoleonicState]):
 
     def view(self, state: NapoleonicState, viewer: str) -> dict[str, Any]:
         return view_of(state, viewer)
+
+    def commander(self, view: Mapping[str, Any], team: str, rng_seed: int) -> Sequence[Mapping[str, Any]] | None:
+        """Issue 18: the AI's orders for a power, from its view (ai.py)."""
+        return ai.command(view, team, rng_seed)
 
     def dump(self, state: NapoleonicState) -> dict[str, Any]:
         return state.dump()

@@ -1,0 +1,115 @@
+"""The Continental War's AI commander (issue 18), levels 1–3: a team's orders from the view its players receive
+(its own units in full, the enemy units it has found, C-1.3; the map, tables, proposals and its reconnaissance
+quota are in it too).
+
+What it decides:
+- planning (C-5/C-6): the scenario's deployment stands; it only ends the turn;
+- peace (C-10): it accepts a proposal made to it when its strength (the ratings of its units, C-9) is under
+  `PEACE_ODDS` of the proposer's as far as it knows it, else refuses it;
+- reconnaissance (C-8.3, level 3): while its quota allows, it asks whether the cells in front of its units that
+  it sees nothing in hold an enemy (`presence`), nearest first;
+- operations (C-4, C-9): every unit next to an enemy it knows of takes part in an attack on that cell when the
+  ratings of the units next to it are at least `ATTACK_ODDS` of the defender's (C-9.8, the others in support);
+  the others advance one cell a turn towards the nearest enemy (or the enemy's nearest place), over ground their
+  arm may cross, keeping one unit in each of its cities; a unit much weaker than an adjacent enemy stays.
+The engine validates every order; a refused one is dropped (and, where the rules fine it, fined like a person's).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from server.continental.grid import Cell, direction, neighbours, turn_angle
+
+ATTACK_ODDS = 1.5
+FACINGS_OK = frozenset({"N", "NE", "E", "SE", "S", "SW", "W", "NW"})
+PEACE_ODDS = 0.6
+
+
+def _cell(v: Any) -> Cell:
+    return int(v[0]), int(v[1])
+
+
+def _key(c: Cell) -> str:
+    return f"{c[0]}-{c[1]}"
+
+
+def _dist(a: Cell, b: Cell) -> int:
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+
+
+def _rating(units: Sequence[Mapping[str, Any]]) -> float:
+    return sum(float(u.get("rating") or 0.0) for u in units)
+
+
+def command(view: Mapping[str, Any], team: str, rng_seed: int) -> list[dict[str, Any]]:
+    if team not in (view.get("active") or ()) or view.get("result"):
+        return []
+    mine = [u for u in view.get("units") or () if u.get("team") == team and u.get("cell") is not None]
+    enemies = [u for u in view.get("enemy_units") or () if u.get("cell") is not None and not u.get("neutral")]
+    out: list[dict[str, Any]] = []
+    for p in view.get("proposals") or ():
+        if p.get("to") == team and p.get("status", "open") == "open" and "number" in p:
+            weaker = _rating(mine) < PEACE_ODDS * max(_rating([u for u in enemies if u["team"] == p.get("from")]), 0.1)
+            out.append({"type": "answer_peace", "proposal": p["number"], "accept": weaker})
+    if view.get("phase") != "operations":
+        return out
+    terrain = (view.get("map") or {}).get("terrain") or {}
+    rivers = {_cell(c) for c in (view.get("map") or {}).get("rivers") or ()}
+    speeds = (view.get("tables") or {}).get("speeds_km") or {}
+    occupied = {_cell(u["cell"]) for u in mine} | {_cell(u["cell"]) for u in view.get("enemy_units") or ()
+                                                    if u.get("cell") is not None}
+    enemy_at: dict[Cell, list[Mapping[str, Any]]] = {}
+    for u in enemies:
+        enemy_at.setdefault(_cell(u["cell"]), []).append(u)
+    out += _questions(view, team, mine, enemy_at, terrain)
+    attacking: set[str] = set()
+    orthogonal = int(view.get("level") or 1) == 1  # C-4.3bis: at level 1 counters face N, E, S or W
+    for target in sorted(enemy_at, key=lambda c: (_rating(enemy_at[c]), c)):
+        near = [u for u in mine if _dist(_cell(u["cell"]), target) == 1 and u["id"] not in attacking
+                and (not orthogonal or _cell(u["cell"])[0] == target[0] or _cell(u["cell"])[1] == target[1])]
+        if near and _rating(near) >= ATTACK_ODDS * _rating(enemy_at[target]):
+            first = sorted(near, key=lambda u: (-float(u.get("rating") or 0), u["id"]))
+            for u in first:  # C-9.8: a unit strikes with its front
+                towards = direction(_cell(u["cell"]), target)
+                if u.get("facing") in FACINGS_OK and turn_angle(str(u["facing"]), towards) > 45:
+                    out.append({"type": "turn", "unit": u["id"], "facing": towards})
+            out.append({"type": "attack", "target": list(target), "echelons": [[u["id"] for u in first]],
+                        "support": [], "advance": True})
+            attacking |= {u["id"] for u in near}
+    goals = list(enemy_at) or [_cell(p["cell"]) for p in (view.get("map") or {}).get("places") or ()
+                               if (view.get("control") or {}).get(p.get("name")) not in (None, team)]
+    for u in sorted(mine, key=lambda u: u["id"]):
+        here = _cell(u["cell"])
+        if u["id"] in attacking or not goals or any(_dist(here, c) == 1 for c in enemy_at):
+            continue
+        goal = min(goals, key=lambda c: (_dist(here, c), c))
+        steps = [c for c in sorted(neighbours(here)) if c not in occupied and c not in enemy_at
+                 and _passable(speeds, terrain.get(_key(c)), str(u.get("arm")))]
+        step = min(steps, key=lambda c: (_dist(c, goal), c in rivers, c), default=None)  # rivers: a last resort
+        if step is not None and _dist(step, goal) < _dist(here, goal) and not (step in rivers and u.get("arm") == "AD"):
+            out.append({"type": "move", "unit": u["id"], "path": [list(step)]})
+            occupied.discard(here)
+            occupied.add(step)
+    return out
+
+
+def _passable(speeds: Mapping[str, Any], ground: Any, arm: str) -> bool:
+    row = speeds.get(str(ground)) if ground is not None else speeds.get("plain")
+    return isinstance(row, Mapping) and isinstance(row.get(arm), (int, float)) and row.get(arm, 0) > 0
+
+
+def _questions(view: Mapping[str, Any], team: str, mine: Sequence[Mapping[str, Any]],
+               enemy_at: Mapping[Cell, Any], terrain: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """C-8.3: presence questions on the cells two ahead of its units that it sees nothing in, within its quota."""
+    recon = view.get("recon") or {}
+    costs = ((view.get("tables") or {}).get("recon") or {}).get("costs") or {}
+    left = float(recon.get("quota") or 0) - float(recon.get("spent") or 0)
+    cost = float(costs.get("presence") or 0)
+    if not view.get("war") or cost <= 0 or left < cost:
+        return []
+    cells = sorted({(x + dx, y + dy) for u in mine for x, y in [_cell(u["cell"])] for dx in (-2, 0, 2)
+                    for dy in (-2, 0, 2) if (dx, dy) != (0, 0)} - set(enemy_at) - {_cell(u["cell"]) for u in mine})
+    cells = [c for c in cells if terrain.get(_key(c)) not in (None, "sea")]
+    return [{"type": "question", "kind": "presence", "cell": list(c)} for c in cells[: int(left // cost)][:3]]

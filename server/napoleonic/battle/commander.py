@@ -1,0 +1,62 @@
+"""The battle's AI commander (issue 18): a side's orders decided from the view its players receive, never from
+the state (D-N-7: in a hidden battle the enemy units it cannot see are not in its view).
+
+The view is turned into a *belief*: a battle state holding the side's own units as the view shows them in full,
+and of the enemy only what the view shows (position, facing, formation; the type's base values for what it does
+not show — morale, losses, orders). The battle AI (ai.py) plans the phase on that belief, trying each order on the
+engine there, so its orders are ones the real engine will normally accept; the room still validates each against
+the real state, and a refused one is dropped. The belief's dice come from `rng_seed` (the room's generator), so
+the decision is a pure function of (view, side, seed): two states with the same view give the same orders.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from server.core.dice import Dice
+
+from .ai import BattleAI
+from .engine import BattleEngine
+from .state import BattleState, new_unit
+
+_OWN_FIELDS = ("loss_tolerance", "guns", "accuracy", "points", "barrage_turns", "losses")
+
+
+def belief(view: Mapping[str, Any], side: str, rng_seed: int) -> BattleState:
+    """The battle as `side` believes it to be from its view (see the module's docstring)."""
+    units: list[dict[str, Any]] = []
+    for num, u in enumerate(view.get("units") or (), start=1):
+        unit = new_unit(str(u["id"]), str(u["side"]), str(u["type"]), num, formation=str(u["formation"]))
+        unit.x, unit.y, unit.facing, unit.status = int(u["x"]), int(u["y"]), int(u["facing"]), str(u["status"])
+        data = unit.dump()
+        if u["side"] == side and "base_morale" in u:  # its own units, in full
+            data["morale"] = data["morale_mark"] = int(u["base_morale"])
+            for name in _OWN_FIELDS:
+                if u.get(name) is not None:
+                    data[name] = u[name]
+            data["busy"] = u.get("busy")
+            data["targets"] = [list(t) for t in u.get("targets") or ()]
+            data["halted"] = u.get("move_ended") or ""
+        units.append(data)
+    return BattleState.load({
+        "map": view["map"], "units": units, "sides": view["sides"], "dice": Dice.from_seed(rng_seed).state,
+        "turn": view["turn"], "order": view["order"], "phase": view["phase"], "melees": view.get("melees") or [],
+        "reinforcements": view.get("reinforcements") or [], "turn_limit": view["turn_limit"],
+        "hidden": view.get("hidden", False), "result": view.get("result"),
+    })
+
+
+def command(view: Mapping[str, Any], side: str, rng_seed: int, ai: BattleAI | None = None) -> Sequence[dict[str, Any]]:
+    """The orders of `side`'s order phase (D-N-1), from its view; none when it is not its phase."""
+    if view.get("result") is not None or view.get("active") != side:
+        return []
+    return (ai or BattleAI()).plan(belief(view, side, rng_seed), side).orders
+
+
+class CommandedBattleEngine(BattleEngine):
+    """The battle engine with its AI commander (the registry's "battle": the AI plans with the engine's own
+    rules, so it is the engine's subclass rather than a method the engine's module would import)."""
+
+    def commander(self, view: Mapping[str, Any], team: str, rng_seed: int) -> Sequence[Mapping[str, Any]] | None:
+        return command(view, team, rng_seed, BattleAI(self))
