@@ -15,56 +15,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
-import time
-from typing import Any
 
 import aiohttp
-import msgpack
-
-PACE_S = 0.06  # the server takes 20 messages a second per connection: stay under it
-RETRYABLE = ("unavailable", "outcome_unknown")
+from seat import Seat
 
 
-class Seat:
-    """One websocket: answers matched to requests by cid, and the room as this seat last saw it."""
-
-    def __init__(self, ws: aiohttp.ClientWebSocketResponse) -> None:
-        self.ws = ws
-        self.cid = time.time_ns() // 1000 + random.randrange(1000)  # never reused by this seat, across runs too
-        self.state: dict[str, Any] = {}
-        self.seq = 0  # the room's sequence number that `state` is at
-        self.answers: dict[int, asyncio.Future[dict[str, Any]]] = {}
-        self.changed = asyncio.Event()
-
-    async def read(self) -> None:
-        async for frame in self.ws:
-            if frame.type != aiohttp.WSMsgType.BINARY:
-                continue
-            msg = msgpack.unpackb(frame.data, raw=False)
-            if msg["t"] == "ping":
-                await self.ws.send_bytes(msgpack.packb({"t": "pong", "nonce": msg["nonce"], "cid": 0}))
-            elif msg["t"] in ("snapshot", "view"):
-                self.state, self.seq = msg["state"], msg["seq"]  # the room as we may see it; `ev`s are news
-                self.changed.set()
-            elif msg.get("cid") in self.answers:
-                self.answers.pop(msg["cid"]).set_result(msg)
-        self.changed.set()
-
-    async def request(self, msg: dict[str, Any]) -> dict[str, Any]:
-        """Send with a new cid and wait for its answer; retry the retryable errors with the same cid."""
-        self.cid += 1
-        cid = self.cid
-        for _ in range(20):
-            await asyncio.sleep(PACE_S)
-            answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-            self.answers[cid] = answer
-            await self.ws.send_bytes(msgpack.packb({**msg, "cid": cid}))
-            reply = await asyncio.wait_for(answer, 30)
-            if reply["t"] != "error" or reply["code"] not in RETRYABLE:
-                return reply
-            print(f"{msg['t']} cid {cid}: {reply['code']}, retrying with the same cid")
-            await asyncio.sleep(reply.get("retry_after_ms", 500) / 1000)
-        return reply
+class CampaignSeat(Seat):
+    """A seat in a campaign room: knows when its team is to act."""
 
     async def my_turn(self, team: str, after: int) -> bool:
         """Wait for a view at or past `after` (our last ack's seq: the view may come after the ack), then until this
@@ -74,16 +31,13 @@ class Seat:
                 return False
             if self.seq >= after and team in self.state.get("active", []):
                 return True
-            self.changed.clear()
-            await self.changed.wait()
-            if self.ws.closed:
-                raise ConnectionError("the server closed the connection")
+            await self.next_change()
 
 
 async def play(url: str, token: str, turns: int, rng: random.Random) -> tuple[int, int]:
     """Play up to `turns` turns; return (turns played, orders accepted)."""
     async with aiohttp.ClientSession() as http, http.ws_connect(url) as ws:
-        seat = Seat(ws)
+        seat = CampaignSeat(ws)
         reader = asyncio.create_task(seat.read())
         welcome = await seat.request({"t": "hello", "token": token, "name": "example bot"})
         assert welcome["t"] == "welcome", welcome
