@@ -18,47 +18,7 @@ import math
 from typing import Any
 
 import aiohttp
-import msgpack
-
-PACE_S = 0.06  # the server takes 20 messages a second per connection: stay under it
-
-
-class Session:
-    """One websocket: requests answered by cid, and the room as this seat last saw it (snapshot or view)."""
-
-    def __init__(self, ws: aiohttp.ClientWebSocketResponse) -> None:
-        self.ws, self.cid = ws, 0
-        self.state: dict[str, Any] = {}
-        self.answers: dict[int, asyncio.Future[dict[str, Any]]] = {}
-        self.changed = asyncio.Event()
-
-    async def read(self) -> None:
-        async for frame in self.ws:
-            if frame.type != aiohttp.WSMsgType.BINARY:
-                continue
-            msg = msgpack.unpackb(frame.data, raw=False)
-            if msg["t"] == "ping":
-                await self.send({"t": "pong", "nonce": msg["nonce"]})
-            elif msg["t"] in ("snapshot", "view"):
-                self.state = msg["state"]
-                self.changed.set()
-            elif msg.get("cid") in self.answers:
-                self.answers.pop(msg["cid"]).set_result(msg)
-        self.changed.set()
-
-    async def send(self, msg: dict[str, Any], answer: asyncio.Future[dict[str, Any]] | None = None) -> None:
-        """Send with the next cid (every message carries one); `answer` gets the reply that echoes it."""
-        self.cid += 1
-        if answer is not None:
-            self.answers[self.cid] = answer
-        await self.ws.send_bytes(msgpack.packb({**msg, "cid": self.cid}))
-
-    async def request(self, msg: dict[str, Any]) -> dict[str, Any]:
-        """Send and wait for the ack, error, welcome, joined or options that answers it."""
-        await asyncio.sleep(PACE_S)
-        answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-        await self.send(msg, answer)
-        return await asyncio.wait_for(answer, 30)
+from seat import Seat
 
 
 def centre(unit: dict[str, Any]) -> tuple[float, float]:
@@ -84,7 +44,7 @@ def choose(opts: dict[str, Any], enemies: list[dict[str, Any]]) -> dict[str, Any
 
 async def play(url: str, token: str, room: str, retreat_after: int | None) -> dict[str, Any]:
     async with aiohttp.ClientSession() as http, http.ws_connect(url) as ws:
-        s = Session(ws)
+        s = Seat(ws)
         reader = asyncio.create_task(s.read())
         welcome = await s.request({"t": "hello", "token": token, "name": "battle bot"})
         side = welcome["team"]
@@ -92,10 +52,7 @@ async def play(url: str, token: str, room: str, retreat_after: int | None) -> di
         played = -1
         while not s.state.get("result"):
             if s.state.get("active") != side or s.state.get("turn") == played:
-                s.changed.clear()
-                await s.changed.wait()
-                if reader.done():
-                    raise ConnectionError("the server closed the connection")
+                await s.next_change()
                 continue
             played = s.state["turn"]
             if retreat_after is not None and played >= retreat_after:
