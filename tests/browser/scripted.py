@@ -110,6 +110,24 @@ if __name__ == "__main__":
     fight_in_thread(url, {"red": red, "blue": blue}, battle, int(sys.argv[5]) if len(sys.argv) > 5 else 6)
 
 
+def release_from_the_secret_module(ws_url: str, moderator_token: str, players: list[str]) -> list[str]:
+    """The umpire brings these players back from the secret module (D-N-14), as the desk's Release does; returns
+    those who were there (a general's fate is a roll: who falls depends on the battle)."""
+    async def run() -> list[str]:
+        umpire = await signed_in(ws_url, moderator_token)
+        try:
+            answers = [await umpire.request({"t": "mod_release", "player": p}) for p in players]
+        finally:
+            await umpire.close()
+        return [p for p, a in zip(players, answers, strict=True) if a["t"] == "ack"]
+
+    released: list[str] = []  # in a thread of its own: Playwright's sync API holds this thread's event loop
+    thread = threading.Thread(target=lambda: released.extend(asyncio.run(run())), daemon=True)
+    thread.start()
+    thread.join(30)
+    return released
+
+
 def room_log(data_dir: Path, room: str) -> list[Any]:
     """The records of a room as the embedded store wrote them (read beside the running server, which holds the
     store's lock; whole frames only)."""

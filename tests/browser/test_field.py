@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import shot, sync_api
-from tests.browser.scripted import fight_in_thread, room_log, visible_events
+from tests.browser.scripted import fight_in_thread, release_from_the_secret_module, room_log, visible_events
 from tests.browser.test_client import battle_tab, end_battle, march_to_battle, say, watch_battle
 from tests.conftest import ServerProcess
 
@@ -150,7 +150,11 @@ def test_a_finished_battle_replays_event_by_event_each_side_seeing_only_its_own_
     assert chats == []  # neither side's channel reaches the spectators
     shot(spectator, "replay")
 
-    # blue's player, as blue: its own channel, never red's
+    # blue's player, as blue: its own channel, never red's. A beaten general may fall (a roll), and a player in the
+    # secret module replays nothing but the public view (issue 12 item 2): the umpire brings blue's players back
+    if release_from_the_secret_module(web_server.ws_url, made["moderator_token"], ["blue-1", "blue-2"]):
+        expect(blue.get_by_test_id("back-banner")).to_be_visible(timeout=10_000)
+        battle_tab(blue).click()
     blue.get_by_test_id("open-replay").click()
     blue_bar = blue.get_by_test_id("replay-bar")
     expect(blue_bar).to_have_attribute("data-events", str(len(seen["team:blue"])), timeout=10_000)
