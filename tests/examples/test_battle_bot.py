@@ -9,25 +9,16 @@ import subprocess
 import sys
 from pathlib import Path
 
-from server.rooms.ids import RoomId
 from tests.conftest import ServerProcess
 from tests.net.client import join_when_spawned
-from tests.net.test_play import table
+from tests.net.test_play import battle_accepted, table
 
 BOT = Path(__file__).resolve().parents[2] / "examples" / "battle_bot.py"
 
 
 async def test_the_example_bot_plays_a_battle_to_its_end_issue_14(server: ServerProcess) -> None:
     async with table(server, scenario="napoleonic") as t:
-        for c in t.all:
-            await c.wait(lambda m: m["t"] == "snapshot")
-        march = {"type": "move", "army": "bulow", "path": [[23, 19], [22, 18]]}
-        assert (await t.red2.request({"t": "order", "room": t.room, "order": march}))["t"] == "ack"
-        contact = await t.blue2.wait(lambda m: m["t"] == "view" and m["state"]["battles"])
-        battle = contact["state"]["battles"][0]["id"]
-        answer = {"type": "answer", "battle": battle, "choice": "accept"}
-        assert (await t.blue2.request({"t": "order", "room": t.room, "order": answer}))["t"] == "ack"
-        room = str(RoomId.child_room(t.made["campaign"], str(battle)))
+        room = await battle_accepted(t)
         await join_when_spawned(t.spectator, room)
         tokens = {(s["team"], s["seat"]): s["token"] for s in t.made["seats"]}
         bots = [await asyncio.create_subprocess_exec(

@@ -7,12 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from server.rooms.ids import RoomId
 from shared.protocol.options import BattleOptions, SkirmishOptions
 from shared.protocol.server import Options
 from tests.conftest import ServerProcess
 from tests.net.client import Client, join_when_spawned
-from tests.net.test_play import table
+from tests.net.test_play import battle_accepted, table
 
 
 async def ask(c: Client, room: str, unit: str | None = None) -> dict[str, Any]:
@@ -22,15 +21,7 @@ async def ask(c: Client, room: str, unit: str | None = None) -> dict[str, Any]:
 async def test_a_battle_unit_s_options_over_the_wire_are_the_engine_s_and_accepted_issue_14(
         server: ServerProcess) -> None:
     async with table(server, scenario="napoleonic") as t:
-        for c in t.all:
-            await c.wait(lambda m: m["t"] == "snapshot")
-        march = {"type": "move", "army": "bulow", "path": [[23, 19], [22, 18]]}
-        assert (await t.red2.request({"t": "order", "room": t.room, "order": march}))["t"] == "ack"
-        contact = await t.blue2.wait(lambda m: m["t"] == "view" and m["state"]["battles"])
-        battle_id = contact["state"]["battles"][0]["id"]
-        answer = {"type": "answer", "battle": battle_id, "choice": "accept"}
-        assert (await t.blue2.request({"t": "order", "room": t.room, "order": answer}))["t"] == "ack"
-        room = str(RoomId.child_room(t.made["campaign"], str(battle_id)))
+        room = await battle_accepted(t)
         not_joined = await ask(t.red2, room)
         assert not_joined["t"] == "error" and not_joined["code"] == "not_joined"
         for c in (t.red2, t.blue2, t.spectator):

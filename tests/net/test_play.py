@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
+from server.rooms.ids import RoomId
 from tests.conftest import ServerProcess
 from tests.net.client import Client, signed_in
 
@@ -56,6 +57,19 @@ async def table(server: ServerProcess, **kw: Any) -> AsyncIterator[Table]:
     finally:
         for c in t.all:
             await c.close()
+
+
+async def battle_accepted(t: Table) -> str:
+    """On the Napoleonic map, Bülow marches into contact and blue accepts battle (D-NAP-4): the battle room's id."""
+    for c in t.all:
+        await c.wait(lambda m: m["t"] == "snapshot")
+    march = {"type": "move", "army": "bulow", "path": [[23, 19], [22, 18]]}
+    assert (await t.red2.request({"t": "order", "room": t.room, "order": march}))["t"] == "ack"
+    contact = await t.blue2.wait(lambda m: m["t"] == "view" and m["state"]["battles"])
+    battle = contact["state"]["battles"][0]["id"]
+    answer = {"type": "answer", "battle": battle, "choice": "accept"}
+    assert (await t.blue2.request({"t": "order", "room": t.room, "order": answer}))["t"] == "ack"
+    return str(RoomId.child_room(t.made["campaign"], str(battle)))
 
 
 def move(room: str, counter: str, x: int, y: int) -> dict[str, Any]:
