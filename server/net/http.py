@@ -25,7 +25,12 @@ from shared.protocol.http import (
     TokenReissued,
 )
 
-_REPLAY_STATUS = {"no_such_room": 404, "bad_message": 400, "not_over": 409, "unauthorized": 401, "forbidden": 403}
+_ROOM_ERROR_STATUS = {"no_such_room": 404, "not_over": 409, "unauthorized": 401, "forbidden": 403}
+
+
+def _room_error(exc: RoomError) -> web.Response:
+    return web.json_response({"error": exc.code, "message": exc.message, "rule": exc.rule},
+                             status=_ROOM_ERROR_STATUS.get(exc.code, 400))
 
 
 def _invalid(exc: ValidationError) -> web.Response:
@@ -108,8 +113,7 @@ async def reissue_token(request: web.Request) -> web.Response:
     try:
         member, token = await node.hub.reissue_token(_bearer(request), request.match_info["campaign"], body.player)
     except RoomError as exc:
-        status = {"forbidden": 403, "no_such_room": 404}.get(exc.code, 400)
-        return web.json_response({"error": exc.code, "message": exc.message, "rule": exc.rule}, status=status)
+        return _room_error(exc)
     return web.json_response(TokenReissued(player=member.player, token=token, link=node.link(token)).model_dump())
 
 
@@ -125,8 +129,7 @@ async def name_spectator(request: web.Request) -> web.Response:
     try:
         member, token = await node.hub.name_spectator(_bearer(request), request.match_info["campaign"], body.name)
     except RoomError as exc:
-        status = {"forbidden": 403, "no_such_room": 404}.get(exc.code, 400)
-        return web.json_response({"error": exc.code, "message": exc.message, "rule": exc.rule}, status=status)
+        return _room_error(exc)
     return web.json_response(TokenReissued(player=member.player, token=token, link=node.link(token)).model_dump(),
                              status=201)
 
@@ -169,8 +172,7 @@ async def replay(request: web.Request) -> web.Response:
             campaign=hub.rooms.get(RoomId.campaign_room(rid.campaign)), away=away,
             by=request.query.get("by", "turn"))
     except RoomError as exc:
-        return web.json_response({"error": exc.code, "message": exc.message},
-                                 status=_REPLAY_STATUS.get(exc.code, 400))
+        return _room_error(exc)
     response = web.json_response(body)
     response.enable_compression()
     return response
