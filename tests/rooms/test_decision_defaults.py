@@ -6,9 +6,12 @@ waits for flags and the decision's documented default holds: a defender who flag
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+from server.rooms.hub import Hub
 from server.rooms.ids import RoomId
 from server.rooms.members import Member
+from server.rooms.room import Room
 from tests.napoleonic.campaign.test_engine import result_of, setup_of
 from tests.rooms.helpers import ManualClock, open_hub
 from tests.rooms.test_battles import napoleonic, players, until
@@ -16,14 +19,18 @@ from tests.rooms.test_battles import napoleonic, players, until
 TURN_MS = 60_000  # the clock of tests.rooms.helpers.spec
 
 
-async def test_a_defender_who_flags_in_its_own_turn_accepts_battle_D_NAP_4(tmp_path: Path) -> None:
-    clock = ManualClock()
-    hub = await open_hub(tmp_path, clock)
+async def _red_marches_into_blue(tmp_path: Path) -> tuple[Hub, dict[str, Any], dict[str, Member], Room]:
+    """A Napoleonic campaign on a manual clock where red's r1 has just marched into contact with blue."""
+    hub = await open_hub(tmp_path, ManualClock())
     made = await hub.create_campaign(napoleonic())
     m = players(made["campaign"])
-    room = hub.rooms[made["room"]]
     await hub.submit(made["room"], "order", {"order": {"type": "move", "army": "r1", "path": [[11, 17], [12, 17]]}},
                      m["red-1"])
+    return hub, made, m, hub.rooms[made["room"]]
+
+
+async def test_a_defender_who_flags_in_its_own_turn_accepts_battle_D_NAP_4(tmp_path: Path) -> None:
+    hub, made, m, room = await _red_marches_into_blue(tmp_path)
     assert room.state.game.battles["1"]["status"] == "contact"
     await hub.submit(made["room"], "end_turn", {}, m["red-1"])
     assert room.state.clocks is not None and "blue" in room.state.clocks.running()  # blue's own turn, undecided
@@ -38,13 +45,7 @@ async def test_a_defender_who_flags_in_its_own_turn_accepts_battle_D_NAP_4(tmp_p
 
 
 async def test_a_beaten_army_whose_team_flags_retreats_by_the_engines_choice_D_NAP_3(tmp_path: Path) -> None:
-    clock = ManualClock()
-    hub = await open_hub(tmp_path, clock)
-    made = await hub.create_campaign(napoleonic())
-    m = players(made["campaign"])
-    room = hub.rooms[made["room"]]
-    await hub.submit(made["room"], "order", {"order": {"type": "move", "army": "r1", "path": [[11, 17], [12, 17]]}},
-                     m["red-1"])
+    hub, made, m, room = await _red_marches_into_blue(tmp_path)
     await hub.submit(made["room"], "order", {"order": {"type": "answer", "battle": "1", "choice": "accept"}},
                      m["blue-2"])
     started = setup_of(room.state.game, "1")  # the battle's setup: the public event names no forces
