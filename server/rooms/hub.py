@@ -235,10 +235,10 @@ class Hub:
             room = RoomId.campaign_room(member.campaign)
         elif kind == "chat" and RoomId(room).kind == "secret_module":
             secret_module.refuse_voice(member, await self.lockout_of(member))
-        if kind == "chat":  # the class the writer sees the game as decides who hears it (channels.kept_under)
-            view = spectating.viewer_of(await self.joins.policy(member.campaign), member)
-            body = {**body, "view": view} if member.role == "spectator" else {k: v for k, v in body.items()
-                                                                             if k != "view"}
+        if kind == "chat":  # a spectator's class decides who hears it (channels.kept_under); the server says it
+            body = {k: v for k, v in body.items() if k != "view"}
+            if member.role == "spectator":
+                body["view"] = spectating.viewer_of(await self.joins.policy(member.campaign), member)
         return await self.submit(room, kind, body, member, request)
 
     async def options(self, member: Member, room_id: str, unit: str | None) -> dict[str, Any] | None:
