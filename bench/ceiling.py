@@ -206,14 +206,21 @@ def common_step(mine: list[dict[str, Any]], theirs: list[dict[str, Any]]) -> dic
     return {"rate": rate, "ours": ok_m[rate]["p99_ms"], "baseline": ok_t[rate]["p99_ms"]}
 
 
+def ours_vs(rows: list[dict[str, Any]], baseline: str) -> dict[str, Any]:
+    """Ours ÷ `baseline` from one run's rows (one per server): throughput at the ceiling and CPU per frame there."""
+    by = {r["server"]: r for r in rows}
+    if "ours" not in by or baseline not in by:
+        return {}
+    return {
+        "throughput": ratio(by["ours"]["max_sustainable_fps"], by[baseline]["max_sustainable_fps"]),
+        "cpu_per_frame": ratio(cpu_per_frame(by["ours"]), cpu_per_frame(by[baseline])),
+    }
 
 
 def ours_vs_bare(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    """Ours ÷ bare from one run's rows (one per server): throughput at the ceiling and CPU per frame there."""
-    by = {r["server"]: r for r in rows}
-    if "ours" not in by or "bare" not in by:
-        return {}
-    return {
-        "throughput": ratio(by["ours"]["max_sustainable_fps"], by["bare"]["max_sustainable_fps"]),
-        "cpu_per_frame": ratio(cpu_per_frame(by["ours"]), cpu_per_frame(by["bare"])),
-    }
+    return ours_vs(rows, "bare")
+
+
+def ratio_fields(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """`ratios_ours_vs_<baseline>` for each Python baseline in the run (bare aiohttp, picows)."""
+    return {f"ratios_ours_vs_{b}": ours_vs(rows, b) for b in ("bare", "picows") if any(r["server"] == b for r in rows)}

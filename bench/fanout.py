@@ -1,4 +1,5 @@
-"""Fan-out ceiling: one room, N spectators, a rising event rate, our server against bare aiohttp and Node `ws`.
+"""Fan-out ceiling: one room, N spectators, a rising event rate, our server against bare aiohttp, picows and Node
+`ws`.
 
 For each N, every server runs at once with its N spectators; for each payload (128 B; the recorded few-KB turn
 result) the offered event rate rises by `--factor` per step, the servers taking their steps in turn at each rate
@@ -39,7 +40,7 @@ async def run_n(n: int, kinds: list[str], payloads: list[str], args: argparse.Na
                          "rss_per_conn_bytes": round((rss_bytes(target.pid) - idle) / n), "by_payload": {}})
         for name in payloads:
             contestants = [
-                Contestant(f"{t.kind:<5} N={n:<5} {name:<5}", [t.pid], mine,
+                Contestant(f"{t.kind:<6} N={n:<5} {name:<5}", [t.pid], mine,
                            [await t.publisher(payload(name, t.rooms[0].room))])
                 for t, mine in zip(servers, clients, strict=True)
             ]
@@ -60,7 +61,7 @@ def compare(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for (kind, n), ours in by.items():
         if kind != "ours":
             continue
-        for base_kind in ("bare", "node"):
+        for base_kind in ("bare", "picows", "node"):
             base = by.get((base_kind, n))
             if base is None:
                 continue

@@ -1,8 +1,9 @@
 """Redis relay: events put into a room on node A reach spectators on node B through Redis; ours against a bare
 redis-py relay (two bench/servers/bare_aiohttp.py processes, one PUBLISH per event, a pattern subscription
-relaying each message to the local sockets) doing the same work in the same run.
+relaying each message to the local sockets) and a picows relay (bench/servers/picows_server.py, the same over
+redis-py, its frames coalesced per socket per loop turn) doing the same work in the same run.
 
-Both nodes of a pair run pinned to core 0, the load on core 1; both pairs run at once and climb in lockstep
+Both nodes of a pair run pinned to core 0, the load on core 1; all pairs run at once and climb in lockstep
 (bench/ceiling.py). Each pair gets a private `redis-server` started for the run when one is installed (nothing
 else publishes on it), else both share `--redis-url`/REDIS_URL. Redis's own count of PUBLISH calls gives the
 publishes per event (1 for the bare relay; below 1 when ours coalesces a tick's events; not separable when the
@@ -10,7 +11,7 @@ pairs share a Redis). The per-room rate rises as in bench/fanout.py; reported pe
 sustainable delivered frames/s at node B, latency there, CPU of both nodes per delivered frame, and ours ÷ bare.
 Our nodes use a fresh key prefix, deleted afterwards.
 
-    python -m bench.relay [--n 200] [--payload turn] [--servers ours,bare] [--seconds 2]
+    python -m bench.relay [--n 200] [--payload turn] [--servers ours,bare,picows] [--seconds 2]
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from bench import cli, targets
-from bench.ceiling import Contestant, ceilings, ours_vs_bare
+from bench.ceiling import Contestant, ceilings, ratio_fields
 from bench.common import free_port
 from bench.payloads import frame_size, payload
 
@@ -95,7 +96,7 @@ async def pair(
     clients = await b.spectators(args.n, probes=min(10, max(2, args.n // 5)))
     room = a.rooms[0].room
     pub = await a.publisher(payload(args.payload, room))
-    return Contestant(f"{kind:<5} A→B N={args.n}", [a.pid, b.pid], clients, [pub]), frame_size(args.payload, room)
+    return Contestant(f"{kind:<6} A→B N={args.n}", [a.pid, b.pid], clients, [pub]), frame_size(args.payload, room)
 
 
 async def amain(args: argparse.Namespace) -> dict[str, Any]:
@@ -122,16 +123,16 @@ async def amain(args: argparse.Namespace) -> dict[str, Any]:
         **result,
     } for kind, (_, size), result in zip(kinds, pairs, results, strict=True)]
     return {
-        "target": {"throughput_ours_vs_bare_at_least": 0.7},
+        "target": {"throughput_ours_vs_bare_at_least": 0.7},  # and ours ÷ picows beside it
         "settings": cli.settings(args, "redis_urls", "prefix"),
         "redis": "a private redis-server per server kind" if own else "one Redis (PUBLISH counts not separable)",
         "rows": rows,
-        "ratios_ours_vs_bare": ours_vs_bare(rows),
+        **ratio_fields(rows),
     }
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = cli.parser(__doc__, seconds_help="length of each rate step")
+    p = cli.parser(__doc__, servers="ours,bare,picows", seconds_help="length of each rate step")
     p.add_argument("--n", type=int, default=200, help="spectators on node B")
     p.add_argument("--payload", default="turn", choices=["small", "turn"])
     p.add_argument("--start-fps", type=float, default=4000.0)

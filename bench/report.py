@@ -101,9 +101,10 @@ def _ceiling_rows(doc: dict[str, Any], title: str, what: str) -> list[str]:
         if r.get("redis_calls_per_event"):
             out += ["", f"Redis calls per event, {r['server']} (both nodes): " + ", ".join(
                 f"{cmd.upper()} {n}" for cmd, n in r["redis_calls_per_event"].items()) + "."]
-    ratios = doc.get("ratios_ours_vs_bare") or {}
-    if ratios:
-        out += ["", f"ours ÷ bare: throughput {ratios['throughput']}, CPU per frame {ratios['cpu_per_frame']}."]
+    for base in ("bare", "picows"):
+        ratios = doc.get(f"ratios_ours_vs_{base}") or {}
+        if ratios:
+            out += ["", f"ours ÷ {base}: throughput {ratios['throughput']}, CPU per frame {ratios['cpu_per_frame']}."]
     return out
 
 
@@ -174,7 +175,7 @@ def _ratio(value: float | None) -> str:
 
 
 def targets(docs: dict[str, dict[str, Any]]) -> list[str]:
-    """Every target of issue 8 with the figure that decides it, from the stored results."""
+    """Every target of issues 8 and 20 with the figure that decides it, from the stored results."""
     rows: list[tuple[str, str, str]] = []
     fan = docs.get("fanout")
     for c in (fan or {}).get("ratios", []):
@@ -197,14 +198,34 @@ def targets(docs: dict[str, dict[str, Any]]) -> list[str]:
             mem = c["rss_per_conn_delta_bytes"]
             rows.append((f"memory/conn ≤ bare + 16 KiB ({where})", f"{mem / 1024:+.1f} KiB",
                          _verdict(mem <= 16 * 1024)))
+        elif c["baseline"] == "picows":
+            t = c["throughput"]
+            rows.append((f"fan-out throughput ≥ 0.7 × picows, the baseline at the limit ({where}; issue 20)",
+                         _ratio(t), _verdict(None if t is None else t >= 0.7)))
         else:
             t = c["throughput"]
             rows.append((f"fan-out throughput ≥ 1.0 × Node ws ({where})", _ratio(t),
                          _verdict(None if t is None else t >= 1)))
+    rooms = docs.get("rooms") or {}
+    bare, fast = rooms.get("ratios_ours_vs_bare") or {}, rooms.get("ratios_ours_vs_picows") or {}
+    if bare:
+        t, cpu = bare["throughput"], bare["cpu_per_frame"]
+        rows.append(("many rooms throughput ≥ 0.8 × bare aiohttp (issue 20)", _ratio(t),
+                     _verdict(None if t is None else t >= 0.8)))
+        rows.append(("many rooms CPU/frame ≤ 1.3 × bare (issue 20)", _f(cpu, 3),
+                     _verdict(None if cpu is None else cpu <= 1.3)))
+    if fast:
+        t = fast["throughput"]
+        met = bare.get("throughput") is not None and bare["throughput"] >= 0.8
+        rows.append(("many rooms throughput ≥ 0.7 × picows once ≥ 0.8 × bare (issue 20)", _ratio(t),
+                     _verdict(None if t is None or not met else t >= 0.7)))
     relay = docs.get("relay")
     if relay and relay.get("ratios_ours_vs_bare"):
         t = relay["ratios_ours_vs_bare"]["throughput"]
         rows.append(("Redis relay ≥ 0.7 × bare relay", _f(t, 3), _verdict(None if t is None else t >= 0.7)))
+    if relay and relay.get("ratios_ours_vs_picows"):
+        t = relay["ratios_ours_vs_picows"]["throughput"]
+        rows.append(("Redis relay ÷ picows relay (no target: how far from the limit)", _ratio(t), "—"))
     slow = docs.get("slow") or {"rows": []}
     for r in slow["rows"]:
         if r["server"] != "ours":
@@ -233,8 +254,8 @@ def targets(docs: dict[str, dict[str, Any]]) -> list[str]:
                      _verdict(frames["target_bundle_met"])))
     if not rows:
         return []
-    return ["### Targets of issue 8 (ours ÷ baseline, same run)", "", "| target | figure | verdict |", "|---|---|---|",
-            *(f"| {a} | {b} | {c} |" for a, b, c in rows)]
+    return ["### Targets of issue 8 and issue 20 (ours ÷ baseline, same run)", "", "| target | figure | verdict |",
+            "|---|---|---|", *(f"| {a} | {b} | {c} |" for a, b, c in rows)]
 
 
 RENDER: dict[str, Callable[[dict[str, Any]], list[str]]] = {

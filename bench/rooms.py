@@ -1,11 +1,11 @@
 """Many rooms: R rooms of 2 players + 10 spectators, each fed by its moderator at 5 events/s, the rate rising
-(×`--factor` per step) until fewer than 99.9% of frames arrive or p99 passes 100 ms; ours against bare aiohttp,
-both running at once and taking their steps in turn at each rate (bench/ceiling.py).
+(×`--factor` per step) until fewer than 99.9% of frames arrive or p99 passes 100 ms; ours against bare aiohttp
+and picows, all running at once and taking their steps in turn at each rate (bench/ceiling.py).
 
 One probe per room (a spectator) measures latency; the rest count. Our server gets one campaign per room through
 its HTTP API (players hello with their seat tokens); the baseline takes any token.
 
-    python -m bench.rooms [--rooms 100] [--rate 5] [--payload small] [--servers ours,bare] [--seconds 2]
+    python -m bench.rooms [--rooms 100] [--rate 5] [--payload small] [--servers ours,bare,picows] [--seconds 2]
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import contextlib
 from typing import Any
 
 from bench import cli, loadgen, targets
-from bench.ceiling import Contestant, ceilings, ours_vs_bare
+from bench.ceiling import Contestant, ceilings, ratio_fields
 from bench.common import rss_bytes
 from bench.payloads import frame_size, payload
 
@@ -38,7 +38,7 @@ async def connect(target: targets.Target, args: argparse.Namespace) -> tuple[dic
         "frame_bytes": frame_size(args.payload, target.rooms[0].room),
         "rss_per_conn_bytes": round((rss_bytes(target.pid) - idle) / len(clients)),
     }
-    return row, Contestant(f"{target.kind:<5} rooms={len(target.rooms)}", [target.pid], clients, publishers)
+    return row, Contestant(f"{target.kind:<6} rooms={len(target.rooms)}", [target.pid], clients, publishers)
 
 
 async def amain(args: argparse.Namespace) -> dict[str, Any]:
@@ -54,12 +54,12 @@ async def amain(args: argparse.Namespace) -> dict[str, Any]:
         "settings": cli.settings(args),
         "room": {"players": PLAYERS, "spectators": SPECTATORS, "moderator": 1},
         "rows": rows,
-        "ratios_ours_vs_bare": ours_vs_bare(rows),
+        **ratio_fields(rows),
     }
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = cli.parser(__doc__, seconds_help="length of each rate step")
+    p = cli.parser(__doc__, servers="ours,bare,picows", seconds_help="length of each rate step")
     p.add_argument("--rooms", type=int, default=100)
     p.add_argument("--rate", type=float, default=5.0, help="events/s per room at the first step")
     p.add_argument("--payload", default="small", choices=["small", "turn"])

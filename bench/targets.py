@@ -5,6 +5,8 @@
   `--no-fsync` (the journal survives a process kill, not a power cut; the Redis store has no fsync either) and
   the inbound rate limit lifted for the publishing moderator.
 - `bare`: bench/servers/bare_aiohttp.py, the barest aiohttp broadcast.
+- `picows`: bench/servers/picows_server.py, a broadcast built for speed on picows (frames packed once, coalesced per
+  socket per loop turn): the most one Python process can deliver.
 - `node`: bench/node/broadcast.js on npm `ws` (needs `npm ci` in bench/node once).
 """
 
@@ -30,7 +32,7 @@ from bench.common import ROOT, free_port, python, taskset_prefix
 
 SERVER_CORE = 0
 NODE_DIR = ROOT / "bench" / "node"
-KINDS = ("ours", "bare", "node")
+KINDS = ("ours", "bare", "picows", "node")
 
 
 @dataclass(frozen=True)
@@ -98,6 +100,9 @@ def _argv(kind: str, port: int, cap: int, redis_url: str | None, data_dir: str, 
         return argv + (["--redis-url", redis_url, "--redis-prefix", prefix] if redis_url else [])
     if kind == "bare":
         argv = [python(), "-m", "bench.servers.bare_aiohttp", "--port", str(port), "--cap", str(cap)]
+        return argv + (["--redis-url", redis_url] if redis_url else [])
+    if kind == "picows":
+        argv = [python(), "-m", "bench.servers.picows_server", "--port", str(port), "--cap", str(cap)]
         return argv + (["--redis-url", redis_url] if redis_url else [])
     if kind == "node":
         if redis_url:

@@ -9,7 +9,7 @@ from tests.bench.runner import run_bench
 
 
 def test_fanout_benchmark_runs_ours_and_baselines(tmp_path: Path, node_baseline: bool) -> None:
-    servers = "ours,bare,node" if node_baseline else "ours,bare"
+    servers = "ours,bare,picows,node" if node_baseline else "ours,bare,picows"
     doc = run_bench("fanout", tmp_path, "--servers", servers)
     rows = {r["server"]: r for r in doc["rows"]}
     assert set(rows) == set(servers.split(","))
@@ -25,3 +25,4 @@ def test_fanout_benchmark_runs_ours_and_baselines(tmp_path: Path, node_baseline:
                 assert step["load_cpu_util"] >= 0 and 0 <= step["server_core_busy"] <= 1
     ratios = {(r["baseline"], r["payload"]) for r in doc["ratios"]}
     assert ("bare", "turn") in ratios and ("bare", "small") in ratios
+    assert ("picows", "turn") in ratios and ("picows", "small") in ratios

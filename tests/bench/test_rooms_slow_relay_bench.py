@@ -19,15 +19,16 @@ def _well_formed_step(step: dict[str, Any]) -> None:
     assert step["samples"] > 0 and math.isfinite(step["p50_ms"]) and step["p99_ms"] >= step["p50_ms"] > 0
 
 
-def test_rooms_benchmark_runs_ours_and_bare(tmp_path: Path) -> None:
+def test_rooms_benchmark_runs_ours_and_baselines(tmp_path: Path) -> None:
     doc = run_bench("rooms", tmp_path)
-    assert {r["server"] for r in doc["rows"]} == {"ours", "bare"}
+    assert {r["server"] for r in doc["rows"]} == {"ours", "bare", "picows"}
     for row in doc["rows"]:
         assert row["rooms"] == 3 and row["connections"] == 3 * 13
         assert row["steps"] and all(s["rate"] > 0 for s in row["steps"])
         for step in row["steps"]:
             _well_formed_step(step)
     assert set(doc["ratios_ours_vs_bare"]) == {"throughput", "cpu_per_frame"}
+    assert set(doc["ratios_ours_vs_picows"]) == {"throughput", "cpu_per_frame"}
 
 
 def test_slow_consumer_benchmark_runs_ours_and_bare(tmp_path: Path) -> None:
@@ -44,17 +45,18 @@ def test_slow_consumer_benchmark_runs_ours_and_bare(tmp_path: Path) -> None:
 
 
 @pytest.mark.redis
-def test_relay_benchmark_runs_ours_and_bare_through_redis(tmp_path: Path) -> None:
+def test_relay_benchmark_runs_ours_and_baselines_through_redis(tmp_path: Path) -> None:
     """With redis-server installed each pair gets its own (and its PUBLISH count); else both share REDIS_URL."""
     url = os.environ.get("REDIS_URL")
     own = shutil.which("redis-server") is not None
     if not own and not url:
         pytest.skip("neither redis-server nor REDIS_URL")
     doc = run_bench("relay", tmp_path, *([] if own else ["--redis-url", str(url)]))
-    assert {r["server"] for r in doc["rows"]} == {"ours", "bare"}
+    assert {r["server"] for r in doc["rows"]} == {"ours", "bare", "picows"}
     for row in doc["rows"]:
         for step in row["steps"]:
             _well_formed_step(step)
         if own:
             assert row["redis_publishes"] > 0 and row["publishes_per_event"] > 0
     assert doc["ratios_ours_vs_bare"]["throughput"] is not None
+    assert doc["ratios_ours_vs_picows"]["throughput"] is not None
