@@ -13,6 +13,7 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
+from server.continental.orders import ContinentalOrder
 from server.napoleonic.battle.orders import BattleOrder
 from server.napoleonic.campaign.orders import NapoleonicOrder
 from shared.protocol.client import ClientMessage
@@ -21,11 +22,20 @@ from shared.protocol.server import ServerMessage
 from shared.protocol.views import BattleView
 
 SCHEMA_PATH = Path(__file__).with_name("schema.json")
-ORDERS: dict[str, Any] = {"BattleOrder": BattleOrder, "NapoleonicOrder": NapoleonicOrder}
+ORDERS: dict[str, Any] = {"BattleOrder": BattleOrder, "NapoleonicOrder": NapoleonicOrder,
+                          "ContinentalOrder": ContinentalOrder}
 """The typed orders of each ruleset (their wire models live in the ruleset's package, which validates with them;
 the schema gathers them for clients and bots)."""
 VIEWS: dict[str, Any] = {"BattleView": BattleView}
 """The rooms' `state` (snapshot and view) by ruleset, where it is typed (shared/protocol/views.py)."""
+
+
+def _define(defs: dict[str, Any], new: dict[str, Any]) -> None:
+    """Add definitions; two different models of one name (one would silently replace the other) are an error."""
+    for name, definition in new.items():
+        if defs.get(name, definition) != definition:
+            raise ValueError(f"two protocol models are named {name}: rename one")
+        defs[name] = definition
 
 
 def build_schema() -> dict[str, Any]:
@@ -36,12 +46,12 @@ def build_schema() -> dict[str, Any]:
     views = {name: TypeAdapter(model).json_schema(ref_template="#/$defs/{model}") for name, model in VIEWS.items()}
     defs: dict[str, Any] = {}
     for part in (client, server, *orders.values(), *views.values()):
-        defs.update(part.pop("$defs", {}))
-    defs.update(views)  # the views are models of their own: each a definition
+        _define(defs, part.pop("$defs", {}))
+    _define(defs, views)  # the views are models of their own: each a definition
     for model in BATTLE_EVENTS.values():  # the `data` of each battle event kind (shared/protocol/events.py)
         part = TypeAdapter(model).json_schema(ref_template="#/$defs/{model}")
-        defs.update(part.pop("$defs", {}))
-        defs[model.__name__] = part
+        _define(defs, part.pop("$defs", {}))
+        _define(defs, {model.__name__: part})
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Kriegsspiel wire protocol",

@@ -277,6 +277,198 @@ export interface ContactData {
   unit: string;
 }
 
+/** C-1.7 [L3]: replace an order recorded this turn by `order` (any order of combat operations). */
+export interface ContinentalAmendOrder {
+  /** the number order_recorded gave the order */
+  number: number;
+  /** the new order (a ContinentalOrder other than amend/withdraw) */
+  order: Record<string, unknown>;
+  type: "amend_order";
+}
+
+/** C-10.4: accept or reject a proposal. */
+export interface ContinentalAnswerPeace {
+  accept: boolean;
+  proposal: number;
+  type: "answer_peace";
+}
+
+/** C-5.6: an army of units, with its zone (two opposite corners). */
+export interface ContinentalArmy {
+  name: string;
+  type: "army";
+  /** unit ids */
+  units: string[];
+  zone?: number[][] | null;
+}
+
+/** C-5.7: armies grouped into an army group (front). */
+export interface ContinentalArmyGroup {
+  /** unit ids */
+  armies: string[];
+  name: string;
+  type: "army_group";
+}
+
+/**
+ * C-9.8, C-9.8c: attack a cell with echelons and support; `advance` into it if emptied, `pursue` (C-9.8a):
+ * {unit: path} for first-echelon units after a withdrawal.
+ */
+export interface ContinentalAttack {
+  advance?: boolean;
+  echelons: string[][];
+  pursue?: Record<string, number[][]>;
+  support?: string[];
+  /** [x, y]: x the longitude (east), y the latitude (north); "x-y" is read too */
+  target: number[];
+  type: "attack";
+}
+
+/** C-10.1. */
+export interface ContinentalCapitulate {
+  type: "capitulate";
+}
+
+/** C-5.3, C-4.10: divisions side by side form a corps. */
+export interface ContinentalCorps {
+  name: string;
+  type: "corps";
+  /** unit ids */
+  units: string[];
+}
+
+/** C-5.8: border cover. */
+export interface ContinentalCover {
+  cover?: boolean;
+  type: "cover";
+  unit: string;
+}
+
+/** C-6.1: place a counter while planning. */
+export interface ContinentalDeploy {
+  /** [x, y]: x the longitude (east), y the latitude (north); "x-y" is read too */
+  cell: number[];
+  facing?: "N" | "NE" | "E" | "SE" | "S" | "SW" | "W" | "NW";
+  type: "deploy";
+  unit: string;
+}
+
+/** C-5.3: a corps' tactical form. */
+export interface ContinentalFormation {
+  formation?: "line" | "support";
+  orientation?: "enemy" | "front_line";
+  type: "formation";
+  unit: string;
+}
+
+/** C-4.6 [L2]: a division's frontage, 1 or 2 cells. */
+export interface ContinentalFrontage {
+  type: "frontage";
+  unit: string;
+  width: 1 | 2;
+}
+
+/** C-4.10 [L2]: regiments combine. */
+export interface ContinentalMerge {
+  type: "merge";
+  /** unit ids */
+  units: string[];
+}
+
+/** C-6.4 [L2]: the cities where mobilized forces appear. */
+export interface ContinentalMobilizationPoints {
+  cities: string[];
+  type: "mobilization_points";
+}
+
+/** C-4.3 (move), C-4.8 (march: along roads). */
+export interface ContinentalMove {
+  /** cells, each a neighbour of the one before */
+  path: number[][];
+  type: "move" | "march";
+  unit: string;
+}
+
+/** C-9.8a: what a unit (or, without one, the team) does when attacked. */
+export interface ContinentalPosture {
+  on_attack: "accept" | "withdraw" | "retreat";
+  type: "posture";
+  unit?: string | null;
+}
+
+/** C-10.2 (peace in the current position), C-10.3 (compromise: a `border` of [cell, team]). */
+export interface ContinentalProposePeace {
+  border?: unknown[][];
+  kind?: "current" | "compromise";
+  to: string;
+  type: "propose_peace";
+}
+
+/**
+ * C-8.3: a reconnaissance question; presence, count and arm name a `cell`, locate a `unit`, feature a
+ * `feature`.
+ */
+export interface ContinentalQuestion {
+  cell?: number[];
+  /** the feature (feature) */
+  feature?: string;
+  kind: "presence" | "count" | "arm" | "locate" | "feature" | "mobilization";
+  type: "question";
+  /** the unit's name (locate) */
+  unit?: string;
+}
+
+/** C-4.11 [L3]: a regiment changes its division. */
+export interface ContinentalReassign {
+  regiment: string;
+  to: string;
+  type: "reassign";
+}
+
+/** C-5.9: a movement regulation. */
+export interface ContinentalRegulation {
+  name: string;
+  text: string;
+  type: "regulation";
+}
+
+/** C-4.9 [L2]: a division breaks up into regiments. */
+export interface ContinentalSplit {
+  type: "split";
+  unit: string;
+}
+
+/** C-9.7a, C-9.7c, C-9.7d: an artillery strike; `confirm` a strike that may hit own units. */
+export interface ContinentalStrike {
+  confirm?: boolean;
+  mode?: "destroy" | "cutoff" | "road" | "bridge";
+  /** [x, y]: x the longitude (east), y the latitude (north); "x-y" is read too */
+  target: number[];
+  type: "strike";
+  unit: string;
+}
+
+/** C-4.5: strategic transfer to a city. */
+export interface ContinentalTransfer {
+  to: string;
+  type: "transfer";
+  unit: string;
+}
+
+/** C-4.3bis: face another way. */
+export interface ContinentalTurn {
+  facing: "N" | "NE" | "E" | "SE" | "S" | "SW" | "W" | "NW";
+  type: "turn";
+  unit: string;
+}
+
+/** C-1.7 [L3]: withdraw an order recorded this turn. */
+export interface ContinentalWithdrawOrder {
+  /** the number order_recorded gave the order */
+  number: number;
+  type: "withdraw_order";
+}
+
 export interface DispersalData {
   morale: number;
   rule: string;
@@ -929,6 +1121,7 @@ export interface WheeledData {
 }
 
 export type BattleOrder = AboutFaceOrder | BarrageOrder | MoveOrder | FormationOrder | LeaveMeleeOrder | LimberOrder | RetreatOrder | TargetsOrder | WheelOrder;
+export type ContinentalOrder = ContinentalAmendOrder | ContinentalAnswerPeace | ContinentalArmy | ContinentalArmyGroup | ContinentalAttack | ContinentalCapitulate | ContinentalCorps | ContinentalCover | ContinentalDeploy | ContinentalFormation | ContinentalFrontage | ContinentalMove | ContinentalMerge | ContinentalMobilizationPoints | ContinentalPosture | ContinentalProposePeace | ContinentalQuestion | ContinentalReassign | ContinentalRegulation | ContinentalSplit | ContinentalStrike | ContinentalTransfer | ContinentalTurn | ContinentalWithdrawOrder;
 export type NapoleonicOrder = AcceptTerms | Answer | AnswerQuick | Appoint | Fortify | Intercept | MoveArmy | OfferQuick | Posture | Reinforce | RetreatArmy | SiegeOrder | Terms;
 export type ClientMessage = Chat | EndTurn | Hello | Join | Leave | ModAi | ModClock | ModMute | ModRelease | ModRuling | ModSecretModule | OptionsRequest | Order | Pong;
 export type ServerMessage = Ack | Error | Event | Joined | Options | Ping | Snapshot | View | Welcome;
