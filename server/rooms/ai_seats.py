@@ -18,7 +18,7 @@ from typing import Any
 from server.core.engine import MODERATOR, Event, team_viewer
 from server.rooms.errors import RoomError, moderator_only
 from server.rooms.members import Member
-from server.rooms.state import RoomSpec, RoomState
+from server.rooms.state import Outcome, RoomSpec, RoomState
 
 SETUP, MODERATED, STAND_IN = "setup", "moderator", "stand_in"
 """Why a seat is played by the AI."""
@@ -41,7 +41,7 @@ def seats_named(spec: RoomSpec, name: str) -> list[str]:
 
 
 def hand_over(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Member | None,
-              at: int) -> tuple[RoomState, list[Event]] | None:
+              at: int) -> Outcome | None:
     """`mod_ai {player, on}`: the moderator hands a seat (or a team's seats) to the AI, or takes it back; the
     server does so for a stand-in (`stand_in`: only seats it took over are given back). Nothing changed: None."""
     moderator_only(member, "hand seats to the AI")

@@ -16,12 +16,18 @@ The moderator reads every channel. A message's audience is a set of viewer class
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
 
-from server.core.engine import MODERATOR, PUBLIC, SPECTATOR, team_viewer
-from server.rooms.errors import RoomError, forbidden
+from server.core.engine import MODERATOR, PUBLIC, SPECTATOR, Event, team_viewer
+from server.rooms.errors import RoomError, forbidden, moderator_only
 from server.rooms.members import Member
-from server.rooms.secret_module import SECRET, secret_viewer
+from server.rooms.secret_module import SECRET, refuse_chat, secret_viewer
+from server.rooms.state import Outcome, RoomSpec, RoomState
+
+CHAT_HISTORY = 100
+MAX_MUTED = 100
 
 SPECTATORS = "spectators"
 PUBLIC_SPECTATORS = "spectators:public"
@@ -123,3 +129,34 @@ def history(viewer: str, teams: Sequence[str], spectator: bool = False) -> list[
     elif viewer == PUBLIC and spectator:
         kept.append(PUBLIC_SPECTATORS)
     return kept
+
+
+def say(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Member | None, at: int) -> Outcome:
+    """A line on a channel, kept under the writer's viewer class (issue 12 item 1); D-N-14 in the secret module."""
+    if member is None:
+        raise forbidden("no voice without a seat")
+    refuse_chat(spec, state, member)
+    if member.role == "spectator" and state.muted and \
+            state.muted & {SPECTATORS, member.player, str(body.get("name") or member.player)}:
+        raise RoomError("muted", "the umpire has muted spectators' chat here")
+    channel = resolve(member, str(body["channel"]), spec.teams, secret_room=spec.kind == "secret_module",
+                               players=list(spec.players))
+    line = {"channel": channel, "from": member.player, "role": member.role, "team": member.team,
+            "name": body.get("name") or member.player, "text": str(body["text"]), "at_ms": at}
+    kept = kept_under(channel, member, body.get("view"))  # the writer's class: no leak (issue 12 item 1)
+    chat = dict(state.chat)
+    chat[kept] = (*chat.get(kept, ())[-(CHAT_HISTORY - 1):], line)
+    return replace(state, chat=chat), [Event("chat", line, audience(kept, spec.teams))]
+
+
+def mute(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Member | None, at: int) -> Outcome:
+    """Issue 12 §13: the moderator mutes (or lets speak again) one spectator — its player id, or the name it chats
+    under — or all of them (`spectators`); players' chat is not the spectators' and is never muted here."""
+    moderator_only(member, "mute spectators")
+    who, muted = str(body["who"]), bool(body["muted"])
+    if (who in state.muted) == muted:
+        raise RoomError("bad_order", f"{who!r} is {'muted' if muted else 'not muted'} already")
+    if muted and len(state.muted) >= MAX_MUTED:
+        raise RoomError("bad_order", f"at most {MAX_MUTED} mutes in a room; mute all spectators instead")
+    now = state.muted | {who} if muted else state.muted - {who}
+    return replace(state, muted=frozenset(now)), [Event("muted", {"who": who, "muted": muted})]

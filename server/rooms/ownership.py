@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from server.rooms.opening import Held, OpeningLock
 from server.rooms.reach import Reach
 from server.rooms.room import Room, RoomServices
 from server.rooms.scheduler import Timer
@@ -34,50 +35,6 @@ IDLE_EVERY = 20  # ticks between the looks for idle feeds and rooms
 UNLOAD_DUE_MS = 60_000  # a room with a timer due sooner stays open (its timer is armed already)
 
 
-
-class _Held:
-    __slots__ = ("lock", "users")
-
-    def __init__(self) -> None:
-        self.lock = asyncio.Lock()
-        self.users = 0
-
-
-class OpeningLock:
-    """`async with` a room's opening lock, kept in `table` only while someone holds or waits for it: asking about
-    rooms that do not exist leaves nothing behind (issue 12 §12, §14: the locks of every room id ever asked about
-    were kept for ever)."""
-
-    __slots__ = ("room", "table")
-
-    def __init__(self, table: dict[str, _Held], room: str):
-        self.table, self.room = table, room
-
-    def locked(self) -> bool:
-        held = self.table.get(self.room)
-        return held is not None and held.lock.locked()
-
-    async def __aenter__(self) -> None:
-        held = self.table.get(self.room)
-        if held is None:
-            held = self.table[self.room] = _Held()
-        held.users += 1
-        try:
-            await held.lock.acquire()
-        except BaseException:
-            self._leave(held)
-            raise
-
-    async def __aexit__(self, *exc: object) -> None:
-        held = self.table[self.room]
-        held.lock.release()
-        self._leave(held)
-
-    def _leave(self, held: _Held) -> None:
-        held.users -= 1
-        if held.users == 0 and self.table.get(self.room) is held:
-            del self.table[self.room]
-
 class Ownership:
     def __init__(self, services: RoomServices, node: str, *, lease_ms: int, room_idle_ms: int,
                  adopt: Callable[[Room], None], in_use: Callable[[str], bool]):
@@ -95,7 +52,7 @@ class Ownership:
         self.on_tick: list[Callable[[int], Any]] = []
         """Called with the tick number after each keep-alive tick's own work (feeds, presence)."""
         self._used: dict[str, int] = {}  # owned room -> its last join or command here
-        self._opening: dict[str, _Held] = {}
+        self._opening: dict[str, Held] = {}
         self._unloading: asyncio.Task[list[str]] | None = None
         self._timer: Timer | None = None
         self._orphan_timer: Timer | None = None

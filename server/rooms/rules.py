@@ -11,9 +11,8 @@ Commands (the kinds of the log's records):
     flag         a team's clock ran out: its turn ends with the orders it gave (C-1.9); a timer's, at the deadline
                  plus the lag allowance (CLK-5)
     refused      the consequence the engine attaches to an order it refused (D-C-6, C-9.3)
-    chat         a line on a channel (server/rooms/channels.py)
+    chat, mute   a line on a channel; the moderator mutes spectators (server/rooms/channels.py, issue 12 §13)
     clock        the moderator pauses, resumes or adjusts the clocks
-    mute         the moderator mutes a spectator, or all of them, or lets them speak again (issue 12 §13)
     ruling       a moderator's ruling: the spectator delay, the spectating policy (a campaign's), else the engine's
     lock/release the secret module (server/rooms/secret_module.py); release by time is a timer's
     downtime     the server was down: nobody's clock is charged for it (issue 2 §5)
@@ -40,14 +39,10 @@ from server.rooms import ai_seats, channels, secret_module
 from server.rooms.errors import RoomError, forbidden, game_over, moderator_only, paused
 from server.rooms.members import Member
 from server.rooms.spectating import Spectating
-from server.rooms.state import RoomSpec, RoomState
+from server.rooms.state import Outcome, RoomSpec, RoomState
 
-CHAT_HISTORY = 100
-SPECTATORS = "spectators"
-MAX_MUTED = 100
 MAX_SPECTATOR_DELAY_MS = 3_600_000
 
-Outcome = tuple[RoomState, list[Event]]
 Step = Callable[[RoomSpec, RoomState, Mapping[str, Any], Member | None, int], Outcome | None]
 
 
@@ -274,23 +269,6 @@ def _refused(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: 
     return _turn_changes(spec, state.with_game(game), before, list(events), at)
 
 
-def _chat(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Member | None, at: int) -> Outcome:
-    if member is None:
-        raise forbidden("no voice without a seat")
-    secret_module.refuse_chat(spec, state, member)
-    if member.role == "spectator" and state.muted and \
-            state.muted & {SPECTATORS, member.player, str(body.get("name") or member.player)}:
-        raise RoomError("muted", "the umpire has muted spectators' chat here")
-    channel = channels.resolve(member, str(body["channel"]), spec.teams, secret_room=spec.kind == "secret_module",
-                               players=list(spec.players))
-    line = {"channel": channel, "from": member.player, "role": member.role, "team": member.team,
-            "name": body.get("name") or member.player, "text": str(body["text"]), "at_ms": at}
-    kept = channels.kept_under(channel, member, body.get("view"))  # the writer's class: no leak (issue 12 item 1)
-    chat = dict(state.chat)
-    chat[kept] = (*chat.get(kept, ())[-(CHAT_HISTORY - 1):], line)
-    return replace(state, chat=chat), [Event("chat", line, channels.audience(kept, spec.teams))]
-
-
 def _clock(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Member | None, at: int) -> Outcome:
     moderator_only(member, "change clocks")
     clocks = state.clocks
@@ -322,19 +300,6 @@ def _ruling(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: M
     before = _before(spec, state)
     game, events = spec.engine.moderate(state.game, ruling)
     return _turn_changes(spec, state.with_game(game), before, list(events), at)
-
-
-def _mute(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Member | None, at: int) -> Outcome:
-    """Issue 12 §13: the moderator mutes (or lets speak again) one spectator — its player id, or the name it chats
-    under — or all of them (`spectators`); players' chat is not the spectators' and is never muted here."""
-    moderator_only(member, "mute spectators")
-    who, muted = str(body["who"]), bool(body["muted"])
-    if (who in state.muted) == muted:
-        raise RoomError("bad_order", f"{who!r} is {'muted' if muted else 'not muted'} already")
-    if muted and len(state.muted) >= MAX_MUTED:
-        raise RoomError("bad_order", f"at most {MAX_MUTED} mutes in a room; mute all spectators instead")
-    now = state.muted | {who} if muted else state.muted - {who}
-    return replace(state, muted=frozenset(now)), [Event("muted", {"who": who, "muted": muted})]
 
 
 def _spectator_delay(state: RoomState, ruling: Mapping[str, Any]) -> Outcome:
@@ -375,7 +340,7 @@ def _child_over(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], membe
 
 
 STEPS: dict[str, Step] = {
-    "setup": _setup, "order": _order, "end_turn": _end_turn, "flag": _flag, "refused": _refused, "chat": _chat,
+    "setup": _setup, "order": _order, "end_turn": _end_turn, "flag": _flag, "refused": _refused, "chat": channels.say,
     "clock": _clock, "ruling": _ruling, "lock": secret_module.lock, "release": secret_module.release,
-    "downtime": _downtime, "child_over": _child_over, "mute": _mute, "mod_ai": ai_seats.hand_over,
+    "downtime": _downtime, "child_over": _child_over, "mute": channels.mute, "mod_ai": ai_seats.hand_over,
 }

@@ -16,7 +16,7 @@ from typing import Any
 from server.core.engine import MODERATOR, PUBLIC, Event
 from server.rooms.errors import RoomError, forbidden, moderator_only
 from server.rooms.members import Member
-from server.rooms.state import Away, RoomSpec, RoomState
+from server.rooms.state import Away, Outcome, RoomSpec, RoomState
 
 SECRET = "secret"
 
@@ -27,7 +27,7 @@ def secret_viewer(player: str) -> str:
 
 
 def lock(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Member | None,
-         at: int) -> tuple[RoomState, list[Event]]:
+         at: int) -> Outcome:
     """The moderator (or the server, for a fallen general) sends a player there until `at` + the lockout."""
     moderator_only(member, "send a player to the secret module")
     player = str(body["player"])
@@ -41,7 +41,7 @@ def lock(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Memb
 
 
 def release(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Member | None,
-            at: int) -> tuple[RoomState, list[Event]] | None:
+            at: int) -> Outcome | None:
     """The player returns: at the end of the lockout (its timer: None while not yet due) or early by the
     moderator's word."""
     player = str(body["player"])

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from server.clock import Clocks
-from server.core.engine import Engine
+from server.core.engine import Engine, Event
 from server.core.registry import Registry
 from server.rooms.ids import RoomId, RoomKind
 from server.rooms.spectating import Spectating
@@ -19,6 +19,9 @@ from server.rooms.spectating import Spectating
 ChatLine = Mapping[str, Any]
 LOCKOUT_MS = 20 * 60_000
 """D-N-14: how long a player stays in the secret module unless the campaign sets otherwise."""
+
+Outcome = tuple["RoomState", list[Event]]
+"""What a room step gives: the new room state and its events."""
 
 
 @dataclass(frozen=True, slots=True)
