@@ -26,7 +26,7 @@ subscriber connection waits for messages as long as it takes."""
 CONNECT_TIMEOUT_S = 2.0
 
 
-async def open_redis(url: str, prefix: str) -> tuple[Store, RedisBus]:
+async def open_redis(url: str, prefix: str, *, group_commit: bool = True) -> tuple[Store, RedisBus]:
     client = aioredis.Redis.from_url(url, socket_timeout=STORE_TIMEOUT_S, socket_connect_timeout=CONNECT_TIMEOUT_S)
     try:
         await client.ping()
@@ -34,23 +34,24 @@ async def open_redis(url: str, prefix: str) -> tuple[Store, RedisBus]:
         await client.aclose()
         raise
     bus_client = aioredis.Redis.from_url(url, socket_connect_timeout=CONNECT_TIMEOUT_S)
-    return redis_store(client, prefix), RedisBus(bus_client, prefix, owns_client=True)
+    return redis_store(client, prefix, group_commit=group_commit), RedisBus(bus_client, prefix, owns_client=True)
 
 
 async def open_backend(settings: Settings) -> tuple[Store, EventBus]:
     if settings.redis_url:
-        return await _wait_for_redis(settings.redis_url, settings.redis_prefix, settings.redis_wait_s)
-    return open_embedded(settings.data_dir, fsync=settings.fsync), LocalBus()
+        return await _wait_for_redis(settings.redis_url, settings.redis_prefix, settings.redis_wait_s,
+                                     settings.group_commit)
+    return open_embedded(settings.data_dir, fsync=settings.fsync, group_commit=settings.group_commit), LocalBus()
 
 
-async def _wait_for_redis(url: str, prefix: str, wait_s: float) -> tuple[Store, RedisBus]:
+async def _wait_for_redis(url: str, prefix: str, wait_s: float, group_commit: bool = True) -> tuple[Store, RedisBus]:
     """Open Redis, asking again with back-off (0.5 s doubling to 5 s) for up to `wait_s` while it cannot be reached
     (issue 19 §3: a node started before its Redis waits for it instead of failing, with --redis-wait)."""
     deadline = time.monotonic() + wait_s
     delay = 0.5
     while True:
         try:
-            return await open_redis(url, prefix)
+            return await open_redis(url, prefix, group_commit=group_commit)
         except Exception as exc:
             if not unreachable(exc) or time.monotonic() + delay > deadline:
                 raise

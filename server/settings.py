@@ -28,6 +28,7 @@ class Settings:
     public_url: str | None = None  # base of the join links (default http://host:port)
     create_token: str | None = None  # when set, POST /api/campaigns needs "Authorization: Bearer <it>"
     fsync: bool = True  # embedded journal: fsync every record (off: survives a process kill, not a power cut)
+    group_commit: bool = True  # appends of many rooms in the same moment share one fsync / one Redis round trip
     client_dir: str = "client_web/dist"
     metrics_port: int | None = None  # serve /metrics on this port only (not on the public one)
     shutdown_timeout_s: float = 10.0  # at shutdown: how long requests and sockets get to finish
@@ -190,6 +191,10 @@ def _parser(env: Mapping[str, str]) -> _Parser:
                    help="create (once) a demo campaign and print its join links [env KS_DEMO=1]")
     p.add_argument("--no-fsync", action="store_true", default=not _on(env, "KS_FSYNC", True),
                    help="embedded journal without fsync: survives a killed process, not a power cut [env KS_FSYNC=0]")
+    p.add_argument("--no-group-commit", action="store_true", default=not _on(env, "KS_GROUP_COMMIT", True),
+                   help="make each command durable on its own (one fsync, or one Redis round trip, per command) "
+                        "instead of sharing one with the other rooms' commands of the same moment "
+                        "[env KS_GROUP_COMMIT=0]")
     flag("--max-frame-bytes", "KS_MAX_FRAME_BYTES", 64 * 1024, _positive(int),
          "larger inbound websocket frames close the socket (1009)")
     flag("--rate", "KS_RATE", 20.0, _positive(float), "inbound messages per second per connection (token bucket)")
@@ -250,7 +255,8 @@ def parse(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = Non
         create_burst=a.create_burst, trusted_proxies=a.trusted_proxies,
         max_body_bytes=a.max_body_bytes, archive_dir=a.archive_dir or str(Path(a.data_dir) / "archive"),
         retention_days=a.retention_days, retention_every_s=a.retention_every,
-        fsync=not a.no_fsync, client_dir=a.client_dir or default_client_dir(), max_frame_bytes=a.max_frame_bytes,
+        fsync=not a.no_fsync, group_commit=not a.no_group_commit, client_dir=a.client_dir or default_client_dir(),
+        max_frame_bytes=a.max_frame_bytes,
         heartbeat_s=a.heartbeat, ping_interval_s=a.ping_interval, rate_per_s=a.rate, rate_burst=a.rate_burst,
         send_buffer_bytes=a.send_buffer_bytes, lease_ms=a.lease_ms, socket_send_buffer_bytes=a.socket_send_buffer,
         drain_timeout_s=a.drain_timeout, room_idle_s=a.room_idle_s, token_rate_per_s=a.token_rate,

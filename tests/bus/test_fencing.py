@@ -4,10 +4,7 @@ lease could run out."""
 
 from __future__ import annotations
 
-import secrets
-from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -20,20 +17,6 @@ from server.store.records import Fenced, LoggedEvent, Record
 def _record(index: int) -> Record:
     return Record(index, 1000 + index, "chat", {"text": f"m{index}"}, {"player": "red-1"},
                   (LoggedEvent(index, 1000 + index, "chat", {"text": f"m{index}"}, frozenset({"team:red"})),))
-
-
-@pytest.fixture
-async def redis_store(redis_url: str) -> AsyncIterator[Store]:
-    from server.backends import open_redis
-
-    prefix = f"kstest{secrets.token_hex(4)}"
-    s, bus = await open_redis(redis_url, prefix)
-    yield s
-    r: Any = s.log
-    async for key in r.r.scan_iter(match=f"{prefix}:*"):
-        await r.r.delete(key)
-    await bus.close()
-    await s.close()
 
 
 @pytest.mark.redis

@@ -2,6 +2,7 @@
 
     LOCK                 held (flock) by the one process using the directory
     rooms/, schedule     the room log (log.py, journal.py)
+    wal                  the write-ahead file of group commit (wal.py)
     alive, outages       liveness and the service's outages (leases.py)
     campaigns/           campaigns with their token grants (grants.py)
 """
@@ -25,10 +26,12 @@ class DataDirLocked(RuntimeError):
     pass
 
 
-def open_embedded(data_dir: str | os.PathLike[str], *, fsync: bool = True, read_only: bool = False) -> Store:
+def open_embedded(data_dir: str | os.PathLike[str], *, fsync: bool = True, read_only: bool = False,
+                  group_commit: bool = True) -> Store:
     """The store under `data_dir`, its LOCK held until it is closed. `read_only` takes no lock and writes nothing:
     what an operator lists or exports while the directory's server runs (a room being written is read up to its
-    last whole record)."""
+    last whole record). `group_commit` (with `fsync`): the appends of many rooms in the same moment share one
+    fsync (log.py); off, each append has its own."""
     root = Path(data_dir)
     if read_only:
         if not (root / "rooms").is_dir():
@@ -49,7 +52,7 @@ def open_embedded(data_dir: str | os.PathLike[str], *, fsync: bool = True, read_
         os.close(lock_fd)
         raise DataDirLocked(f"data directory {root} is in use by another server process") from None
     leases = FileLeases(root, fsync=fsync)
-    log = FileLog(root, fsync=fsync, down_ms=leases.down_ms, epoch=lambda: leases.epoch)
+    log = FileLog(root, fsync=fsync, down_ms=leases.down_ms, epoch=lambda: leases.epoch, group_commit=group_commit)
 
     closed: list[bool] = []
 

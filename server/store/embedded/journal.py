@@ -160,23 +160,29 @@ def frame(payload: bytes) -> bytes:
 
 
 def frames(data: bytes) -> Iterator[bytes]:
-    """The records of whole, intact frames from the start of `data`; stops at a torn or damaged one."""
-    for _, body, _ in _frames(data, 0, check=True):
+    """The bodies of whole, intact frames from the start of `data` (a record, a write-ahead entry); stops at a torn
+    or damaged one."""
+    for body, _ in _bodies(data, 0, check=True):
         yield body
 
 
 def _frames(data: bytes, base: int, check: bool = False) -> Iterator[tuple[int, bytes, int]]:
     """(index, record bytes, file offset after the frame) of each whole frame; stops at a torn or bad one."""
+    for body, end in _bodies(data, base, check):
+        yield _index_of(body), body, end
+
+
+def _bodies(data: bytes, base: int, check: bool) -> Iterator[tuple[bytes, int]]:
     pos = 0
     while pos + _FRAME.size <= len(data):
         length, crc = _FRAME.unpack_from(data, pos)
         end = pos + _FRAME.size + length
-        if end > len(data):
+        if end > len(data) or length == 0:  # no record is empty: zeros are a tail a power cut left unwritten
             return
         body = data[pos + _FRAME.size:end]
         if check and zlib.crc32(body) != crc:
             return
-        yield _index_of(body), body, base + end
+        yield body, base + end
         pos = end
 
 

@@ -15,13 +15,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import shutil
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import msgpack
 
+from server.store.batch import GroupCommit
 from server.store.embedded.journal import Journal, read_msgpack, write_atomic
+from server.store.embedded.wal import WriteAhead
 from server.store.log import RoomStat
 from server.store.records import Fenced, LogConflict, Record, RoomSnapshot
 
@@ -29,9 +32,18 @@ MAX_OPEN_JOURNALS = 64
 """Journal files a node holds open at once; the others are opened again for their next write."""
 
 
+@dataclass(frozen=True, slots=True)
+class _Write:
+    room: str
+    journal: Journal
+    index: int
+    payload: bytes
+    epoch: int | None
+
+
 class FileLog:
     def __init__(self, root: Path, *, fsync: bool, down_ms: Callable[[], int], read_only: bool = False,
-                 epoch: Callable[[], int] = lambda: 0):
+                 epoch: Callable[[], int] = lambda: 0, group_commit: bool = True):
         self.root = root
         self.epoch = epoch
         """The lease epoch of the process holding the directory's LOCK (FileLeases): an append given another is
@@ -48,6 +60,14 @@ class FileLog:
         self._due: dict[str, int] = {str(k): int(v) for k, v in read_msgpack(root / "schedule", {}).items()}
         self._unscheduled = self._written_after(root / "schedule")
         self._journals_ahead = False  # a journal was written after the schedule file
+        self._writing: Counter[str] = Counter()
+        """Rooms with a write queued or under way in a thread: their journal's file is not parked meanwhile."""
+        self._wal = WriteAhead(root) if fsync and not read_only else None
+        self._group = GroupCommit(self._flush) if self._wal is not None and group_commit else None
+        """Group commit (server/store/batch.py): the appends of many rooms in the same moment share one fsync. Off
+        (--no-group-commit), each append has its own, through the same code: the benchmark's baseline."""
+        if self._wal is not None:
+            self._replay(self._wal)
 
     def _written_after(self, path: Path) -> list[str]:
         """Rooms whose journal changed after `path` did (stat only: no journal is read)."""
@@ -80,7 +100,10 @@ class FileLog:
         self._open[room] = None
         self._open.move_to_end(room)
         while len(self._open) > MAX_OPEN_JOURNALS:
-            parked, _ = self._open.popitem(last=False)
+            parked = next((r for r in self._open if not self._writing[r]), None)
+            if parked is None:  # every open one is being written: parked after their writes
+                break
+            del self._open[parked]
             self._journals[parked].park()
         return journal
 
@@ -109,18 +132,85 @@ class FileLog:
         return sorted(self._journals)
 
     async def append(self, room: str, record: Record, due_ms: int | None = None, *, epoch: int | None = None) -> None:
-        if epoch is not None and epoch != self.epoch():
-            raise Fenced(f"{room}: record {record.index}: epoch {epoch} is not this process's {self.epoch()}")
+        fenced = self._fenced(room, record.index, epoch)
+        if fenced is not None:
+            raise fenced
         journal = self.journal(room)
         if record.index != journal.last_index + 1:
             raise LogConflict(f"{room}: record {record.index} after {journal.last_index}")
-        payload = record.pack()
-        if self.fsync:
-            await asyncio.to_thread(journal.write, record.index, payload, True)
+        write = _Write(room, journal, record.index, record.pack(), epoch)
+        if self._wal is None:
+            journal.write(record.index, write.payload, False)
         else:
-            journal.write(record.index, payload, False)
+            self._writing[room] += 1
+            try:
+                if self._group is not None:
+                    await self._group.write(write)
+                else:
+                    (refused,) = await self._flush([write])
+                    if refused is not None:
+                        raise refused
+            finally:
+                self._writing[room] -= 1
+                if not self._writing[room]:
+                    del self._writing[room]
         self._journals_ahead = True
         await self.set_due(room, due_ms)
+
+    def _fenced(self, room: str, index: int, epoch: int | None) -> Fenced | None:
+        if epoch is not None and epoch != self.epoch():
+            return Fenced(f"{room}: record {index}: epoch {epoch} is not this process's {self.epoch()}")
+        return None
+
+    async def _flush(self, writes: Sequence[_Write]) -> list[BaseException | None]:
+        """One group: the fencing check again as it goes out, then, in one thread, each record written to its
+        journal and all of them to the write-ahead file, which is fsynced once (wal.py)."""
+        outcomes: list[BaseException | None] = [self._fenced(w.room, w.index, w.epoch) for w in writes]
+        return await asyncio.to_thread(self._write_group, writes, outcomes)
+
+    def _write_group(self, writes: Sequence[_Write],
+                     outcomes: list[BaseException | None]) -> list[BaseException | None]:
+        assert self._wal is not None
+        by_journal: dict[Journal, list[int]] = {}
+        for i, w in enumerate(writes):
+            if outcomes[i] is None:
+                by_journal.setdefault(w.journal, []).append(i)
+        written: list[int] = []
+        with self._wal.lock:
+            for journal, positions in by_journal.items():
+                run: list[int] = []
+                for i in positions:  # in each room's order, each the next index (else refused, not written)
+                    if writes[i].index != journal.last_index + 1 + len(run):
+                        outcomes[i] = LogConflict(f"{writes[i].room}: record {writes[i].index} after "
+                                                  f"{journal.last_index + len(run)}")
+                    else:
+                        run.append(i)
+                try:
+                    journal.write_many([(writes[i].index, writes[i].payload) for i in run], False)
+                except OSError as exc:
+                    for i in run:
+                        outcomes[i] = exc
+                    continue
+                written += run
+            try:
+                self._wal.append([(writes[i].room, writes[i].payload) for i in written],
+                                 [w.journal.path for w in writes])
+            except OSError as exc:
+                for i in written:
+                    outcomes[i] = exc
+        return outcomes
+
+    def _replay(self, wal: WriteAhead) -> None:
+        """The records of the write-ahead file a journal lacks (lost in a power cut) written to it again; then every
+        journal fsynced and the file emptied (wal.py)."""
+        for room, payload in wal.pending():
+            record = Record.unpack(payload)
+            journal = self.journal(room)
+            if record.index == journal.last_index + 1:
+                journal.write(record.index, payload, False)
+            wal.dirty.add(journal.path)
+        with wal.lock:
+            wal.checkpoint()
 
     async def read(self, room: str, after_index: int) -> list[Record]:
         with self._existing(room) as journal:
@@ -165,6 +255,8 @@ class FileLog:
 
     async def forget(self, room: str) -> None:
         """The room is closed here (an idle room unloaded): its journal's file and checkpoints are let go."""
+        if self._writing[room]:  # a write of it is under way in a thread (a room is unloaded only when idle)
+            return
         self._open.pop(room, None)
         journal = self._journals.pop(room, None)
         if journal is not None:
@@ -196,6 +288,14 @@ class FileLog:
         self._journals_ahead = True
 
     async def delete(self, room: str) -> None:
+        if self._wal is not None:  # its records leave the write-ahead file first: a replay would bring them back
+            wal = self._wal
+
+            def checkpoint() -> None:
+                with wal.lock:
+                    wal.checkpoint()
+
+            await asyncio.to_thread(checkpoint)
         await self.forget(room)
         path = self._room_dir(room, make=False)
         if path.exists():
@@ -206,6 +306,8 @@ class FileLog:
 
     def close(self) -> None:
         self._write_schedule()
+        if self._wal is not None:
+            self._wal.close()
         for journal in self._journals.values():
             journal.close()
         self._journals.clear()

@@ -11,15 +11,16 @@ from server.store.redis.log import RedisLog
 from server.store.redis.presence import RedisPresence
 
 
-def redis_store(client: Any, prefix: str) -> Store:
-    """The store on `client` under `prefix`; closing it closes the client."""
+def redis_store(client: Any, prefix: str, *, group_commit: bool = True) -> Store:
+    """The store on `client` under `prefix`; closing it closes the client. `group_commit`: appends of many rooms
+    in the same moment share one pipelined round trip (log.py)."""
     leases = RedisLeases(client, prefix)
 
     async def close() -> None:
         await client.aclose()
 
-    return Store(RedisLog(client, prefix, down_ms=leases.down_ms), leases, RedisGrants(client, prefix),
-                 RedisPresence(client, prefix), close, client.ping)
+    log = RedisLog(client, prefix, down_ms=leases.down_ms, group_commit=group_commit)
+    return Store(log, leases, RedisGrants(client, prefix), RedisPresence(client, prefix), close, client.ping)
 
 
 __all__ = ["RedisGrants", "RedisLeases", "RedisLog", "RedisPresence", "redis_store"]

@@ -2,16 +2,19 @@
 a sorted set room → next timer in service time (wall ms less the outages' total). A Lua script appends only the
 next index and updates the schedule with it, so a node that lost its lease and still writes is refused
 (LogConflict) instead of forking the log, and the schedule never lags the log. Given the writer's lease epoch, the
-same script refuses the write (Fenced) unless the room's lease is still held in that epoch (issue 12 §10)."""
+same script refuses the write (Fenced) unless the room's lease is still held in that epoch (issue 12 §10). The appends
+of many rooms in the same moment go out in one pipeline (group commit, server/store/batch.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from redis.exceptions import ResponseError
+from redis.exceptions import NoScriptError, ResponseError
 
 from server.store import keys
+from server.store.batch import GroupCommit
 from server.store.log import RoomStat
 from server.store.records import Fenced, LogConflict, Record, RoomSnapshot
 
@@ -30,27 +33,66 @@ return top + 1
 """
 
 
+@dataclass(frozen=True, slots=True)
+class _Append:
+    room: str
+    index: int
+    epoch: int | None
+    keys: list[str]
+    args: list[Any]
+
+    def refused(self, exc: Exception) -> Exception:
+        """What the script's error reply means to the room."""
+        if isinstance(exc, ResponseError) and "FENCED" in str(exc):
+            return Fenced(f"{self.room}: record {self.index}: epoch {self.epoch} no longer holds the lease ({exc})")
+        if isinstance(exc, ResponseError) and "CONFLICT" in str(exc):
+            return LogConflict(f"{self.room}: record {self.index}: {exc}")
+        return exc
+
+
 class RedisLog:
-    def __init__(self, client: Any, prefix: str, *, down_ms: Callable[[], int]):
+    def __init__(self, client: Any, prefix: str, *, down_ms: Callable[[], int], group_commit: bool = True):
         self.r = client
         self.prefix = prefix
         self.down_ms = down_ms
         self._append = client.register_script(_APPEND)
+        self._group = GroupCommit(self._flush) if group_commit else None
+        """Group commit (server/store/batch.py): the appends of many rooms in the same moment go in one pipeline,
+        one round trip, each still its own run of the script. Off (--no-group-commit): a round trip each."""
 
     async def append(self, room: str, record: Record, due_ms: int | None = None, *, epoch: int | None = None) -> None:
+        append = _Append(room, record.index, epoch,
+                         [keys.room_log(self.prefix, room), keys.schedule(self.prefix),
+                          keys.room_lease(self.prefix, room)],
+                         [record.index, record.pack(), "" if due_ms is None else due_ms - self.down_ms(), room,
+                          "" if epoch is None else str(epoch)])
+        if self._group is not None:
+            await self._group.write(append)
+            return
         try:
-            await self._append(keys=[keys.room_log(self.prefix, room), keys.schedule(self.prefix),
-                                     keys.room_lease(self.prefix, room)],
-                               args=[record.index, record.pack(),
-                                     "" if due_ms is None else due_ms - self.down_ms(), room,
-                                     "" if epoch is None else str(epoch)])
+            await self._append(keys=append.keys, args=append.args)
         except ResponseError as exc:
-            if "FENCED" in str(exc):
-                raise Fenced(f"{room}: record {record.index}: epoch {epoch} no longer holds the lease "
-                             f"({exc})") from None
-            if "CONFLICT" in str(exc):
-                raise LogConflict(f"{room}: record {record.index}: {exc}") from None
-            raise
+            raise append.refused(exc) from None
+
+    async def _flush(self, appends: Sequence[_Append]) -> list[BaseException | None]:
+        """One pipeline of EVALSHA (no MULTI: each run of the script is atomic on its own, and a room has one
+        append at a time); the script is loaded once more and those appends sent again if Redis lost it (NOSCRIPT:
+        they did not run)."""
+        replies = await self._pipeline(appends)
+        again = [i for i, reply in enumerate(replies) if isinstance(reply, NoScriptError)]
+        if again:
+            await self.r.script_load(_APPEND)
+            for i, reply in zip(again, await self._pipeline([appends[i] for i in again]), strict=True):
+                replies[i] = reply
+        return [a.refused(reply) if isinstance(reply, Exception) else None
+                for a, reply in zip(appends, replies, strict=True)]
+
+    async def _pipeline(self, appends: Sequence[_Append]) -> list[Any]:
+        async with self.r.pipeline(transaction=False) as pipe:
+            for a in appends:
+                pipe.evalsha(self._append.sha, len(a.keys), *a.keys, *a.args)
+            replies: list[Any] = await pipe.execute(raise_on_error=False)
+        return replies
 
     async def read(self, room: str, after_index: int) -> list[Record]:
         key = keys.room_log(self.prefix, room)
