@@ -222,5 +222,8 @@ def ours_vs_bare(rows: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def ratio_fields(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """`ratios_ours_vs_<baseline>` for each Python baseline in the run (bare aiohttp, picows)."""
-    return {f"ratios_ours_vs_{b}": ours_vs(rows, b) for b in ("bare", "picows") if any(r["server"] == b for r in rows)}
+    """`ratios_ours_vs_<baseline>` for each Python baseline in the run (bare aiohttp, picows, our server at an
+    earlier commit: `ours@REF`)."""
+    kinds = [r["server"] for r in rows]
+    return {f"ratios_ours_vs_{b}": ours_vs(rows, b) for b in ("bare", "picows", *kinds)
+            if b in kinds and (b in ("bare", "picows") or b.startswith("ours@"))}

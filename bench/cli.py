@@ -80,7 +80,7 @@ def ceiling_table(result: Result, size: str) -> str:
             f"{_f(at.get('cpu_us_per_frame'), 7)} {_f(rss / 1024 if rss is not None else None, 8, 1)}"
             + ("" if r["limit_reached"] else "  (limit not reached)")
         )
-    for base in ("bare", "picows"):
-        if result.get(f"ratios_ours_vs_{base}"):
-            lines.append(f"ours÷{base}: {result[f'ratios_ours_vs_{base}']}")
+    for key, ratios in result.items():
+        if key.startswith("ratios_ours_vs_") and ratios:
+            lines.append(f"ours÷{key.removeprefix('ratios_ours_vs_')}: {ratios}")
     return "\n".join(lines)

@@ -75,6 +75,26 @@ def git_commit() -> str:
     return f"{head}+dirty" if changed else head
 
 
+_CHECKOUTS: dict[str, Path] = {}
+
+
+def checkout(ref: str) -> Path:
+    """The tree of git ref `ref` (`git archive` into a temporary directory, once per ref and process, removed at
+    exit): another commit's server run beside this one's, from the same benchmark."""
+    if ref in _CHECKOUTS:
+        return _CHECKOUTS[ref]
+    import atexit
+    import shutil
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(prefix=f"bench-{ref.replace('/', '_')}-"))
+    atexit.register(shutil.rmtree, folder, True)
+    archive = subprocess.run(["git", "archive", ref], cwd=ROOT, check=True, capture_output=True)
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)
+    _CHECKOUTS[ref] = folder
+    return folder
+
+
 def previous_result(name: str, commit: str, out_dir: Path | None = None) -> dict[str, Any] | None:
     """What a new run of `name` at `commit` is compared with: the stored result, or, when that came from the same
     commit (a re-run), the one it was itself compared with, so that a change is always set against the last

@@ -11,6 +11,7 @@ and the ratios ours ÷ baseline. The server runs pinned to core 0, this process 
 generator's own CPU use is reported for every step, and a step where it passed 90% is marked `load_bound`.
 
     python -m bench.fanout [--n 50,200,1000] [--payloads small,turn] [--servers ours,bare,node] [--seconds 2]
+    python -m bench.fanout --servers ours,ours@d383dfc,bare   # this tree's server against an earlier commit's
 """
 
 from __future__ import annotations
@@ -58,10 +59,11 @@ def compare(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Ours ÷ each baseline, per N and payload: throughput, CPU per frame, p99 at the highest common rate, memory."""
     out: list[dict[str, Any]] = []
     by = {(r["server"], r["n"]): r for r in rows}
+    earlier = sorted({r["server"] for r in rows if r["server"].startswith("ours@")})
     for (kind, n), ours in by.items():
         if kind != "ours":
             continue
-        for base_kind in ("bare", "picows", "node"):
+        for base_kind in ("bare", "picows", "node", *earlier):
             base = by.get((base_kind, n))
             if base is None:
                 continue

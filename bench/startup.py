@@ -19,7 +19,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from bench.common import ROOT, free_port
+from bench.common import ROOT, checkout, free_port
 
 
 async def make_data(path: Path, campaigns: int, records: int) -> None:
@@ -78,11 +78,7 @@ def main() -> None:
         print(f"data: {a.campaigns} campaigns x {a.records} records in {time.perf_counter() - t0:.1f} s")
         runs = [("this code", ROOT)]
         if a.compare_with:
-            other = base / "other"
-            other.mkdir()
-            archive = subprocess.run(["git", "archive", a.compare_with], cwd=ROOT, check=True, capture_output=True)
-            subprocess.run(["tar", "-x", "-C", str(other)], input=archive.stdout, check=True)
-            runs.append((a.compare_with, other))
+            runs.append((a.compare_with, checkout(a.compare_with)))
         for name, code in runs:
             for attempt in (1, 2):
                 data = base / f"data-{name.replace(' ', '_')}"

@@ -8,6 +8,8 @@
 - `picows`: bench/servers/picows_server.py, a broadcast built for speed on picows (frames packed once, coalesced per
   socket per loop turn): the most one Python process can deliver.
 - `node`: bench/node/broadcast.js on npm `ws` (needs `npm ci` in bench/node once).
+- `ours@REF`: our server as it was at git ref REF (its tree checked out with `git archive`, bench/common.py), run
+  beside this tree's in the same run: is a change in the figures the code's or the machine's?
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import loadgen
-from bench.common import ROOT, free_port, python, taskset_prefix
+from bench.common import ROOT, checkout, free_port, python, taskset_prefix
 
 SERVER_CORE = 0
 NODE_DIR = ROOT / "bench" / "node"
@@ -89,6 +91,16 @@ class Target:
                 self.proc.wait(10)
 
 
+def split_kind(kind: str) -> tuple[str, Path]:
+    """A server kind's base kind and the tree its code runs from (`ours@REF`: REF's tree; anything else: this one)."""
+    base, at, ref = kind.partition("@")
+    if not at:
+        return kind, ROOT
+    if base != "ours" or not ref:
+        raise ValueError(f"only our server runs from another commit (ours@REF), not {kind!r}")
+    return base, checkout(ref)
+
+
 def node_ready() -> bool:
     return shutil.which("node") is not None and (NODE_DIR / "node_modules" / "ws").is_dir()
 
@@ -126,12 +138,12 @@ async def _wait_port(host: str, port: int, proc: subprocess.Popen[bytes], limit:
     raise TimeoutError(f"nothing listening on {host}:{port} after {limit}s")
 
 
-def _spawn(argv: list[str], log: Path) -> subprocess.Popen[bytes]:
+def _spawn(argv: list[str], log: Path, root: Path = ROOT) -> subprocess.Popen[bytes]:
     # The server reads REDIS_URL and KS_* from the environment: only the flags given here may choose its backend.
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL" and not k.startswith("KS_")}
-    env["PYTHONPATH"] = str(ROOT)
+    env["PYTHONPATH"] = str(root)
     with log.open("wb") as out:
-        return subprocess.Popen(argv, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+        return subprocess.Popen(argv, cwd=root, env=env, stdout=out, stderr=subprocess.STDOUT)
 
 
 def _http_json(url: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -151,14 +163,15 @@ async def start(
     data_dir = tempfile.mkdtemp(prefix="bench-data-")
     log = Path(data_dir) / "server.log"
     pin = taskset_prefix(core) if core is not None else []
-    argv = pin + _argv(kind, port, cap, redis_url, data_dir, redis_prefix)
-    proc = _spawn(argv, log)
+    base, root = split_kind(kind)
+    argv = pin + _argv(base, port, cap, redis_url, data_dir, redis_prefix)
+    proc = _spawn(argv, log, root)
     target = Target(kind=kind, proc=proc, port=port, log=log)
     try:
         await _wait_port(target.host, port, proc)
         if existing is not None:
             target.rooms = list(existing)
-        elif kind == "ours":
+        elif base == "ours":
             await asyncio.to_thread(_prepare_ours, target, rooms)
         else:
             target.rooms = [Access(f"c-bench{i:05d}", "bench-spectator", "bench-moderator") for i in range(rooms)]
