@@ -41,7 +41,8 @@ async def open_backend(settings: Settings) -> tuple[Store, EventBus]:
     if settings.redis_url:
         return await _wait_for_redis(settings.redis_url, settings.redis_prefix, settings.redis_wait_s,
                                      settings.group_commit)
-    return open_embedded(settings.data_dir, fsync=settings.fsync, group_commit=settings.group_commit), LocalBus()
+    return open_embedded(settings.data_dir, fsync=settings.fsync, group_commit=settings.group_commit,
+                         open_journals=settings.open_journals), LocalBus()
 
 
 async def _wait_for_redis(url: str, prefix: str, wait_s: float, group_commit: bool = True) -> tuple[Store, RedisBus]:

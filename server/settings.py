@@ -60,6 +60,8 @@ class Settings:
     lease_ms: int = 2_000
     snapshot_every: int = 200
     room_idle_s: float = 600.0  # an owned room unused this long (nobody here, no command, no timer soon) is unloaded
+    open_journals: int | None = None  # embedded journal files held open at once (None: 1024, at most a quarter of
+    # the process's file limit)
 
 
 def redacted(url: str) -> str:
@@ -224,6 +226,9 @@ def _parser(env: Mapping[str, str]) -> _Parser:
          "renewed every half second)")
     flag("--room-idle-s", "KS_ROOM_IDLE_S", 600.0, _positive(float),
          "unload an owned room after this many idle seconds (0: never)")
+    flag("--open-journals", "KS_OPEN_JOURNALS", None, _positive(int),
+         "embedded store: journal files held open at once; the least recently written beyond it are closed and "
+         "opened again at their next write (default: 1024, at most a quarter of the process's file limit)")
     flag("--shutdown-timeout", "KS_SHUTDOWN_TIMEOUT", 10.0, _positive(float),
          "at shutdown, seconds open requests and sockets get to finish")
     flag("--create-per-hour", "KS_CREATE_PER_HOUR", 30.0, _positive(float),
@@ -261,5 +266,5 @@ def parse(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = Non
         send_buffer_bytes=a.send_buffer_bytes, lease_ms=a.lease_ms, socket_send_buffer_bytes=a.socket_send_buffer,
         drain_timeout_s=a.drain_timeout, room_idle_s=a.room_idle_s, token_rate_per_s=a.token_rate,
         token_burst=a.token_burst, address_rate_per_s=a.address_rate, address_burst=a.address_burst,
-        max_connections_per_address=a.max_connections_per_address,
+        max_connections_per_address=a.max_connections_per_address, open_journals=a.open_journals or None,
     )

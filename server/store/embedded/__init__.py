@@ -27,7 +27,7 @@ class DataDirLocked(RuntimeError):
 
 
 def open_embedded(data_dir: str | os.PathLike[str], *, fsync: bool = True, read_only: bool = False,
-                  group_commit: bool = True) -> Store:
+                  group_commit: bool = True, open_journals: int | None = None) -> Store:
     """The store under `data_dir`, its LOCK held until it is closed. `read_only` takes no lock and writes nothing:
     what an operator lists or exports while the directory's server runs (a room being written is read up to its
     last whole record). `group_commit` (with `fsync`): the appends of many rooms in the same moment share one
@@ -52,7 +52,8 @@ def open_embedded(data_dir: str | os.PathLike[str], *, fsync: bool = True, read_
         os.close(lock_fd)
         raise DataDirLocked(f"data directory {root} is in use by another server process") from None
     leases = FileLeases(root, fsync=fsync)
-    log = FileLog(root, fsync=fsync, down_ms=leases.down_ms, epoch=lambda: leases.epoch, group_commit=group_commit)
+    log = FileLog(root, fsync=fsync, down_ms=leases.down_ms, epoch=lambda: leases.epoch, group_commit=group_commit,
+                  open_journals=open_journals)
 
     closed: list[bool] = []
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import resource
 import shutil
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterator, Sequence
@@ -28,8 +29,20 @@ from server.store.embedded.wal import WriteAhead
 from server.store.log import RoomStat
 from server.store.records import Fenced, LogConflict, Record, RoomSnapshot
 
-MAX_OPEN_JOURNALS = 64
-"""Journal files a node holds open at once; the others are opened again for their next write."""
+MAX_OPEN_JOURNALS = 1024
+"""Journal files a node holds open at once by default (`--open-journals`), never more than a quarter of the
+process's file limit; the others are closed and opened again for their next write. Below the number of rooms being
+written, every command pays an open and a close (issue 20: 100 rooms played at once over 64 open journals)."""
+
+
+def default_open_journals() -> int:
+    try:
+        soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    except (OSError, ValueError):
+        return 64
+    if soft == resource.RLIM_INFINITY:
+        return MAX_OPEN_JOURNALS
+    return max(16, min(MAX_OPEN_JOURNALS, soft // 4))
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,8 +56,9 @@ class _Write:
 
 class FileLog:
     def __init__(self, root: Path, *, fsync: bool, down_ms: Callable[[], int], read_only: bool = False,
-                 epoch: Callable[[], int] = lambda: 0, group_commit: bool = True):
+                 epoch: Callable[[], int] = lambda: 0, group_commit: bool = True, open_journals: int | None = None):
         self.root = root
+        self.open_journals = open_journals or default_open_journals()
         self.epoch = epoch
         """The lease epoch of the process holding the directory's LOCK (FileLeases): an append given another is
         refused, as under Redis."""
@@ -56,7 +70,7 @@ class FileLog:
             (root / "rooms").mkdir(parents=True, exist_ok=True)
         self._journals: dict[str, Journal] = {}
         self._open: OrderedDict[str, None] = OrderedDict()
-        """The journals whose file is open, least recently written first: at most `MAX_OPEN_JOURNALS`."""
+        """The journals whose file is open, least recently written first: at most `open_journals`."""
         self._due: dict[str, int] = {str(k): int(v) for k, v in read_msgpack(root / "schedule", {}).items()}
         self._unscheduled = self._written_after(root / "schedule")
         self._journals_ahead = False  # a journal was written after the schedule file
@@ -92,14 +106,14 @@ class FileLog:
 
     def journal(self, room: str) -> Journal:
         """The journal of a room this node writes (created if new), its file open: the least recently written
-        beyond `MAX_OPEN_JOURNALS` are parked (issue 12 §12: 500 campaigns held 1,000 files open)."""
+        beyond `open_journals` are parked (issue 12 §12: 500 campaigns held 1,000 files open)."""
         journal = self._journals.get(room)
         if journal is None:
             journal = self._journals[room] = Journal(self._room_dir(room) / "journal", self.fsync,
                                                      read_only=self.read_only)
         self._open[room] = None
         self._open.move_to_end(room)
-        while len(self._open) > MAX_OPEN_JOURNALS:
+        while len(self._open) > self.open_journals:
             parked = next((r for r in self._open if not self._writing[r]), None)
             if parked is None:  # every open one is being written: parked after their writes
                 break
