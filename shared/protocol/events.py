@@ -2,9 +2,12 @@
 per event kind its fields, their types, and which are present only in some of its variants. Every event the
 engines emit in random battles and storms validates against its kind's model (no field missing, none unknown), and
 every kind their sources emit has one (tests/protocol/test_events.py). The room's own events (`room_opened`,
-`turn`, the clocks', `chat`, `secret_module`) are in docs/protocol.md; the campaigns' are not typed yet.
+`turn`, the clocks', `chat`, `secret_module`) are in docs/protocol.md. The campaigns' events (Continental War and
+Napoleonic) and the drill's are typed the same way, each kind's model named for its ruleset (`EVENTS` by engine kind;
+tests/protocol/test_events.py checks them along played campaigns).
 
-Names of units are their ids; cells [x, y] (y south); `rule` the rule (or rules, comma separated) applied.
+Names of units are their ids; `rule` the rule (or rules, comma separated) applied. Cells are [x, y]: in battle and
+storm events y grows south; in campaign events y is the latitude and grows north (docs/protocol.md, Coordinates).
 """
 
 from __future__ import annotations
@@ -71,13 +74,163 @@ class _Data(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-def _model(kind: str, spec: dict[str, Any]) -> type[BaseModel]:
+def _model(kind: str, spec: dict[str, Any], prefix: str = "") -> type[BaseModel]:
     fields: dict[str, Any] = {}
     for name, t in spec.items():
         fields[name] = (t[0], None) if isinstance(t, tuple) else (t, ...)
-    name = "".join(p.title() for p in kind.split("_")) + "Data"
+    name = prefix + "".join(p.title() for p in kind.split("_")) + "Data"
     return create_model(name, __base__=_Data, **fields)
 
 
 BATTLE_EVENTS: dict[str, type[BaseModel]] = {kind: _model(kind, spec) for kind, spec in BATTLE_EVENT_FIELDS.items()}
 """The model of each battle and storm event kind's `data`."""
+
+CONTINENTAL_EVENT_FIELDS: dict[str, dict[str, Any]] = {
+    "answer": {"answer": Any, "cost": float, "left": float, "number": int, "question": dict[str, Any], "rule": str},
+    "answer_truth": {"false": bool, "given": Any, "number": int, "rule": str, "team": str, "truth": Any},
+    "army_formed": {"name": str, "rule": str, "units": list[str]},
+    "army_group": {"armies": list[str], "name": str, "rule": str},
+    "artillery_strike": {"fraction": float, "mode": str, "rule": str, "target": Cell, "team": str},
+    "battle": {"advanced": (bool, Opt), "defender_retreated": (list[str], Opt), "form": list[str],
+        "main_blow": str | None, "rounds": list[dict[str, Any]], "rule": str, "target": Cell},
+    "campaign_created": {"house_rules": list[str], "level": int, "mediator": str, "module": int,
+        "neutrals": list[str], "recon_deception": bool, "refused_order_fine": bool, "rules": str, "scenario": str,
+        "teams": list[dict[str, Any]], "title": str},
+    "campaign_over": {"end": str, "rule": str, "scores": dict[str, Any], "turn": int, "winner": str | None},
+    "capitulated": {"name": str, "to": str, "unit": str},
+    "capitulation": {"rule": str, "team": str},
+    "corps_column": {"behind": str, "corps": str, "rule": str, "unit": str},
+    "corps_formed": {"name": str, "rule": str, "turns": int, "units": list[str]},
+    "corps_left": {"corps": str, "rule": str, "unit": str},
+    "cutoff_fired": {"cell": Cell, "rule": str},
+    "decisive_success": {"kinds": list[str], "rule": str, "team": str},
+    "defeated": {"end": str, "rule": str, "team": str},
+    "deployed": {"cell": Cell, "facing": str, "unit": str},
+    "deployment_report": {"report": dict[str, Any], "rule": str},
+    "destroyed": {"name": str, "unit": str},
+    "frontage": {"unit": str, "width": int},
+    "interventions_limited": {"on": bool, "rule": str},
+    "losses": {"cause": str, "cell": Cell, "loss": float, "rating": float, "unit": str},
+    "march_ended": {"at": Cell, "unit": str},
+    "march_ordered": {"path": list[Cell], "unit": str},
+    "mediator_message": {"rule": str, "text": str},
+    "merged": {"into": str, "rule": str, "turns": int, "units": list[str]},
+    "mobilization": {"rule": str, "team": str, "turn": int},
+    "mobilization_points": {"cities": list[str], "rule": str},
+    "mobilized": {"arm": str, "cell": Cell, "city": str, "rule": str, "unit": str},
+    "moved": {"march": (bool, Opt), "path": list[Cell], "unit": str, "used": (float, Opt)},
+    "order_adjusted": {"done": (list[Cell], Opt), "message": str, "ordered": (list[Cell], Opt), "rule": str,
+        "unit": (str, Opt)},
+    "order_amended": {"number": int, "order": dict[str, Any], "rule": str},
+    "order_dropped": {"message": str, "rule": str, "team": str},
+    "order_recorded": {"number": int, "order": dict[str, Any]},
+    "order_withdrawn": {"number": int, "rule": str},
+    "peace_concluded": {"between": list[str], "kind": str, "number": int, "rule": str},
+    "peace_proposed": {"border": list[list[Any]], "by": str, "kind": str, "number": int, "rule": str, "to": str},
+    "peace_rejected": {"by": str, "number": int, "rule": str},
+    "penalty": {"points": int, "reason": str, "rule": str, "team": str},
+    "phase": {"phase": str, "rule": str, "turn": (int, Opt)},
+    "posture": {"on_attack": str, "rule": str, "unit": str | None},
+    "rating_adjusted": {"rating": float, "rule": str, "unit": str},
+    "reassigned": {"regiment": str, "rule": str, "to": str},
+    "regrouping": {"cell": Cell, "rule": str, "units": list[str]},
+    "regulation": {"name": str, "rule": str, "text": str},
+    "resolution": {"rule": str, "turn": int},
+    "roads_closed": {"cause": str, "cells": list[Cell], "rule": str, "turns": int},
+    "roll": {"faces": int, "purpose": str, "result": int},
+    "sighting": {"lost": list[str], "units": list[dict[str, Any]]},
+    "sorted_out": {"at": Cell, "rule": str, "unit": str},
+    "split": {"regiments": list[str], "rule": str, "unit": str},
+    "transfer_begun": {"nodes": list[Cell], "to": str, "turns": int, "unit": str},
+    "transfer_ended": {"at": Cell, "rule": str, "unit": str},
+    "transfer_moved": {"at": Cell, "unit": str},
+    "turn_begun": {"team": str, "turn": int},
+    "turn_ended": {"flagged": bool, "team": str, "turn": int},
+    "turned": {"facing": str, "unit": str, "used": float},
+    "war_begun": {"by": str, "rule": str, "turn": int},
+    "withdrawal": {"rule": str, "target": Cell, "units": list[str]},
+    "cover_set": {"unit": str, "cover": bool, "rule": str},
+    "formation": {"unit": str, "formation": str, "orientation": str},
+    "march_halted": {"unit": str, "at": Cell, "rule": str},
+    "roads_opened": {"cells": list[Cell], "rule": str},
+    "zone": {"army": str, "rule": str, "zone": list[Cell]},
+}
+"""Per Continental War event kind (C-*): field → type, or (type, "optional"). Cells [x, y], y north."""
+
+NAPOLEONIC_EVENT_FIELDS: dict[str, dict[str, Any]] = {
+    "army_moved": {"army": str, "cell": Cell, "path": list[Cell], "points": float, "rule": str},
+    "army_retreated": {"army": str, "cell": Cell, "chosen": bool, "path": list[Cell], "rule": str},
+    "battle_accepted": {"battle": str, "by": str, "flagged": bool, "rule": str},
+    "battle_declined": {"battle": str, "by": str, "rule": str},
+    "battle_ended": {"armies": list[dict[str, Any]], "battle": str, "cell": Cell, "destroyed": dict[str, Any],
+        "general": dict[str, Any] | None, "how": str, "kind": str, "loser": str, "prisoners": dict[str, Any],
+        "reason": str, "rule": str, "winner": str},
+    "battle_started": {"attacker": str, "attacker_edge": str, "battle": str, "cell": Cell, "defender": str,
+        "engine": str, "kind": str, "rule": str, "siege": str | None, "terrain": dict[str, Any]},
+    "campaign_created": {"rules": str, "scenario": str, "teams": list[dict[str, Any]], "title": str},
+    "contact": {"armies": dict[str, Any], "attacker": str, "battle": str, "can_withdraw": bool, "cell": Cell,
+        "defender": str, "rule": str, "waiting": (list[str], Opt)},
+    "fortifying_abandoned": {"army": str, "city": str, "done": int, "reason": str, "rule": str},
+    "fortifying_begun": {"army": str, "city": str, "needed": int, "rule": str, "turn": int},
+    "fortifying_progress": {"city": str, "done": int, "needed": int, "rule": str},
+    "fortress_built": {"army": str, "city": str, "port": bool, "rule": str, "team": str},
+    "fortress_captured": {"capitulated": bool, "fortress": str, "phase": str, "rule": str, "winner": str},
+    "fortress_surrendered": {"fortress": str, "holder": str, "phase": str, "retreats": str, "rule": str, "turn": int},
+    "garrison_cut_off": {"fortress": str, "rule": str, "units": list[dict[str, Any]]},
+    "garrison_holds": {"fortress": str, "phase": str, "rule": str, "turn": int},
+    "garrison_resupplied": {"by": str, "fortress": str, "rule": str},
+    "general_appointed": {"army": str, "general": str, "rule": str, "team": str},
+    "general_captured": {"fortress": str, "general": str, "phase": str, "rule": str, "secret_module_minutes": int,
+        "side": str},
+    "general_released": {"fortress": str, "general": str, "phase": str, "rule": str, "side": str},
+    "intercepted": {"army": str, "cell": Cell, "rule": str, "target": str},
+    "interception_possible": {"army": str, "cell": Cell, "distance": int, "rule": str, "target": str},
+    "posture": {"army": str, "intercept": bool, "rule": str, "support": bool},
+    "quick_offered": {"battle": str, "by": str, "rule": str},
+    "quick_refused": {"battle": str, "by": str, "rule": str},
+    "quick_resolution": {"battle": str, "by": str, "multipliers": dict[str, Any], "ratings": dict[str, Any],
+        "rule": str},
+    "quick_round": {"attacker_loss": float, "battle": str, "defender_loss": float, "hour": int, "k1": float,
+        "k2": float, "ratio": float, "rule": str},
+    "retreat_cut_off": {"army": str, "team": str, "cell": Cell, "rule": str},
+    "reinforcement_ordered": {"army": str, "battle": str, "distance": int, "rule": str, "team": str},
+    "retreat_made": {"army": str, "cell": Cell, "chosen": bool, "rule": str, "team": str},
+    "roll": {"battle": str, "faces": int, "general": str, "need": int, "purpose": str, "result": int, "rule": str,
+        "success": bool},
+    "siege_ended": {"armies": list[dict[str, Any]], "fortress": str, "garrison": str, "generals": list[dict[str,
+        Any]], "holder": str, "outcome": str, "rule": str},
+    "siege_broken": {"fortress": str, "phase": str, "winner": str, "retreats": str, "rule": str},
+    "siege_lifted": {"fortress": str, "phase": str, "turn": int, "rule": str},
+    "sortie": {"fortress": str, "phase": str, "turn": int, "battle": dict[str, Any], "rule": str},
+    "sortie_repulsed": {"fortress": str, "phase": str, "winner": str, "storm_from": int, "rule": str},
+    "storm_repulsed": {"fortress": str, "phase": str, "winner": str, "retreats": str, "rule": str},
+    "siege_laid": {"besieger": str, "fortress": str, "garrison": str, "phase": str, "resupplied_by_sea": bool,
+        "rule": str, "storm_from": int, "turn": int},
+    "storm": {"battle": dict[str, Any], "forced": bool, "fortress": str, "phase": str, "rule": str, "turn": int},
+    "terms_agreed": {"by": str, "default": bool, "fortress": str, "imposed": bool, "phase": str, "result": dict[str,
+        Any], "rule": str, "terms": dict[str, Any]},
+    "terms_proposed": {"by": str, "fortress": str, "phase": str, "rule": str, "terms": dict[str, Any]},
+    "turn_begun": {"teams": list[str], "turn": int},
+    "turn_ended": {"flagged": bool, "passed": (bool, Opt), "team": str, "turn": int},
+    "turn_passed": {"battles": list[str], "rule": str, "team": str, "turn": int},
+}
+"""Per Napoleonic campaign event kind (the campaign room; its battles and storms are BATTLE_EVENT_FIELDS)."""
+
+DRILL_EVENT_FIELDS: dict[str, dict[str, Any]] = {
+    "drill_started": {"teams": list[str], "width": int, "height": int},
+    "counter_moved": {"id": str, "team": str, "x": int, "y": int},
+    "counter_spotted": {"id": str, "team": str, "x": int, "y": int},
+    "turn_ended": {"team": str, "flagged": bool, "turn": int, "active": list[str]},
+    "drill_over": {"turn": int},
+    "ruling": {"text": str},
+}
+"""The drill's events (the rooms' smoke-test ruleset)."""
+
+CONTINENTAL_EVENTS = {kind: _model(kind, spec, "Continental") for kind, spec in CONTINENTAL_EVENT_FIELDS.items()}
+NAPOLEONIC_EVENTS = {kind: _model(kind, spec, "Napoleonic") for kind, spec in NAPOLEONIC_EVENT_FIELDS.items()}
+DRILL_EVENTS = {kind: _model(kind, spec, "Drill") for kind, spec in DRILL_EVENT_FIELDS.items()}
+EVENTS: dict[str, dict[str, type[BaseModel]]] = {
+    "battle": BATTLE_EVENTS, "siege": BATTLE_EVENTS, "campaign": CONTINENTAL_EVENTS,
+    "napoleonic": NAPOLEONIC_EVENTS, "drill": DRILL_EVENTS,
+}
+"""The models of each engine kind's event `data` (the engine's `kind`: "campaign" is the Continental War)."""

@@ -16,8 +16,9 @@ from pydantic import TypeAdapter
 from server.continental.orders import ContinentalOrder
 from server.napoleonic.battle.orders import BattleOrder
 from server.napoleonic.campaign.orders import NapoleonicOrder
+from shared.protocol.campaign_views import ContinentalView, NapoleonicView
 from shared.protocol.client import ClientMessage
-from shared.protocol.events import BATTLE_EVENTS
+from shared.protocol.events import EVENTS
 from shared.protocol.server import ServerMessage
 from shared.protocol.views import BattleView
 
@@ -26,7 +27,8 @@ ORDERS: dict[str, Any] = {"BattleOrder": BattleOrder, "NapoleonicOrder": Napoleo
                           "ContinentalOrder": ContinentalOrder}
 """The typed orders of each ruleset (their wire models live in the ruleset's package, which validates with them;
 the schema gathers them for clients and bots)."""
-VIEWS: dict[str, Any] = {"BattleView": BattleView}
+VIEWS: dict[str, Any] = {"BattleView": BattleView, "ContinentalView": ContinentalView,
+                         "NapoleonicView": NapoleonicView}
 """The rooms' `state` (snapshot and view) by ruleset, where it is typed (shared/protocol/views.py)."""
 
 
@@ -48,7 +50,8 @@ def build_schema() -> dict[str, Any]:
     for part in (client, server, *orders.values(), *views.values()):
         _define(defs, part.pop("$defs", {}))
     _define(defs, views)  # the views are models of their own: each a definition
-    for model in BATTLE_EVENTS.values():  # the `data` of each battle event kind (shared/protocol/events.py)
+    models = {model.__name__: model for kinds in EVENTS.values() for model in kinds.values()}
+    for model in models.values():  # the `data` of each event kind of each room kind (shared/protocol/events.py)
         part = TypeAdapter(model).json_schema(ref_template="#/$defs/{model}")
         _define(defs, part.pop("$defs", {}))
         _define(defs, {model.__name__: part})

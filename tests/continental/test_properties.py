@@ -16,6 +16,8 @@ from server.continental.movement import stack_allowed
 from server.continental.state import CampaignState
 from server.core.engine import PUBLIC, SPECTATOR, Actor, Event, team_viewer
 from server.core.errors import RuleError
+from shared.protocol.campaign_views import ContinentalView
+from shared.protocol.events import CONTINENTAL_EVENTS
 from tests.continental.helpers import ENGINE
 
 
@@ -134,6 +136,9 @@ def test_random_legal_orders_keep_the_rules_C_4_12_fog_and_replay(level: int, se
         events = list(events)
         _check_stacking(state)
         _check_fog(before, state, events)
+        for e in events:  # issue 14: every event and view has the protocol's shape
+            CONTINENTAL_EVENTS[e.kind].model_validate(dict(e.data))
+        ContinentalView.model_validate(ENGINE.view(state, team_viewer(team)))
     replay, _ = ENGINE.setup(_cfg(level, deception), seed)
     for what, team, cand in log:
         if what == "end":

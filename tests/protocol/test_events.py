@@ -11,13 +11,37 @@ from server.core.engine import Event
 from server.core.replay import Recorder
 from server.napoleonic.battle.engine import BattleEngine
 from server.napoleonic.siege.engine import SiegeEngine
-from shared.protocol.events import BATTLE_EVENTS
+from shared.protocol.events import BATTLE_EVENTS, EVENTS
 from tests.conftest import ROOT
 from tests.napoleonic.battle.driver import army, candidates, close_battle_config, play_phase, random_battle_config
 
 EMITTED = re.compile(r"""(?:log\.emit|\bEvent|\bpublic)\("([a-z_]+)\"""")
 CAMPAIGN_SIDE = {"fortifying_begun", "fortifying_progress", "fortifying_abandoned", "fortress_built"}
 """Emitted from server/napoleonic/siege by the campaign (D-N-16), into the campaign room."""
+
+
+EMITS = re.compile(r"""\b(?:public|team|teams|for_team|for_teams|umpire|moderator|Event|_event|emit)\(\s*"""
+                   r"""(?:[^(),"]+(?:\([^()]*\))?,\s*)?"([a-z_]+)\"""")
+"""A kind given to any of the event helpers (its audience, if any, first)."""
+SOURCES = {
+    "campaign": ("continental",),
+    "napoleonic": ("napoleonic/campaign", "napoleonic/siege/sequence.py", "napoleonic/siege/fortress.py"),
+    "drill": ("drill",),
+}
+"""Where each campaign-like engine's events come from (the Napoleonic campaign's sieges and fortresses are built
+by server/napoleonic/siege for it)."""
+
+
+def test_every_event_kind_of_every_room_kind_has_a_model_issue_14() -> None:
+    for engine, places in SOURCES.items():
+        kinds: set[str] = set()
+        for place in places:
+            path = ROOT / "server" / place
+            for source in [path] if path.is_file() else path.rglob("*.py"):
+                kinds |= set(EMITS.findall(source.read_text()))
+        assert kinds, engine
+        assert sorted(kinds - set(EVENTS[engine])) == [], engine
+    assert EVENTS["battle"] is EVENTS["siege"] is BATTLE_EVENTS
 
 
 def check(events: list[Event], seen: set[str]) -> None:

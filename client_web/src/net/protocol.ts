@@ -66,6 +66,16 @@ export interface ArmyOptions {
   unit: string | null;
 }
 
+/** A unit of an army, its campaign values (its morale when its next battle begins). */
+export interface ArmyUnitView {
+  accuracy: number;
+  guns: number;
+  id: string;
+  loss_tolerance: number;
+  morale: number;
+  type: string;
+}
+
 export interface ArrivedData {
   at: number[];
   facing: number;
@@ -286,11 +296,29 @@ export interface ContinentalAmendOrder {
   type: "amend_order";
 }
 
+export interface ContinentalAnswerData {
+  answer: unknown;
+  cost: number;
+  left: number;
+  number: number;
+  question: Record<string, unknown>;
+  rule: string;
+}
+
 /** C-10.4: accept or reject a proposal. */
 export interface ContinentalAnswerPeace {
   accept: boolean;
   proposal: number;
   type: "answer_peace";
+}
+
+export interface ContinentalAnswerTruthData {
+  false: boolean;
+  given: unknown;
+  number: number;
+  rule: string;
+  team: string;
+  truth: unknown;
 }
 
 /** C-5.6: an army of units, with its zone (two opposite corners). */
@@ -302,12 +330,32 @@ export interface ContinentalArmy {
   zone?: number[][] | null;
 }
 
+export interface ContinentalArmyFormedData {
+  name: string;
+  rule: string;
+  units: string[];
+}
+
 /** C-5.7: armies grouped into an army group (front). */
 export interface ContinentalArmyGroup {
   /** unit ids */
   armies: string[];
   name: string;
   type: "army_group";
+}
+
+export interface ContinentalArmyGroupData {
+  armies: string[];
+  name: string;
+  rule: string;
+}
+
+export interface ContinentalArtilleryStrikeData {
+  fraction: number;
+  mode: string;
+  rule: string;
+  target: number[];
+  team: string;
 }
 
 /**
@@ -324,9 +372,52 @@ export interface ContinentalAttack {
   type: "attack";
 }
 
+export interface ContinentalBattleData {
+  advanced?: boolean;
+  defender_retreated?: string[];
+  form: string[];
+  main_blow: string | null;
+  rounds: Record<string, unknown>[];
+  rule: string;
+  target: number[];
+}
+
+export interface ContinentalCampaignCreatedData {
+  house_rules: string[];
+  level: number;
+  mediator: string;
+  module: number;
+  neutrals: string[];
+  recon_deception: boolean;
+  refused_order_fine: boolean;
+  rules: string;
+  scenario: string;
+  teams: Record<string, unknown>[];
+  title: string;
+}
+
+export interface ContinentalCampaignOverData {
+  end: string;
+  rule: string;
+  scores: Record<string, unknown>;
+  turn: number;
+  winner: string | null;
+}
+
 /** C-10.1. */
 export interface ContinentalCapitulate {
   type: "capitulate";
+}
+
+export interface ContinentalCapitulatedData {
+  name: string;
+  to: string;
+  unit: string;
+}
+
+export interface ContinentalCapitulationData {
+  rule: string;
+  team: string;
 }
 
 /** C-5.3, C-4.10: divisions side by side form a corps. */
@@ -337,11 +428,54 @@ export interface ContinentalCorps {
   units: string[];
 }
 
+export interface ContinentalCorpsColumnData {
+  behind: string;
+  corps: string;
+  rule: string;
+  unit: string;
+}
+
+export interface ContinentalCorpsFormedData {
+  name: string;
+  rule: string;
+  turns: number;
+  units: string[];
+}
+
+export interface ContinentalCorpsLeftData {
+  corps: string;
+  rule: string;
+  unit: string;
+}
+
 /** C-5.8: border cover. */
 export interface ContinentalCover {
   cover?: boolean;
   type: "cover";
   unit: string;
+}
+
+export interface ContinentalCoverSetData {
+  cover: boolean;
+  rule: string;
+  unit: string;
+}
+
+export interface ContinentalCutoffFiredData {
+  cell: number[];
+  rule: string;
+}
+
+export interface ContinentalDecisiveSuccessData {
+  kinds: string[];
+  rule: string;
+  team: string;
+}
+
+export interface ContinentalDefeatedData {
+  end: string;
+  rule: string;
+  team: string;
 }
 
 /** C-6.1: place a counter while planning. */
@@ -353,11 +487,33 @@ export interface ContinentalDeploy {
   unit: string;
 }
 
+export interface ContinentalDeployedData {
+  cell: number[];
+  facing: string;
+  unit: string;
+}
+
+export interface ContinentalDeploymentReportData {
+  report: Record<string, unknown>;
+  rule: string;
+}
+
+export interface ContinentalDestroyedData {
+  name: string;
+  unit: string;
+}
+
 /** C-5.3: a corps' tactical form. */
 export interface ContinentalFormation {
   formation?: "line" | "support";
   orientation?: "enemy" | "front_line";
   type: "formation";
+  unit: string;
+}
+
+export interface ContinentalFormationData {
+  formation: string;
+  orientation: string;
   unit: string;
 }
 
@@ -368,6 +524,64 @@ export interface ContinentalFrontage {
   width: 1 | 2;
 }
 
+export interface ContinentalFrontageData {
+  unit: string;
+  width: number;
+}
+
+export interface ContinentalInterventionsLimitedData {
+  on: boolean;
+  rule: string;
+}
+
+export interface ContinentalLossesData {
+  cause: string;
+  cell: number[];
+  loss: number;
+  rating: number;
+  unit: string;
+}
+
+/**
+ * The map: `terrain` by "x-y" label (plain where absent), the states' rows (a symbol a cell, north first, with
+ * their `legend`), rivers, roads, railways and tracks as lists of cells, the places.
+ */
+export interface ContinentalMapView {
+  legend: Record<string, unknown>;
+  /** [x, y], y north */
+  origin: number[];
+  places: ContinentalPlace[];
+  railways: number[][];
+  rivers: number[][];
+  roads: number[][];
+  /** [x, y], y north */
+  size: number[];
+  states: string[];
+  terrain: Record<string, string>;
+  tracks: number[][];
+}
+
+export interface ContinentalMarchEndedData {
+  at: number[];
+  unit: string;
+}
+
+export interface ContinentalMarchHaltedData {
+  at: number[];
+  rule: string;
+  unit: string;
+}
+
+export interface ContinentalMarchOrderedData {
+  path: number[][];
+  unit: string;
+}
+
+export interface ContinentalMediatorMessageData {
+  rule: string;
+  text: string;
+}
+
 /** C-4.10 [L2]: regiments combine. */
 export interface ContinentalMerge {
   type: "merge";
@@ -375,10 +589,36 @@ export interface ContinentalMerge {
   units: string[];
 }
 
+export interface ContinentalMergedData {
+  into: string;
+  rule: string;
+  turns: number;
+  units: string[];
+}
+
+export interface ContinentalMobilizationData {
+  rule: string;
+  team: string;
+  turn: number;
+}
+
 /** C-6.4 [L2]: the cities where mobilized forces appear. */
 export interface ContinentalMobilizationPoints {
   cities: string[];
   type: "mobilization_points";
+}
+
+export interface ContinentalMobilizationPointsData {
+  cities: string[];
+  rule: string;
+}
+
+export interface ContinentalMobilizedData {
+  arm: string;
+  cell: number[];
+  city: string;
+  rule: string;
+  unit: string;
 }
 
 /** C-4.3 (move), C-4.8 (march: along roads). */
@@ -389,11 +629,97 @@ export interface ContinentalMove {
   unit: string;
 }
 
+export interface ContinentalMovedData {
+  march?: boolean;
+  path: number[][];
+  unit: string;
+  used?: number;
+}
+
+export interface ContinentalOrderAdjustedData {
+  done?: number[][];
+  message: string;
+  ordered?: number[][];
+  rule: string;
+  unit?: string;
+}
+
+export interface ContinentalOrderAmendedData {
+  number: number;
+  order: Record<string, unknown>;
+  rule: string;
+}
+
+export interface ContinentalOrderDroppedData {
+  message: string;
+  rule: string;
+  team: string;
+}
+
+export interface ContinentalOrderRecordedData {
+  number: number;
+  order: Record<string, unknown>;
+}
+
+export interface ContinentalOrderWithdrawnData {
+  number: number;
+  rule: string;
+}
+
+export interface ContinentalPeaceConcludedData {
+  between: string[];
+  kind: string;
+  number: number;
+  rule: string;
+}
+
+export interface ContinentalPeaceProposedData {
+  border: unknown[][];
+  by: string;
+  kind: string;
+  number: number;
+  rule: string;
+  to: string;
+}
+
+export interface ContinentalPeaceRejectedData {
+  by: string;
+  number: number;
+  rule: string;
+}
+
+export interface ContinentalPenaltyData {
+  points: number;
+  reason: string;
+  rule: string;
+  team: string;
+}
+
+export interface ContinentalPhaseData {
+  phase: string;
+  rule: string;
+  turn?: number;
+}
+
+export interface ContinentalPlace {
+  /** [x, y], y north */
+  cell: number[];
+  kind: string;
+  name: string;
+  state: string | null;
+}
+
 /** C-9.8a: what a unit (or, without one, the team) does when attacked. */
 export interface ContinentalPosture {
   on_attack: "accept" | "withdraw" | "retreat";
   type: "posture";
   unit?: string | null;
+}
+
+export interface ContinentalPostureData {
+  on_attack: string;
+  rule: string;
+  unit: string | null;
 }
 
 /** C-10.2 (peace in the current position), C-10.3 (compromise: a `border` of [cell, team]). */
@@ -418,11 +744,29 @@ export interface ContinentalQuestion {
   unit?: string;
 }
 
+export interface ContinentalRatingAdjustedData {
+  rating: number;
+  rule: string;
+  unit: string;
+}
+
 /** C-4.11 [L3]: a regiment changes its division. */
 export interface ContinentalReassign {
   regiment: string;
   to: string;
   type: "reassign";
+}
+
+export interface ContinentalReassignedData {
+  regiment: string;
+  rule: string;
+  to: string;
+}
+
+export interface ContinentalRegroupingData {
+  cell: number[];
+  rule: string;
+  units: string[];
 }
 
 /** C-5.9: a movement regulation. */
@@ -432,9 +776,55 @@ export interface ContinentalRegulation {
   type: "regulation";
 }
 
+export interface ContinentalRegulationData {
+  name: string;
+  rule: string;
+  text: string;
+}
+
+export interface ContinentalResolutionData {
+  rule: string;
+  turn: number;
+}
+
+export interface ContinentalRoadsClosedData {
+  cause: string;
+  cells: number[][];
+  rule: string;
+  turns: number;
+}
+
+export interface ContinentalRoadsOpenedData {
+  cells: number[][];
+  rule: string;
+}
+
+export interface ContinentalRollData {
+  faces: number;
+  purpose: string;
+  result: number;
+}
+
+export interface ContinentalSightingData {
+  lost: string[];
+  units: Record<string, unknown>[];
+}
+
+export interface ContinentalSortedOutData {
+  at: number[];
+  rule: string;
+  unit: string;
+}
+
 /** C-4.9 [L2]: a division breaks up into regiments. */
 export interface ContinentalSplit {
   type: "split";
+  unit: string;
+}
+
+export interface ContinentalSplitData {
+  regiments: string[];
+  rule: string;
   unit: string;
 }
 
@@ -455,11 +845,139 @@ export interface ContinentalTransfer {
   unit: string;
 }
 
+export interface ContinentalTransferBegunData {
+  nodes: number[][];
+  to: string;
+  turns: number;
+  unit: string;
+}
+
+export interface ContinentalTransferEndedData {
+  at: number[];
+  rule: string;
+  unit: string;
+}
+
+export interface ContinentalTransferMovedData {
+  at: number[];
+  unit: string;
+}
+
 /** C-4.3bis: face another way. */
 export interface ContinentalTurn {
   facing: "N" | "NE" | "E" | "SE" | "S" | "SW" | "W" | "NW";
   type: "turn";
   unit: string;
+}
+
+export interface ContinentalTurnBegunData {
+  team: string;
+  turn: number;
+}
+
+export interface ContinentalTurnEndedData {
+  flagged: boolean;
+  team: string;
+  turn: number;
+}
+
+export interface ContinentalTurnedData {
+  facing: string;
+  unit: string;
+  used: number;
+}
+
+/**
+ * A counter. An enemy known only by its position has the first four fields; one seen has what every side may
+ * see; the team's own (and all, for the moderator) also carry its orders' state: `route`, time `used` and `debt`,
+ * `army`, `corps`, `status_until`, `parent`. `regiments` are [arm, rating] pairs; `second` the second cell of a
+ * wide front (C-4.6).
+ */
+export interface ContinentalUnitView {
+  arm?: string | null;
+  army?: string | null;
+  carry?: number | null;
+  /** [x, y], y north */
+  cell: number[];
+  corps?: string | null;
+  cover: boolean;
+  debt?: number | null;
+  facing?: string | null;
+  formation?: string | null;
+  fought?: boolean | null;
+  full_rating?: number | null;
+  id: string;
+  name?: string | null;
+  neutral?: boolean | null;
+  orientation?: string | null;
+  parent?: string | null;
+  pursuit?: number | null;
+  rating?: number | null;
+  regiments?: unknown[][] | null;
+  route?: unknown[] | null;
+  second?: number[] | null;
+  status?: string | null;
+  status_until?: number | null;
+  struck?: boolean | null;
+  team: string;
+  used?: number | null;
+  wide?: boolean | null;
+}
+
+/**
+ * A Continental War room's state for one viewer class. Every viewer: the campaign's settings and phase, the
+ * map, control of cities, closures, penalties, peace and the result. The moderator and spectators also see every
+ * `units`, `armies`, `interdictions` and `proposals` (the moderator the orders waiting, reconnaissance and the
+ * rest); a team its own `units`, the `enemy_units` it has found, its own armies, answers, reconnaissance quota,
+ * orders waiting (`pending`, level 3), and `standing_information` about the others once at war (C-8.1).
+ * `tables.speeds_km` and `river_crossing_turns` price a path (C-T4, D-C-2).
+ */
+export interface ContinentalView {
+  active: string[];
+  aggressor: string | null;
+  answers?: Record<string, unknown>[] | null;
+  armies?: Record<string, unknown> | null;
+  clock: Record<string, unknown> | null;
+  closures: Record<string, Record<string, number>>;
+  control: Record<string, string>;
+  defeated: Record<string, unknown>;
+  deployment_report?: Record<string, unknown> | null;
+  enemy_units?: ContinentalUnitView[] | null;
+  house_rules: string[];
+  interdictions?: Record<string, unknown>[] | null;
+  interventions?: Record<string, unknown> | null;
+  level: number;
+  map: ContinentalMapView;
+  mediator: string;
+  mobilization?: Record<string, unknown> | unknown[] | null;
+  neutrals: string[];
+  peace_pairs: string[][];
+  penalties: Record<string, unknown>[];
+  pending?: Record<string, unknown> | Record<string, unknown>[] | null;
+  phase: string;
+  prisoners: Record<string, unknown>;
+  proposals?: Record<string, unknown>[] | null;
+  recon?: Record<string, unknown> | null;
+  recon_deception: boolean;
+  refused_order_fine: boolean;
+  regulations?: Record<string, unknown> | null;
+  reserves?: Record<string, unknown> | null;
+  result: Record<string, unknown> | null;
+  scenario: string;
+  standing_information?: Record<string, unknown> | null;
+  tables: Record<string, unknown>;
+  teams: Record<string, unknown>[];
+  title: string;
+  turn: number;
+  units?: ContinentalUnitView[] | null;
+  violators: string[];
+  war: boolean;
+}
+
+export interface ContinentalWarBegunData {
+  by: string;
+  rule: string;
+  turn: number;
 }
 
 /** C-1.7 [L3]: withdraw an order recorded this turn. */
@@ -469,10 +987,57 @@ export interface ContinentalWithdrawOrder {
   type: "withdraw_order";
 }
 
+export interface ContinentalWithdrawalData {
+  rule: string;
+  target: number[];
+  units: string[];
+}
+
+export interface ContinentalZoneData {
+  army: string;
+  rule: string;
+  zone: number[][];
+}
+
 export interface DispersalData {
   morale: number;
   rule: string;
   unit: string;
+}
+
+export interface DrillCounterMovedData {
+  id: string;
+  team: string;
+  x: number;
+  y: number;
+}
+
+export interface DrillCounterSpottedData {
+  id: string;
+  team: string;
+  x: number;
+  y: number;
+}
+
+export interface DrillDrillOverData {
+  turn: number;
+}
+
+export interface DrillDrillStartedData {
+  height: number;
+  teams: string[];
+  width: number;
+}
+
+export interface DrillRulingData {
+  text: string;
+}
+
+export interface DrillTurnEndedData {
+  active: string[];
+  flagged: boolean;
+  team: string;
+  turn: number;
 }
 
 export interface EndTurn {
@@ -549,6 +1114,14 @@ export interface FormationOrder {
   type: "formation";
   /** a unit of the side giving the order */
   unit: string;
+}
+
+export interface FortificationView {
+  army: string;
+  city: string;
+  done: number;
+  needed: number;
+  team: string;
 }
 
 export interface Fortify {
@@ -785,6 +1358,465 @@ export interface MovedData {
   unit: string;
 }
 
+export interface NapoleonicArmyMovedData {
+  army: string;
+  cell: number[];
+  path: number[][];
+  points: number;
+  rule: string;
+}
+
+export interface NapoleonicArmyRetreatedData {
+  army: string;
+  cell: number[];
+  chosen: boolean;
+  path: number[][];
+  rule: string;
+}
+
+/**
+ * An army. Own armies (all, for the moderator and spectators) in full; an enemy army in sight or in battle
+ * with the viewer shows its name, general, cell, status and the number of its `units`.
+ */
+export interface NapoleonicArmyView {
+  base?: string | null;
+  battle?: string | null;
+  /** [x, y], y north */
+  cell: number[];
+  general: string | null;
+  id: string;
+  intercept?: boolean | null;
+  max_points?: number | null;
+  name: string;
+  points?: number | null;
+  retreat?: RetreatView | null;
+  seat?: number | null;
+  status: string;
+  support?: boolean | null;
+  team: string;
+  units: ArmyUnitView[] | number;
+}
+
+export interface NapoleonicBattleAcceptedData {
+  battle: string;
+  by: string;
+  flagged: boolean;
+  rule: string;
+}
+
+export interface NapoleonicBattleDeclinedData {
+  battle: string;
+  by: string;
+  rule: string;
+}
+
+export interface NapoleonicBattleEndedData {
+  armies: Record<string, unknown>[];
+  battle: string;
+  cell: number[];
+  destroyed: Record<string, unknown>;
+  general: Record<string, unknown> | null;
+  how: string;
+  kind: string;
+  loser: string;
+  prisoners: Record<string, unknown>;
+  reason: string;
+  rule: string;
+  winner: string;
+}
+
+export interface NapoleonicBattleStartedData {
+  attacker: string;
+  attacker_edge: string;
+  battle: string;
+  cell: number[];
+  defender: string;
+  engine: string;
+  kind: string;
+  rule: string;
+  siege: string | null;
+  terrain: Record<string, unknown>;
+}
+
+/**
+ * A battle on the campaign map: `status` contact (the defender answers, N-START-3), running (its room is
+ * open), declined or over; `armies` and `reinforcements` by team; `quick` a quick resolution's state (D-L-2).
+ */
+export interface NapoleonicBattleView {
+  armies: Record<string, string[]>;
+  attacker: string;
+  /** [x, y], y north */
+  cell: number[];
+  defender: string;
+  id: string;
+  kind: string;
+  quick: Record<string, unknown> | null;
+  reinforcements: Record<string, string[]>;
+  result: Record<string, unknown> | null;
+  status: string;
+}
+
+export interface NapoleonicCampaignCreatedData {
+  rules: string;
+  scenario: string;
+  teams: Record<string, unknown>[];
+  title: string;
+}
+
+export interface NapoleonicContactData {
+  armies: Record<string, unknown>;
+  attacker: string;
+  battle: string;
+  can_withdraw: boolean;
+  cell: number[];
+  defender: string;
+  rule: string;
+  waiting?: string[];
+}
+
+export interface NapoleonicFortifyingAbandonedData {
+  army: string;
+  city: string;
+  done: number;
+  reason: string;
+  rule: string;
+}
+
+export interface NapoleonicFortifyingBegunData {
+  army: string;
+  city: string;
+  needed: number;
+  rule: string;
+  turn: number;
+}
+
+export interface NapoleonicFortifyingProgressData {
+  city: string;
+  done: number;
+  needed: number;
+  rule: string;
+}
+
+export interface NapoleonicFortressBuiltData {
+  army: string;
+  city: string;
+  port: boolean;
+  rule: string;
+  team: string;
+}
+
+export interface NapoleonicFortressCapturedData {
+  capitulated: boolean;
+  fortress: string;
+  phase: string;
+  rule: string;
+  winner: string;
+}
+
+export interface NapoleonicFortressSurrenderedData {
+  fortress: string;
+  holder: string;
+  phase: string;
+  retreats: string;
+  rule: string;
+  turn: number;
+}
+
+export interface NapoleonicGarrisonCutOffData {
+  fortress: string;
+  rule: string;
+  units: Record<string, unknown>[];
+}
+
+export interface NapoleonicGarrisonHoldsData {
+  fortress: string;
+  phase: string;
+  rule: string;
+  turn: number;
+}
+
+export interface NapoleonicGarrisonResuppliedData {
+  by: string;
+  fortress: string;
+  rule: string;
+}
+
+export interface NapoleonicGeneralAppointedData {
+  army: string;
+  general: string;
+  rule: string;
+  team: string;
+}
+
+export interface NapoleonicGeneralCapturedData {
+  fortress: string;
+  general: string;
+  phase: string;
+  rule: string;
+  secret_module_minutes: number;
+  side: string;
+}
+
+export interface NapoleonicGeneralReleasedData {
+  fortress: string;
+  general: string;
+  phase: string;
+  rule: string;
+  side: string;
+}
+
+export interface NapoleonicInterceptedData {
+  army: string;
+  cell: number[];
+  rule: string;
+  target: string;
+}
+
+export interface NapoleonicInterceptionPossibleData {
+  army: string;
+  cell: number[];
+  distance: number;
+  rule: string;
+  target: string;
+}
+
+/**
+ * The scenario's map: terrain rows (a symbol a cell, north first) with their legend, places, roads and rivers
+ * as the scenario writes them.
+ */
+export interface NapoleonicMapView {
+  legend: Record<string, unknown>;
+  /** [x, y], y north */
+  origin: number[];
+  places: unknown;
+  rivers: unknown;
+  roads: unknown;
+  /** [x, y], y north */
+  size: number[];
+  terrain: string[];
+}
+
+export interface NapoleonicPostureData {
+  army: string;
+  intercept: boolean;
+  rule: string;
+  support: boolean;
+}
+
+export interface NapoleonicQuickOfferedData {
+  battle: string;
+  by: string;
+  rule: string;
+}
+
+export interface NapoleonicQuickRefusedData {
+  battle: string;
+  by: string;
+  rule: string;
+}
+
+export interface NapoleonicQuickResolutionData {
+  battle: string;
+  by: string;
+  multipliers: Record<string, unknown>;
+  ratings: Record<string, unknown>;
+  rule: string;
+}
+
+export interface NapoleonicQuickRoundData {
+  attacker_loss: number;
+  battle: string;
+  defender_loss: number;
+  hour: number;
+  k1: number;
+  k2: number;
+  ratio: number;
+  rule: string;
+}
+
+export interface NapoleonicReinforcementOrderedData {
+  army: string;
+  battle: string;
+  distance: number;
+  rule: string;
+  team: string;
+}
+
+export interface NapoleonicRetreatCutOffData {
+  army: string;
+  cell: number[];
+  rule: string;
+  team: string;
+}
+
+export interface NapoleonicRetreatMadeData {
+  army: string;
+  cell: number[];
+  chosen: boolean;
+  rule: string;
+  team: string;
+}
+
+export interface NapoleonicRollData {
+  battle: string;
+  faces: number;
+  general: string;
+  need: number;
+  purpose: string;
+  result: number;
+  rule: string;
+  success: boolean;
+}
+
+export interface NapoleonicSiegeBrokenData {
+  fortress: string;
+  phase: string;
+  retreats: string;
+  rule: string;
+  winner: string;
+}
+
+export interface NapoleonicSiegeEndedData {
+  armies: Record<string, unknown>[];
+  fortress: string;
+  garrison: string;
+  generals: Record<string, unknown>[];
+  holder: string;
+  outcome: string;
+  rule: string;
+}
+
+export interface NapoleonicSiegeLaidData {
+  besieger: string;
+  fortress: string;
+  garrison: string;
+  phase: string;
+  resupplied_by_sea: boolean;
+  rule: string;
+  storm_from: number;
+  turn: number;
+}
+
+export interface NapoleonicSiegeLiftedData {
+  fortress: string;
+  phase: string;
+  rule: string;
+  turn: number;
+}
+
+/**
+ * A siege (N-SIEGE-2 … 8): who besieges and who holds, the first turn of the storm, the sortie, the garrison
+ * holding, the capitulation terms on the table and who proposed them.
+ */
+export interface NapoleonicSiegeView {
+  battle: string | null;
+  besieger: string;
+  /** [x, y], y north */
+  cell: number[];
+  fortress: string;
+  garrison: string;
+  holds: boolean;
+  phase: string;
+  proposal: Record<string, unknown> | null;
+  proposer: string | null;
+  sortied: boolean;
+  storm_from: number;
+}
+
+export interface NapoleonicSortieData {
+  battle: Record<string, unknown>;
+  fortress: string;
+  phase: string;
+  rule: string;
+  turn: number;
+}
+
+export interface NapoleonicSortieRepulsedData {
+  fortress: string;
+  phase: string;
+  rule: string;
+  storm_from: number;
+  winner: string;
+}
+
+export interface NapoleonicStormData {
+  battle: Record<string, unknown>;
+  forced: boolean;
+  fortress: string;
+  phase: string;
+  rule: string;
+  turn: number;
+}
+
+export interface NapoleonicStormRepulsedData {
+  fortress: string;
+  phase: string;
+  retreats: string;
+  rule: string;
+  winner: string;
+}
+
+export interface NapoleonicTermsAgreedData {
+  by: string;
+  default: boolean;
+  fortress: string;
+  imposed: boolean;
+  phase: string;
+  result: Record<string, unknown>;
+  rule: string;
+  terms: Record<string, unknown>;
+}
+
+export interface NapoleonicTermsProposedData {
+  by: string;
+  fortress: string;
+  phase: string;
+  rule: string;
+  terms: Record<string, unknown>;
+}
+
+export interface NapoleonicTurnBegunData {
+  teams: string[];
+  turn: number;
+}
+
+export interface NapoleonicTurnEndedData {
+  flagged: boolean;
+  passed?: boolean;
+  team: string;
+  turn: number;
+}
+
+export interface NapoleonicTurnPassedData {
+  battles: string[];
+  rule: string;
+  team: string;
+  turn: number;
+}
+
+/**
+ * A Napoleonic campaign room's state for one viewer class. Battles, sieges, control and prisoners' counts are
+ * public; fortifications in progress and interceptions are the viewer's own (all for the moderator and
+ * spectators). `tables.movement` prices a march (D-NAP-1).
+ */
+export interface NapoleonicView {
+  active: string[];
+  armies: NapoleonicArmyView[];
+  battles: NapoleonicBattleView[];
+  control: Record<string, string>;
+  fortifications: FortificationView[];
+  fortresses_built: string[];
+  interceptions: Record<string, unknown>[];
+  map: NapoleonicMapView;
+  prisoners: Record<string, number>;
+  scenario: string;
+  sieges: NapoleonicSiegeView[];
+  tables: Record<string, unknown>;
+  teams: Record<string, unknown>[];
+  title: string;
+  turn: number;
+}
+
 export interface OfferQuick {
   battle?: unknown;
   type: "offer_quick";
@@ -953,6 +1985,17 @@ export interface RetreatOrderedData {
   rule: string;
   side: string;
   turn: number;
+}
+
+/** N-VICTORY-4: where a beaten army may retreat while its team chooses: up to `cells` from `from`. */
+export interface RetreatView {
+  battle: string | null;
+  cells: number;
+  /** [x, y], y north */
+  from: number[];
+  siege: string | null;
+  suggested: number[][] | null;
+  winner: string;
 }
 
 export interface RollData {
