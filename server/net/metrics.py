@@ -43,7 +43,7 @@ class Metrics:
     def families(self, *, rooms_owned: int, rooms_followed: int, sessions_by_role: Mapping[str, int],
                  rooms_unloaded: int = 0, fanout_frames: int = 0, view_frames: int = 0,
                  socket_writes: int = 0, store_up: bool = True, store_down_s: float = 0.0,
-                 store_outages: int = 0) -> Iterator[Metric]:
+                 store_outages: int = 0, store_flushes: int = 0, store_appends: int = 0) -> Iterator[Metric]:
         def gauge(name: str, help_: str, value: float) -> GaugeMetricFamily:
             return GaugeMetricFamily(name, help_, value=value)
 
@@ -61,6 +61,9 @@ class Metrics:
         yield gauge("ks_store_down_seconds", "How long the store has been out of reach (0 while it answers).",
                     store_down_s)
         yield counter("ks_store_outages_total", "Times this node lost its store since it started.", store_outages)
+        yield counter("ks_store_appends_total", "Commands made durable (fsync on, or Redis).", store_appends)
+        yield counter("ks_store_flushes_total", "Fsyncs (embedded) or pipelined round trips (Redis) that made them "
+                      "durable: appends ÷ flushes is the mean group of group commit.", store_flushes)
         yield gauge("ks_connections", "Open websocket connections.", self.connections)
         yield counter("ks_connections_total", "Websocket connections accepted.", self.connections_total)
         yield labelled(GaugeMetricFamily("ks_sessions", "Authenticated room subscriptions by role.",
@@ -109,7 +112,10 @@ class _NodeCollector(Collector):
         roles: Counter[str] = Counter()
         for feed in hub.feeds.values():
             roles.update(feed.counts())
+        commits = getattr(hub.store.log, "commits", None)  # group commit (server/store/batch.py), when durable
         return node.metrics.families(
+            store_flushes=commits.groups if commits is not None else 0,
+            store_appends=commits.writes if commits is not None else 0,
             rooms_owned=len(hub.rooms), rooms_followed=len(hub.feeds), rooms_unloaded=hub.unloaded,
             sessions_by_role=roles, fanout_frames=sum(feed.frames_out for feed in hub.feeds.values()),
             view_frames=sum(feed.views_out for feed in hub.feeds.values()), socket_writes=node.outbox.writes,

@@ -20,17 +20,28 @@ Flush = Callable[[Sequence[T]], Awaitable[Sequence[BaseException | None]]]
 
 
 class GroupCommit(Generic[T]):
-    def __init__(self, flush: Flush[T]):
+    """`grouped` False (--no-group-commit): each write is flushed on its own as it comes, through the same `flush`
+    (the benchmark's baseline: one fsync, one round trip, per command)."""
+
+    def __init__(self, flush: Flush[T], *, grouped: bool = True):
         self._flush = flush
+        self.grouped = grouped
         self._queued: list[tuple[T, asyncio.Future[None]]] = []
         self._flusher: asyncio.Task[None] | None = None
         self.groups = 0
-        """Flushes so far (with `writes`: the mean group size, for the benchmark and the tests)."""
+        """Flushes so far (with `writes`: the mean group size; /metrics shows both)."""
         self.writes = 0
 
     async def write(self, item: T) -> None:
         """Returns once `item` is durable; raises what refused it. A writer cancelled while waiting does not take
         its write back: it is flushed with its group (its outcome is unknown to it, as after a lost reply)."""
+        if not self.grouped:
+            self.groups += 1
+            self.writes += 1
+            (refused,) = await self._flush([item])
+            if refused is not None:
+                raise refused
+            return
         done = asyncio.get_running_loop().create_future()
         self._queued.append((item, done))
         if self._flusher is None:

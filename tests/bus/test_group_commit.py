@@ -33,7 +33,7 @@ async def test_embedded_appends_of_many_rooms_share_one_fsync_and_are_all_there(
     store: Any = open_embedded(tmp_path)
     for index in (1, 2, 3):
         await _all_rooms_append(store, index)
-    wal, group = store.log._wal, store.log._group
+    wal, group = store.log._wal, store.log.commits
     assert group.writes == 300 and group.groups <= 6  # 100 rooms' appends, a few groups (never 300)
     assert wal.fsyncs == group.groups
     for room in ROOMS:
@@ -45,7 +45,7 @@ async def test_embedded_appends_of_many_rooms_share_one_fsync_and_are_all_there(
 async def test_embedded_without_grouping_fsyncs_once_per_append(tmp_path: Path) -> None:
     store: Any = open_embedded(tmp_path, group_commit=False)
     await _all_rooms_append(store, 1)
-    assert store.log._group is None and store.log._wal.fsyncs == 100
+    assert not store.log.commits.grouped and store.log.commits.groups == store.log._wal.fsyncs == 100
     assert [r.index for r in await store.log.read(ROOMS[7], 0)] == [1]
     await store.close()
 
@@ -97,7 +97,7 @@ async def test_redis_appends_of_many_rooms_go_in_one_pipeline_each_checked_by_th
     await log.r.script_flush()  # Redis lost the script (a restart): it is loaded again and those appends resent
     for index in (1, 2):
         await _all_rooms_append(redis_store, index)
-    assert log._group.writes == 200 and log._group.groups <= 4
+    assert log.commits.writes == 200 and log.commits.groups <= 4
     for room in ROOMS:
         assert [r.index for r in await log.read(room, 0)] == [1, 2]
     epoch = await redis_store.leases.acquire("c-held", "node-a", 5_000)

@@ -77,7 +77,7 @@ class FileLog:
         self._writing: Counter[str] = Counter()
         """Rooms with a write queued or under way in a thread: their journal's file is not parked meanwhile."""
         self._wal = WriteAhead(root) if fsync and not read_only else None
-        self._group = GroupCommit(self._flush) if self._wal is not None and group_commit else None
+        self.commits = GroupCommit(self._flush, grouped=group_commit) if self._wal is not None else None
         """Group commit (server/store/batch.py): the appends of many rooms in the same moment share one fsync. Off
         (--no-group-commit), each append has its own, through the same code: the benchmark's baseline."""
         if self._wal is not None:
@@ -153,17 +153,12 @@ class FileLog:
         if record.index != journal.last_index + 1:
             raise LogConflict(f"{room}: record {record.index} after {journal.last_index}")
         write = _Write(room, journal, record.index, record.pack(), epoch)
-        if self._wal is None:
+        if self.commits is None:
             journal.write(record.index, write.payload, False)
         else:
             self._writing[room] += 1
             try:
-                if self._group is not None:
-                    await self._group.write(write)
-                else:
-                    (refused,) = await self._flush([write])
-                    if refused is not None:
-                        raise refused
+                await self.commits.write(write)
             finally:
                 self._writing[room] -= 1
                 if not self._writing[room]:

@@ -56,9 +56,10 @@ class RedisLog:
         self.prefix = prefix
         self.down_ms = down_ms
         self._append = client.register_script(_APPEND)
-        self._group = GroupCommit(self._flush) if group_commit else None
+        self.commits = GroupCommit(self._flush, grouped=group_commit)
         """Group commit (server/store/batch.py): the appends of many rooms in the same moment go in one pipeline,
-        one round trip, each still its own run of the script. Off (--no-group-commit): a round trip each."""
+        one round trip, each still its own run of the script. Off (--no-group-commit): a pipeline of one, a round
+        trip, each."""
 
     async def append(self, room: str, record: Record, due_ms: int | None = None, *, epoch: int | None = None) -> None:
         append = _Append(room, record.index, epoch,
@@ -66,13 +67,7 @@ class RedisLog:
                           keys.room_lease(self.prefix, room)],
                          [record.index, record.pack(), "" if due_ms is None else due_ms - self.down_ms(), room,
                           "" if epoch is None else str(epoch)])
-        if self._group is not None:
-            await self._group.write(append)
-            return
-        try:
-            await self._append(keys=append.keys, args=append.args)
-        except ResponseError as exc:
-            raise append.refused(exc) from None
+        await self.commits.write(append)
 
     async def _flush(self, appends: Sequence[_Append]) -> list[BaseException | None]:
         """One pipeline of EVALSHA (no MULTI: each run of the script is atomic on its own, and a room has one
