@@ -24,10 +24,17 @@ STORE_TIMEOUT_S = 5.0
 stopped answering does not hold commands, leases and timers for ever. The bus's own client has no such timeout: its
 subscriber connection waits for messages as long as it takes."""
 CONNECT_TIMEOUT_S = 2.0
+STORE_CONNECTIONS = 100
+"""The store client's connections: a command finding all of them busy waits for one (up to STORE_TIMEOUT_S)
+rather than failing at once (MaxConnectionsError, which a hundred rooms' commands in flight at the same moment
+met with one round trip each)."""
 
 
 async def open_redis(url: str, prefix: str, *, group_commit: bool = True) -> tuple[Store, RedisBus]:
-    client = aioredis.Redis.from_url(url, socket_timeout=STORE_TIMEOUT_S, socket_connect_timeout=CONNECT_TIMEOUT_S)
+    pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=STORE_CONNECTIONS, timeout=STORE_TIMEOUT_S,
+                                                    socket_timeout=STORE_TIMEOUT_S,
+                                                    socket_connect_timeout=CONNECT_TIMEOUT_S)
+    client = aioredis.Redis.from_pool(pool)
     try:
         await client.ping()
     except BaseException:
