@@ -62,8 +62,9 @@ async def _calls(redis_url: str) -> Counter[str]:
 
 
 @contextlib.contextmanager
-def private_redis() -> Iterator[str | None]:
-    """A throw-away redis-server on a free loopback port (None when redis-server is not installed)."""
+def private_redis(appendfsync: str | None = None) -> Iterator[str | None]:
+    """A throw-away redis-server on a free loopback port (None when redis-server is not installed); with
+    `appendfsync` ("always": bench/durable.py), its append-only file on, fsynced so."""
     binary = shutil.which("redis-server")
     if binary is None:
         yield None
@@ -71,7 +72,8 @@ def private_redis() -> Iterator[str | None]:
     port = free_port()
     with tempfile.TemporaryDirectory(prefix="bench-redis-") as folder:
         proc = subprocess.Popen(
-            [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", folder],
+            [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--dir", folder,
+             *(["--appendonly", "yes", "--appendfsync", appendfsync] if appendfsync else ["--appendonly", "no"])],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )
         try:

@@ -166,6 +166,40 @@ def client_frames(doc: dict[str, Any]) -> list[str]:
     return out
 
 
+def durable(doc: dict[str, Any]) -> list[str]:
+    out = ["### Durable commands (group commit against one fsync / round trip per command)", "", _source(doc), "",
+           "| store | mode | acked cmds/s (closed loop) | ack p50 / p99 ms | mean group | paced ev/s | paced ack p50 / "
+           "p99 ms |", "|---|---|---|---|---|---|---|"]
+    for r in doc["rows"]:
+        if "skipped" in r:
+            out.append(f"| {r['store']} | skipped: {r['skipped']} | | | | | |")
+            continue
+        for mode in ("grouped", "one_per_command"):
+            m, q = r[mode], r[mode]["paced"]
+            out.append(f"| {r['store']} ({r['rooms']} rooms) | {mode.replace('_', ' ')} | {_f(m['acked_per_s'])} "
+                       f"| {_f(m['ack_ms']['p50'], 2)} / {_f(m['ack_ms']['p99'], 2)} | {_f(m['mean_group'])} "
+                       f"| {_f(q['rate'])} | {_f(q['ack_ms']['p50'], 2)} / {_f(q['ack_ms']['p99'], 2)} |")
+        one = r.get("one_fsync_ms") or r.get("one_write_ms") or {}
+        what = "one fsync" if "one_fsync_ms" in r else "one Redis write (appendfsync always)"
+        out += ["", f"{r['store']}: {what} p50 {_f(one.get('p50'), 3)} ms, p99 {_f(one.get('p99'), 3)} ms "
+                    "(same run)."]
+    return out
+
+
+def _durable_targets(doc: dict[str, Any]) -> list[tuple[str, str, str]]:
+    rows = []
+    for r in doc["rows"]:
+        if "skipped" in r:
+            continue
+        ratio, p99 = r["acked_ratio_grouped_vs_one_per_command"], r["paced_ack_p99_vs_one"]
+        one, per = ("one fsync", "fsync") if "one_fsync_ms" in r else ("one Redis write", "round trip")
+        rows.append((f"durable ({r['store']}): acked cmds/s ≥ 5 × one {per} per command (issue 20)", _ratio(ratio),
+                     _verdict(r["verdicts"]["acked_ratio"])))
+        rows.append((f"durable ({r['store']}): ack p99 ≤ 2 × {one} (paced at {r['paced_rate']} cmds/s; issue 20)",
+                     _f(p99, 2), _verdict(r["verdicts"]["ack_p99"])))
+    return rows
+
+
 def _verdict(ok: bool | None) -> str:
     return "—" if ok is None else ("met" if ok else "**not met**")
 
@@ -241,6 +275,8 @@ def targets(docs: dict[str, dict[str, Any]]) -> list[str]:
         grown = r.get("rss_growth_from_stalled_bytes", r["rss_growth_bytes"])
         rows.append((f"slow consumers: RSS growth from the stalled ≤ stalled × cap ({bound / 2**20:.0f} MiB)",
                      f"{grown / 2**20:.1f} MiB", _verdict(grown <= bound)))
+    if docs.get("durable"):
+        rows += _durable_targets(docs["durable"])
     turn = docs.get("battle_turn")
     if turn:
         p99, cpu = turn["resolution_ms"]["p99"], turn["resolution_cpu_ms"]["p99"]
@@ -265,6 +301,7 @@ RENDER: dict[str, Callable[[dict[str, Any]], list[str]]] = {
     "relay": lambda d: _ceiling_rows(d, "Redis relay (node A → Redis → node B)", "N on B"),
     "battle_turn": battle_turn,
     "client_frames": client_frames,
+    "durable": durable,
 }
 
 

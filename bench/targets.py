@@ -2,8 +2,8 @@
 
 - `ours`: `python -m server` (the project's server) through bench/servers/ours.py, which registers the bench
   engine; its rooms are campaigns created through the HTTP API with `"scenario": "bench"`. Started with
-  `--no-fsync` (the journal survives a process kill, not a power cut; the Redis store has no fsync either) and
-  the inbound rate limit lifted for the publishing moderator.
+  `--no-fsync` (the journal survives a process kill, not a power cut; the Redis store has no fsync either; with
+  `durable`, bench/durable.py's, fsync is on) and the inbound rate limit lifted for the publishing moderator.
 - `bare`: bench/servers/bare_aiohttp.py, the barest aiohttp broadcast.
 - `picows`: bench/servers/picows_server.py, a broadcast built for speed on picows (frames packed once, coalesced per
   socket per loop turn): the most one Python process can deliver.
@@ -24,7 +24,7 @@ import subprocess
 import tempfile
 import time
 import urllib.request
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -105,10 +105,12 @@ def node_ready() -> bool:
     return shutil.which("node") is not None and (NODE_DIR / "node_modules" / "ws").is_dir()
 
 
-def _argv(kind: str, port: int, cap: int, redis_url: str | None, data_dir: str, prefix: str) -> list[str]:
+def _argv(kind: str, port: int, cap: int, redis_url: str | None, data_dir: str, prefix: str,
+          durable: bool = False) -> list[str]:
     if kind == "ours":
         argv = [python(), "-m", "bench.servers.ours", "--host", "127.0.0.1", "--port", str(port), "--data-dir",
-                data_dir, "--no-fsync", "--rate", "1000000", "--rate-burst", "1000000", "--send-buffer-bytes", str(cap)]
+                data_dir, *([] if durable else ["--no-fsync"]), "--rate", "1000000", "--rate-burst", "1000000",
+                "--send-buffer-bytes", str(cap)]
         return argv + (["--redis-url", redis_url, "--redis-prefix", prefix] if redis_url else [])
     if kind == "bare":
         argv = [python(), "-m", "bench.servers.bare_aiohttp", "--port", str(port), "--cap", str(cap)]
@@ -155,7 +157,8 @@ def _http_json(url: str, body: dict[str, Any]) -> dict[str, Any]:
 
 async def start(
     kind: str, *, cap: int = 2 << 20, redis_url: str | None = None, rooms: int = 1, core: int | None = SERVER_CORE,
-    redis_prefix: str = "ks", existing: list[Access] | None = None,
+    redis_prefix: str = "ks", existing: list[Access] | None = None, durable: bool = False,
+    flags: Sequence[str] = (),
 ) -> Target:
     """Start a server of `kind` and prepare `rooms` rooms a spectator can join (or take `existing` ones: a second
     node of the same cluster)."""
@@ -164,7 +167,7 @@ async def start(
     log = Path(data_dir) / "server.log"
     pin = taskset_prefix(core) if core is not None else []
     base, root = split_kind(kind)
-    argv = pin + _argv(base, port, cap, redis_url, data_dir, redis_prefix)
+    argv = pin + _argv(base, port, cap, redis_url, data_dir, redis_prefix, durable) + list(flags)
     proc = _spawn(argv, log, root)
     target = Target(kind=kind, proc=proc, port=port, log=log)
     try:
