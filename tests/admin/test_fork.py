@@ -66,7 +66,7 @@ async def test_a_fork_keeps_the_battles_begun_before_its_cut_under_its_new_id(tm
                                  since_ms=late.cut_ms)
     assert done.tokens is not None and len(done.tokens.seats) == 4
     forked = await target.owned(RoomId.campaign_room(new))
-    assert forked is not None and forked.state.game.battles["1"]["status"] != "over"  # the quick offer was cut
+    assert forked is not None and forked.state.game.battles["1"].status != "over"  # the quick offer was cut
     battle_id = RoomId.child_room(new, "1")
     await until(lambda: battle_id in target.rooms)
     forked_battle = target.rooms[battle_id]

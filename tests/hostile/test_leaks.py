@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from server.core.errors import RuleError
+from server.napoleonic.campaign.records import Army
 from server.rooms.hub import Hub
 from server.rooms.ids import RoomId
 from server.rooms.members import Member
@@ -48,10 +49,9 @@ VIEWERS = ("red", "blue", "moderator", "named", "link")
 CHANNELS = ("team", "players", "spectators", "announce", "moderator", "team:red", "team:blue", "mod:red")
 
 
-def tokens_of(army: dict[str, Any]) -> set[str]:
+def tokens_of(army: Army) -> set[str]:
     """What names an army: its id, general, name and units' ids (exact strings in a message)."""
-    return {army["id"], str(army.get("general") or army["id"]), str(army.get("name") or army["id"]),
-            *(u["id"] for u in army["units"])}
+    return {army.id, str(army.general or army.id), str(army.name or army.id), *(u["id"] for u in army.units)}
 
 
 def strings(value: Any) -> Iterator[str]:
@@ -148,9 +148,9 @@ class Leaks(RuleBasedStateMachine):
             out.got.append({"t": "error", "code": exc.code, "message": exc.message})
 
     def battle_rooms(self) -> list[str]:
-        return [str(RoomId.child_room(self.made["campaign"], b["id"])) for b in self.game.battles.values()
-                if b["status"] in ("running", "over") and
-                str(RoomId.child_room(self.made["campaign"], b["id"])) in self.hub.rooms]
+        return [str(RoomId.child_room(self.made["campaign"], b.id)) for b in self.game.battles.values()
+                if b.status in ("running", "over") and
+                str(RoomId.child_room(self.made["campaign"], b.id)) in self.hub.rooms]
 
     def act(self, who: str, room: str, kind: str, body: dict[str, Any]) -> None:
         """A command; a refusal's message goes to the one who sent it (as an `error` would)."""
@@ -184,16 +184,16 @@ class Leaks(RuleBasedStateMachine):
         public = self.seen.setdefault("link", set())
         for b in s.battles.values():
             for team in TEAMS:
-                for aid in [*b["armies"].get(team, []), *b["reinforcements"].get(team, [])]:
-                    public |= tokens_of(s.armies[aid]) if b["status"] != "contact" else {aid}
+                for aid in [*b.armies.get(team, []), *b.reinforcements.get(team, [])]:
+                    public |= tokens_of(s.armies[aid]) if b.status != "contact" else {aid}
         for team in TEAMS:
             mine = self.seen.setdefault(team, set())
-            own = [a for a in s.armies.values() if a["team"] == team]
-            fighting = {b["id"] for b in s.battles.values() if team in (b["attacker"], b["defender"])}
+            own = [a for a in s.armies.values() if a.team == team]
+            fighting = {b.id for b in s.battles.values() if team in (b.attacker, b.defender)}
             for a in s.armies.values():
-                near = any(_apart(o["cell"], a["cell"]) <= reach for o in own
-                           if o["status"] not in ("destroyed", "captured"))
-                if a["team"] == team or near or a.get("battle") in fighting:
+                near = any(_apart(o.cell, a.cell) <= reach for o in own
+                           if o.status not in ("destroyed", "captured"))
+                if a.team == team or near or a.battle in fighting:
                     mine |= tokens_of(a)
             mine |= public
         self.every = every
@@ -203,7 +203,7 @@ class Leaks(RuleBasedStateMachine):
     @rule(team=st.sampled_from(TEAMS), n=st.integers(0, 1), step=st.sampled_from(STEPS), far=st.booleans())
     def march(self, team: str, n: int, step: tuple[int, int], far: bool) -> None:
         army = ARMIES[team][n]["id"]
-        cell = self.game.armies[army]["cell"]
+        cell = self.game.armies[army].cell
         path = [[cell[0] + step[0], cell[1] + step[1]]]
         if far:
             path.append([cell[0] + 2 * step[0], cell[1] + 2 * step[1]])
@@ -214,16 +214,16 @@ class Leaks(RuleBasedStateMachine):
         """March two cells toward the nearest enemy army (contact and battles come soon)."""
         s = self.game
         army = s.armies[ARMIES[team][n]["id"]]
-        enemies = [a for a in s.armies.values() if a["team"] != team]
-        target = min(enemies, key=lambda a: _apart(a["cell"], army["cell"]))["cell"]
+        enemies = [a for a in s.armies.values() if a.team != team]
+        target = min(enemies, key=lambda a: _apart(a.cell, army.cell)).cell
         path: list[list[int]] = []
-        at = list(army["cell"])
+        at = list(army.cell)
         for _ in range(2):
             at = [at[i] + (target[i] > at[i]) - (target[i] < at[i]) for i in (0, 1)]
             if path and at == path[-1]:
                 break
             path.append(at)
-        self.act(team, self.room, "order", {"order": {"type": "move", "army": army["id"], "path": path}})
+        self.act(team, self.room, "order", {"order": {"type": "move", "army": army.id, "path": path}})
 
     @rule(n=st.integers(0, 1), choice=st.sampled_from(["accept", "accept", "withdraw", "retreat_with_battle"]))
     def armies_meet(self, n: int, choice: str) -> None:
@@ -235,8 +235,8 @@ class Leaks(RuleBasedStateMachine):
     @rule(team=st.sampled_from(TEAMS), choice=st.sampled_from(["accept", "withdraw", "retreat_with_battle"]))
     def answer(self, team: str, choice: str) -> None:
         for b in list(self.game.battles.values()):
-            if b["status"] == "contact":
-                self.act(team, self.room, "order", {"order": {"type": "answer", "battle": b["id"], "choice": choice}})
+            if b.status == "contact":
+                self.act(team, self.room, "order", {"order": {"type": "answer", "battle": b.id, "choice": choice}})
 
     @rule(team=st.sampled_from(TEAMS), in_battle=st.booleans())
     def end_turn(self, team: str, in_battle: bool) -> None:

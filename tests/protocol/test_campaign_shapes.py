@@ -69,10 +69,10 @@ def test_napoleonic_views_and_events_have_the_protocols_shapes_issue_14() -> Non
     seen: set[str] = set()
 
     def referee(state: Any, seen: set[str]) -> Any:
-        for battle in sorted(state.battles.values(), key=lambda b: int(b["id"])):
-            if battle["status"] == RUNNING and battle["quick"] is None:
+        for battle in sorted(state.battles.values(), key=lambda b: int(b.id)):
+            if battle.status == RUNNING and battle.quick is None:
                 try:
-                    state, events = engine.moderate(state, {"type": "impose_quick", "battle": battle["id"]})
+                    state, events = engine.moderate(state, {"type": "impose_quick", "battle": battle.id})
                 except RuleError:
                     continue
                 check(events, NAPOLEONIC_EVENTS, seen)

@@ -104,13 +104,13 @@ async def test_battle_room_spawns_is_fought_and_its_result_returns_D_L_1_D_N_14(
                          m["red-1"])
     assert campaign.state.clocks is not None and campaign.state.clocks.running() == set()  # D-NAP-5
     await fight(battle, m)
-    await until(lambda: campaign.state.game.battles["1"]["status"] == "over")
+    await until(lambda: campaign.state.game.battles["1"].status == "over")
     ended = next(e for e in campaign.history if e.kind == "battle_ended")
     result = battle.state.game.result
     assert ended.data["winner"] == result["winner"] and ended.data["how"] == "battle"
     loser_army = "r1" if result["loser"] == "red" else "b1"
-    assert campaign.state.game.armies[loser_army]["cell"] != [12, 17] or \
-        campaign.state.game.armies[loser_army]["status"] != "ready"
+    assert campaign.state.game.armies[loser_army].cell != [12, 17] or \
+        campaign.state.game.armies[loser_army].status != "ready"
     fate = ended.data["general"]
     if fate["fate"] != "survived":
         player = fate["secret_module"]["player"]
@@ -127,7 +127,7 @@ async def test_quick_resolution_accepted_ends_the_battle_room_D_L_2(tmp_path: Pa
     await hub.submit(made["room"], "order", {"order": {"type": "offer_quick", "battle": "1"}}, m["red-2"])
     await hub.submit(made["room"], "order", {"order": {"type": "answer_quick", "battle": "1", "accept": True}},
                      m["blue-1"])
-    assert campaign.state.game.battles["1"]["status"] == "over"
+    assert campaign.state.game.battles["1"].status == "over"
     await until(lambda: battle.engine.is_over(battle.state.game))  # type: ignore[union-attr]
     over = next(e for e in battle.history if e.kind == "battle_over")
     assert over.data["reason"] == "quick resolution (D-L-2)"
@@ -233,12 +233,13 @@ async def test_campaign_clocks_of_teams_in_battle_stop_the_others_run_and_replay
     assert campaign.state.clocks.remaining_ms("red", clock.ms) == 60_000  # stopped, charged nothing
     assert campaign.state.clocks.remaining_ms("green", clock.ms) == 30_000
     await hub.submit(made["room"], "ruling", {"ruling": {"type": "impose_quick", "battle": "1"}}, m["moderator"])
-    beaten = [a for a in campaign.state.game.armies.values() if a["status"] == "retreating"]
+    beaten = [a for a in campaign.state.game.armies.values() if a.status == "retreating"]
     # the battle is over; green's turn goes on — and the beaten side chooses its retreat under its clock (N-VICTORY-4)
-    assert campaign.state.clocks.running() == {"green", *(a["team"] for a in beaten)}
+    assert campaign.state.clocks.running() == {"green", *(a.team for a in beaten)}
     for a in beaten:
-        await hub.submit(made["room"], "order", {"order": {"type": "retreat", "army": a["id"],
-                                                           "path": a["retreat"]["suggested"]}}, m[f"{a['team']}-1"])
+        assert a.retreat is not None
+        await hub.submit(made["room"], "order", {"order": {"type": "retreat", "army": a.id,
+                                                           "path": a.retreat.suggested}}, m[f"{a.team}-1"])
     assert campaign.state.clocks.running() == {"green"}
     await hub.submit(made["room"], "end_turn", {}, m["green-1"])
     assert campaign.state.clocks.running() == {"red"}

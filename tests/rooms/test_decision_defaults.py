@@ -31,7 +31,7 @@ async def _red_marches_into_blue(tmp_path: Path) -> tuple[Hub, dict[str, Any], d
 
 async def test_a_defender_who_flags_in_its_own_turn_accepts_battle_D_NAP_4(tmp_path: Path) -> None:
     hub, made, m, room = await _red_marches_into_blue(tmp_path)
-    assert room.state.game.battles["1"]["status"] == "contact"
+    assert room.state.game.battles["1"].status == "contact"
     await hub.submit(made["room"], "end_turn", {}, m["red-1"])
     assert room.state.clocks is not None and "blue" in room.state.clocks.running()  # blue's own turn, undecided
     await hub.scheduler.advance(TURN_MS)  # blue's clock flags
@@ -39,7 +39,7 @@ async def test_a_defender_who_flags_in_its_own_turn_accepts_battle_D_NAP_4(tmp_p
     assert "clock_flagged" in kinds and "battle_accepted" in kinds
     accepted = next(e for e in room.history if e.kind == "battle_accepted").data
     assert accepted["by"] == "blue" and accepted["flagged"] is True
-    assert room.state.game.battles["1"]["status"] == "running"
+    assert room.state.game.battles["1"].status == "running"
     await until(lambda: RoomId.child_room(made["campaign"], "1") in hub.rooms)  # the battle is fought
     await hub.close()
 
@@ -53,9 +53,9 @@ async def test_a_beaten_army_whose_team_flags_retreats_by_the_engines_choice_D_N
               "units": result_of(started)}
     await hub.submit(made["room"], "ruling", {"ruling": {"type": "battle_result", "battle": "1", "result": result}},
                      Member(made["campaign"], "moderator", "moderator"))
-    assert room.state.game.armies["r1"]["status"] == "retreating"  # red is to choose where (N-VICTORY-4)
+    assert room.state.game.armies["r1"].status == "retreating"  # red is to choose where (N-VICTORY-4)
     assert room.state.clocks is not None and "red" in room.state.clocks.running()
     await hub.scheduler.advance(TURN_MS)
-    assert room.state.game.armies["r1"]["status"] != "retreating"  # the default held: nothing waits for red
+    assert room.state.game.armies["r1"].status != "retreating"  # the default held: nothing waits for red
     assert any(e.kind == "clock_flagged" for e in room.history)
     await hub.close()

@@ -175,7 +175,7 @@ async def test_a_battle_fought_after_both_rooms_were_unloaded_returns_its_result
     await fight(again, m)
     await until(lambda: made["room"] in hub.rooms)  # the result reopens the campaign room
     campaign = hub.rooms[made["room"]]
-    await until(lambda: campaign.state.game.battles["1"]["status"] == "over")
+    await until(lambda: campaign.state.game.battles["1"].status == "over")
     assert [e.kind for e in campaign.history].count("battle_ended") == 1
 
 

@@ -23,15 +23,15 @@ def child_rooms(s: NapoleonicState, status: str = RUNNING) -> list[ChildRoom]:
     """The battles being fought (or, `status` OVER, fought to their end, with their winners), in the order they
     began."""
     out = []
-    for b in sorted(s.battles.values(), key=lambda b: int(b["id"])):
-        if b["status"] != status:
+    for b in sorted(s.battles.values(), key=lambda b: int(b.id)):
+        if b.status != status:
             continue
-        cell = cell_of(b["cell"])
+        cell = cell_of(b.cell)
         place = cell_terrain(s, cell)["place"] or label(cell)
-        result = b.get("result")
+        result = b.result
         winner = str(result.get("winner") or "") or None if isinstance(result, Mapping) else None
-        out.append(ChildRoom(str(b["id"]), str(b["engine"]), tuple((str(b[side]), side) for side in SIDES),
-                             f"{b['kind']} at {place}", winner))
+        out.append(ChildRoom(str(b.id), str(b.engine), ((b.attacker, "attacker"), (b.defender, "defender")),
+                             f"{b.kind} at {place}", winner))
     return out
 
 

@@ -15,7 +15,6 @@ until answered or the battle ends; a siege's other decisions end in the storm by
 from __future__ import annotations
 
 from server.napoleonic.siege import sequence
-from server.napoleonic.siege.sequence import Siege
 
 from . import battles, retreats, sieges
 from .events import Ctx
@@ -24,19 +23,19 @@ from .state import CONTACT, NapoleonicState
 
 def deciding(state: NapoleonicState) -> set[str]:
     """The teams with a decision due under their clock: defenders of a contact, teams of a beaten army."""
-    return ({str(b["defender"]) for b in state.battles.values() if b["status"] == CONTACT}
-            | {str(a["team"]) for a in retreats.due(state)})
+    return ({str(b.defender) for b in state.battles.values() if b.status == CONTACT}
+            | {str(a.team) for a in retreats.due(state)})
 
 
 def by_default(ctx: Ctx, team: str, *, flagged: bool) -> None:
     """Settle every decision still waiting for `team` by its default."""
     s = ctx.state
-    for b in sorted(s.battles.values(), key=lambda b: int(b["id"])):
-        if b["status"] == CONTACT and b["defender"] == team:
-            ctx.public("battle_accepted", battle=b["id"], by=team, flagged=flagged, rule="N-START-3, D-NAP-4")
+    for b in sorted(s.battles.values(), key=lambda b: int(b.id)):
+        if b.status == CONTACT and b.defender == team:
+            ctx.public("battle_accepted", battle=b.id, by=team, flagged=flagged, rule="N-START-3, D-NAP-4")
             battles.start(ctx, b)
-    for army in sorted(retreats.due(s, team), key=lambda a: str(a["id"])):
+    for army in sorted(retreats.due(s, team), key=lambda a: str(a.id)):
         retreats.by_default(ctx, army)
     for city in sorted(s.sieges):
-        if sequence.terms_due(Siege.load(s.sieges[city]["siege"])) == team:
+        if sequence.terms_due(s.sieges[city].siege) == team:
             sieges.terms_default(ctx, city, team)

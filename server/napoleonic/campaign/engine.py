@@ -62,6 +62,7 @@ from .orders import (
     Terms,
     parse,
 )
+from .records import Army
 from .state import FROZEN, GONE, OVER, READY, RUNNING, NapoleonicState, cell_of
 from .view import view_of
 
@@ -108,9 +109,9 @@ class NapoleonicEngine(BaseEngine[NapoleonicState]):
         for colour in ordered:
             for spec in order_of_battle[colour]:
                 army = _new_army(spec, colour)
-                if army["id"] in state.armies or not state.map.is_land(cell_of(army["cell"])):
-                    raise BadOrder(f"army {army['id']!r} is duplicated or off the land", rule="C-1.2")
-                state.armies[army["id"]] = army
+                if army.id in state.armies or not state.map.is_land(cell_of(army.cell)):
+                    raise BadOrder(f"army {army.id!r} is duplicated or off the land", rule="C-1.2")
+                state.armies[army.id] = army
         ctx = Ctx(state)
         ctx.public("campaign_created", scenario=name, title=scen.title, teams=state.teams, rules="C-1.2")
         return state, ctx.events
@@ -128,7 +129,7 @@ class NapoleonicEngine(BaseEngine[NapoleonicState]):
         return (state.order.active - busy_teams(state)) | frozenset(decisions.deciding(state))
 
     def is_over(self, state: NapoleonicState) -> bool:
-        return len({a["team"] for a in state.alive_armies()}) < 2
+        return len({a.team for a in state.alive_armies()}) < 2
 
     # -- battle rooms (the child-room hooks of server.core.engine; battle_rooms.py) ----------------------------
     def child_rooms(self, state: NapoleonicState) -> Sequence[ChildRoom]:
@@ -175,8 +176,8 @@ class NapoleonicEngine(BaseEngine[NapoleonicState]):
             army = self._army(s, team, cmd.army)
             for key in ("intercept", "support"):
                 if key in cmd.model_fields_set:
-                    army[key] = getattr(cmd, key)
-            ctx.team(team, "posture", army=army["id"], intercept=army["intercept"], support=army["support"],
+                    setattr(army, key, getattr(cmd, key))
+            ctx.team(team, "posture", army=army.id, intercept=army.intercept, support=army.support,
                      rule="N-START-2, D-N-12")
         elif isinstance(cmd, Intercept):
             self._intercept(ctx, team, self._army(s, team, cmd.army), cmd.target)
@@ -200,46 +201,46 @@ class NapoleonicEngine(BaseEngine[NapoleonicState]):
             fortify.order(ctx, self._army(s, team, cmd.army))
         else:
             army = self._army(s, team, cmd.army)
-            army["general"] = cmd.general
-            ctx.public("general_appointed", army=army["id"], general=cmd.general, team=team, rule="D-N-14")
+            army.general = cmd.general
+            ctx.public("general_appointed", army=army.id, general=cmd.general, team=team, rule="D-N-14")
         _pass_busy(ctx)
         return s, ctx.events
 
-    def _army(self, s: NapoleonicState, team: str, army_id: Any) -> dict[str, Any]:
+    def _army(self, s: NapoleonicState, team: str, army_id: Any) -> Army:
         army = s.armies.get(str(army_id))
-        if army is None or army["status"] in GONE:
+        if army is None or army.status in GONE:
             raise BadOrder(f"no army {army_id!r}", details={"army": army_id})
-        if army["team"] != team:
-            raise NotYourUnit(f"{army['id']} belongs to {army['team']}", details={"army": army["id"]})
+        if army.team != team:
+            raise NotYourUnit(f"{army.id} belongs to {army.team}", details={"army": army.id})
         return army
 
-    def _move(self, ctx: Ctx, team: str, army: dict[str, Any], path: list[Cell], attack: Any = None) -> None:
+    def _move(self, ctx: Ctx, team: str, army: Army, path: list[Cell], attack: Any = None) -> None:
         """Movement points (D-NAP-1); a move ends in the first cell holding an enemy army: a battle (N-START-1) or,
         if the enemy holds a fortress there, a siege (N-SIEGE-2). Armies that fight are frozen (D-L-1)."""
         s = ctx.state
-        if army["status"] in FROZEN:
-            raise IllegalOrder(f"{army['id']} is {army['status']}: frozen until it ends", rule="D-L-1",
-                               details={"army": army["id"]})
-        start = cell_of(army["cell"])
+        if army.status in FROZEN:
+            raise IllegalOrder(f"{army.id} is {army.status}: frozen until it ends", rule="D-L-1",
+                               details={"army": army.id})
+        start = cell_of(army.cell)
         for i, cell in enumerate(path):
             if s.enemies_at(cell, team) and i != len(path) - 1:
                 raise IllegalOrder("a move ends where it meets the enemy", rule="N-START-1",
                                    details={"cell": list(cell)})
         cost = path_cost(s, start, path, "D-NAP-1")
-        if cost > float(army["points"]) + 1e-9:
-            raise IllegalOrder(f"{army['id']} has {army['points']} movement points, the path costs {cost}",
-                               rule="D-NAP-1", details={"army": army["id"], "cost": cost})
+        if cost > float(army.points) + 1e-9:
+            raise IllegalOrder(f"{army.id} has {army.points} movement points, the path costs {cost}",
+                               rule="D-NAP-1", details={"army": army.id, "cost": cost})
         end = path[-1]
         enemies = s.enemies_at(end, team)
-        if any(a["status"] != READY for a in enemies):
+        if any(a.status != READY for a in enemies):
             raise IllegalOrder("a battle or siege is going on in that cell", rule="D-L-1",
                                details={"cell": list(end)})
         came_from = path[-2] if len(path) > 1 else start
-        army["cell"], army["points"] = list(end), round(float(army["points"]) - cost, 2)
-        s.interceptions = [i for i in s.interceptions if i["target"] != army["id"]]
+        army.cell, army.points = list(end), round(float(army.points) - cost, 2)
+        s.interceptions = [i for i in s.interceptions if i["target"] != army.id]
         fortify.moved(ctx, army)
-        ctx.team(team, "army_moved", army=army["id"], path=[list(c) for c in path], cell=army["cell"],
-                 points=army["points"], rule="D-NAP-1")
+        ctx.team(team, "army_moved", army=army.id, path=[list(c) for c in path], cell=army.cell,
+                 points=army.points, rule="D-NAP-1")
         if enemies:
             fortress = sieges.fortress_at(s, end)
             if fortress is not None:
@@ -249,23 +250,23 @@ class NapoleonicEngine(BaseEngine[NapoleonicState]):
             return
         watch(ctx, army)
 
-    def _intercept(self, ctx: Ctx, team: str, army: dict[str, Any], target_id: Any) -> None:
+    def _intercept(self, ctx: Ctx, team: str, army: Army, target_id: Any) -> None:
         s = ctx.state
-        chance = next((i for i in s.interceptions if i["by"] == army["id"] and i["target"] == target_id), None)
+        chance = next((i for i in s.interceptions if i["by"] == army.id and i["target"] == target_id), None)
         target = s.armies.get(str(target_id))
-        if chance is None or target is None or target["status"] != READY or target["cell"] != chance["cell"]:
+        if chance is None or target is None or target.status != READY or target.cell != chance["cell"]:
             raise IllegalOrder("no interception of that army is possible now", rule="N-START-2",
-                               details={"army": army["id"], "target": target_id, "decision": "D-N-13"})
-        if army["status"] != READY:
-            raise IllegalOrder(f"{army['id']} is {army['status']}", rule="D-L-1")
+                               details={"army": army.id, "target": target_id, "decision": "D-N-13"})
+        if army.status != READY:
+            raise IllegalOrder(f"{army.id} is {army.status}", rule="D-L-1")
         s.interceptions.remove(chance)
-        start, end = cell_of(army["cell"]), cell_of(target["cell"])
-        army["cell"] = list(end)
-        ctx.public("intercepted", army=army["id"], target=target["id"], cell=list(end), rule="N-START-2, D-N-13")
+        start, end = cell_of(army.cell), cell_of(target.cell)
+        army.cell = list(end)
+        ctx.public("intercepted", army=army.id, target=target.id, cell=list(end), rule="N-START-2, D-N-13")
         if sieges.fortress_at(s, end) is not None:
             sieges.lay(ctx, army, end, sieges.fortress_at(s, end))  # type: ignore[arg-type]
         else:
-            battles.meet(ctx, army, end, start, rule="N-START-2", target=target["team"])
+            battles.meet(ctx, army, end, start, rule="N-START-2", target=target.team)
 
     def end_turn(self, state: NapoleonicState, team: str, *, flagged: bool) -> tuple[NapoleonicState,
                                                                                      Sequence[Event]]:
@@ -298,11 +299,11 @@ class NapoleonicEngine(BaseEngine[NapoleonicState]):
                 raise BadOrder("the result's siege part is an object", rule="N-SIEGE-7")
             capitulated = bool(siege.get("capitulated"))
             retreat = None
-            if battle.get("siege"):
+            if battle.siege:
                 retreat = sieges.battle_over(ctx, battle, str(result.get("winner")), capitulated)
             battles.apply_result(ctx, battle, result, how="capitulation" if capitulated else "battle",
                                  retreat=retreat)
-            if battle.get("siege"):
+            if battle.siege:
                 sieges.after_battle(ctx, battle)
         elif kind == "impose_quick":
             quick.impose(ctx, ruling.get("battle"))
@@ -341,8 +342,8 @@ class NapoleonicEngine(BaseEngine[NapoleonicState]):
 
 def busy_teams(state: NapoleonicState) -> frozenset[str]:
     """D-L-1, D-NAP-5: the teams with an army (or reinforcement) in a running battle."""
-    return frozenset(str(a["team"]) for a in state.alive_armies()
-                     if a["battle"] is not None and state.battles[str(a["battle"])]["status"] == RUNNING)
+    return frozenset(str(a.team) for a in state.alive_armies()
+                     if a.battle is not None and state.battles[str(a.battle)].status == RUNNING)
 
 
 def _finish_turn(ctx: Ctx, team: str, *, flagged: bool, passed: bool = False) -> None:
@@ -353,15 +354,15 @@ def _finish_turn(ctx: Ctx, team: str, *, flagged: bool, passed: bool = False) ->
     if not passed:
         decisions.by_default(ctx, team, flagged=flagged)
     ctx.public("turn_ended", team=team, turn=s.turn, flagged=flagged, **({"passed": True} if passed else {}))
-    s.interceptions = [i for i in s.interceptions if s.armies[i["by"]]["team"] != team]
+    s.interceptions = [i for i in s.interceptions if s.armies[i["by"]].team != team]
     s.order, complete = s.order.finish(team)
     if complete:
         sieges.end_of_turn(ctx)
         fortify.end_of_turn(ctx)
     nxt = sorted(s.order.active)
     for army in s.alive_armies():
-        if army["team"] in nxt:
-            army["points"] = army["max_points"]
+        if army.team in nxt:
+            army.points = army.max_points
     ctx.public("turn_begun", turn=s.turn, teams=nxt)
 
 
@@ -376,13 +377,13 @@ def _pass_busy(ctx: Ctx) -> None:
         if not current or not set(current) <= busy or set(s.order.teams) <= busy:
             return
         team = current[0]
-        running = sorted({str(a["battle"]) for a in s.alive_armies(team) if a["battle"] is not None
-                          and s.battles[str(a["battle"])]["status"] == RUNNING}, key=int)
+        running = sorted({str(a.battle) for a in s.alive_armies(team) if a.battle is not None
+                          and s.battles[str(a.battle)].status == RUNNING}, key=int)
         ctx.public("turn_passed", team=team, turn=s.turn, battles=running, rule="D-L-1, D-NAP-5")
         _finish_turn(ctx, team, flagged=False, passed=True)
 
 
-def _new_army(spec: Mapping[str, Any], team: str) -> dict[str, Any]:
+def _new_army(spec: Mapping[str, Any], team: str) -> Army:
     units = []
     for u in spec["units"]:
         t = UNIT_TYPES.get(str(u.get("type")))
@@ -392,11 +393,11 @@ def _new_army(spec: Mapping[str, Any], team: str) -> dict[str, Any]:
                       "loss_tolerance": int(u.get("loss_tolerance", t.loss_tolerance)),
                       "guns": int(u.get("guns", t.guns)), "accuracy": int(u.get("accuracy", t.accuracy))})
     points = float(spec.get("movement_points", 6))
-    return {"id": str(spec["id"]), "name": str(spec.get("name", spec["id"])), "team": team,
-            "general": spec.get("general"), "seat": int(spec.get("seat", 1)), "cell": list(cell_of(spec["cell"])),
-            "points": points, "max_points": points, "base": spec.get("base"), "status": READY,
-            "intercept": bool(spec.get("intercept", False)), "support": bool(spec.get("support", False)),
-            "battle": None, "units": units}
+    general, base = spec.get("general"), spec.get("base")
+    return Army(str(spec["id"]), str(spec.get("name", spec["id"])), team, None if general is None else str(general),
+                int(spec.get("seat", 1)), list(cell_of(spec["cell"])), points, points,
+                None if base is None else str(base), READY, bool(spec.get("intercept", False)),
+                bool(spec.get("support", False)), None, units)
 
 
 if TYPE_CHECKING:

@@ -24,13 +24,14 @@ from server.napoleonic.siege.fortress import (
 )
 
 from .events import Ctx
+from .records import Army
 from .state import GONE, READY, NapoleonicState, cell_of
 
 CITY_KINDS = ("city", "capital", "fortress")  # a fortress city is a city already fortified
 
 
-def artillery(army: Mapping[str, Any]) -> int:
-    return sum(1 for u in army["units"] if UNIT_TYPES[u["type"]].arm == ARTILLERY)
+def artillery(army: Army) -> int:
+    return sum(1 for u in army.units if UNIT_TYPES[u["type"]].arm == ARTILLERY)
 
 
 def coastal(state: NapoleonicState, city: str) -> bool:
@@ -53,30 +54,30 @@ def fortress_at(state: NapoleonicState, cell: Cell) -> Fortress | None:
     return NAMED_FORTRESSES.get(place.name) or Fortress(place.name, port=bool(raw.get("port")))
 
 
-def order(ctx: Ctx, army: dict[str, Any]) -> None:
+def order(ctx: Ctx, army: Army) -> None:
     """D-N-16: the army begins fortifying the city it stands in (in its team's turn)."""
     s = ctx.state
-    if army["status"] != READY:
-        raise IllegalOrder(f"{army['id']} is {army['status']}", rule="D-L-1", details={"army": army["id"]})
-    place = s.map.place_at.get(cell_of(army["cell"]))
-    city = place.name if place is not None else f"{army['cell'][0]}-{army['cell'][1]}"
+    if army.status != READY:
+        raise IllegalOrder(f"{army.id} is {army.status}", rule="D-L-1", details={"army": army.id})
+    place = s.map.place_at.get(cell_of(army.cell))
+    city = place.name if place is not None else f"{army.cell[0]}-{army.cell[1]}"
     if city in s.fortifications:
         raise IllegalOrder(f"{city} is being fortified already", rule="D-N-16", details={"city": city})
     work, events = begin_fortifying(
-        city, army["id"], artillery(army), s.turn, is_city=place is not None and place.kind in CITY_KINDS,
-        fortified=fortress_at(s, cell_of(army["cell"])) is not None,
+        city, army.id, artillery(army), s.turn, is_city=place is not None and place.kind in CITY_KINDS,
+        fortified=fortress_at(s, cell_of(army.cell)) is not None,
         coastal=place is not None and coastal(s, city), needed=int(s.tables.get("fortify_turns", 10)))
-    s.fortifications[city] = {**work.dump(), "team": army["team"]}
-    _tell(ctx, str(army["team"]), events)
+    s.fortifications[city] = {**work.dump(), "team": army.team}
+    _tell(ctx, str(army.team), events)
 
 
-def moved(ctx: Ctx, army: Mapping[str, Any]) -> None:
+def moved(ctx: Ctx, army: Army) -> None:
     """D-N-16: the ten turns are spent in the city — an army that marches off abandons its work at once."""
     s = ctx.state
     for city, rec in sorted(s.fortifications.items()):
-        if rec["army"] == army["id"] and cell_of(army["cell"]) != s.map.places[city].cell:
+        if rec["army"] == army.id and cell_of(army.cell) != s.map.places[city].cell:
             del s.fortifications[city]
-            ctx.team(str(rec["team"]), "fortifying_abandoned", city=city, army=army["id"], reason="army left the city",
+            ctx.team(str(rec["team"]), "fortifying_abandoned", city=city, army=army.id, reason="army left the city",
                      done=rec["done"], rule="D-N-16")
 
 
@@ -86,7 +87,7 @@ def end_of_turn(ctx: Ctx) -> None:
     s = ctx.state
     for city, rec in sorted(s.fortifications.items()):
         army = s.armies.get(str(rec["army"]))
-        here = army is not None and army["status"] not in GONE and cell_of(army["cell"]) == s.map.places[city].cell
+        here = army is not None and army.status not in GONE and cell_of(army.cell) == s.map.places[city].cell
         work, built, events = fortification_turn(Fortification.load(rec), army_in_city=here,
                                                  artillery=artillery(army) if army is not None else 0)
         _tell(ctx, str(rec["team"]), events)

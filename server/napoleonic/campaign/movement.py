@@ -10,12 +10,13 @@ battle counts cells, not points (N-VICTORY-4).
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from server.continental.grid import CELL_KM, Cell, distance_km, is_adjacent, neighbours, round_half_up, whole_cell
 from server.core.errors import BadOrder, IllegalOrder
 
+from .records import Army
 from .state import NapoleonicState, cell_of
 
 
@@ -63,12 +64,12 @@ def path_cost(state: NapoleonicState, start: Cell, path: Sequence[Cell], rule: s
     return total
 
 
-def retreat_path(state: NapoleonicState, army: Mapping[str, Any], start: Cell, cells: int) -> list[Cell] | None:
+def retreat_path(state: NapoleonicState, army: Army, start: Cell, cells: int) -> list[Cell] | None:
     """N-VICTORY-4, D-NAP-3: the engine's choice of retreat for a beaten army — up to `cells` steps over passable
     land, never through or into a cell held by an enemy army, to the reachable cell nearest its base (ties: farther
     from the battle). None when there is no way out."""
-    team = str(army["team"])
-    base = state.map.places.get(str(army.get("base", "")))
+    team = str(army.team)
+    base = state.map.places.get(army.base or "")
     goal = base.cell if base is not None else start
     came: dict[Cell, Cell | None] = {start: None}
     steps = {start: 0}
@@ -92,13 +93,13 @@ def retreat_path(state: NapoleonicState, army: Mapping[str, Any], start: Cell, c
     return path[::-1]
 
 
-def check_retreat(state: NapoleonicState, army: Mapping[str, Any], path: Sequence[Cell], cells: int) -> None:
+def check_retreat(state: NapoleonicState, army: Army, path: Sequence[Cell], cells: int) -> None:
     """N-VICTORY-4: a retreat the beaten army's team chooses — 1 to `cells` steps to neighbouring passable cells
     (whatever its movement points), never through or into a cell an enemy army holds; it leaves the field."""
-    team, here = str(army["team"]), cell_of(army["cell"])
+    team, here = str(army.team), cell_of(army.cell)
     if not 0 < len(path) <= cells:
         raise IllegalOrder(f"a beaten army retreats 1 to {cells} cells", rule="N-VICTORY-4",
-                           details={"army": army["id"], "cells": len(path)})
+                           details={"army": army.id, "cells": len(path)})
     for cell in path:
         if not is_adjacent(here, cell):
             raise IllegalOrder(f"{cell} is not next to {here}", rule="D-GEN-2", details={"cell": list(cell)})
@@ -110,13 +111,13 @@ def check_retreat(state: NapoleonicState, army: Mapping[str, Any], path: Sequenc
         here = cell
 
 
-def withdrawal_path(state: NapoleonicState, army: Mapping[str, Any]) -> list[Cell] | None:
+def withdrawal_path(state: NapoleonicState, army: Army) -> list[Cell] | None:
     """N-START-3 when the defender gives no path (D-NAP-3's choice): the cheapest path, within the points the army
     has left and never through or into an enemy army's cell, to the reachable cell nearest its base (ties: farther
     from the battle). None when it cannot step out."""
-    team, start = str(army["team"]), cell_of(army["cell"])
-    budget = float(army["points"]) + 1e-9
-    base = state.map.places.get(str(army.get("base", "")))
+    team, start = str(army.team), cell_of(army.cell)
+    budget = float(army.points) + 1e-9
+    base = state.map.places.get(army.base or "")
     goal = base.cell if base is not None else start
     best: dict[Cell, tuple[float, list[Cell]]] = {start: (0.0, [])}
     frontier = [start]
@@ -138,11 +139,11 @@ def withdrawal_path(state: NapoleonicState, army: Mapping[str, Any]) -> list[Cel
     return best[end][1]
 
 
-def can_step_out(state: NapoleonicState, army: Mapping[str, Any]) -> bool:
+def can_step_out(state: NapoleonicState, army: Army) -> bool:
     """N-START-3: whether an army has points enough to withdraw at least one cell from where it stands."""
-    here = cell_of(army["cell"])
+    here = cell_of(army.cell)
     for nxt in neighbours(here):
         cost = step_cost(state, here, nxt)
-        if cost is not None and cost <= float(army["points"]) + 1e-9 and not state.enemies_at(nxt, str(army["team"])):
+        if cost is not None and cost <= float(army.points) + 1e-9 and not state.enemies_at(nxt, str(army.team)):
             return True
     return False

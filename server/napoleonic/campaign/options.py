@@ -19,6 +19,7 @@ from server.core.errors import IllegalOrder, NotYourTurn, NotYourUnit, RuleError
 
 from . import sieges
 from .movement import step_cost
+from .records import Army
 from .state import FROZEN, GONE, READY, NapoleonicState, cell_of
 from .view import view_of
 
@@ -40,7 +41,7 @@ def options(state: NapoleonicState, viewer: str, army_id: str | None, turn: Rule
         out["refused"].append(refusal("*", NotYourTurn("only a power's players give orders", rule="C-1.2")))
         return out
     if army_id is None:
-        out["armies"] = [a["id"] for a in state.alive_armies(team) if a["status"] == READY]
+        out["armies"] = [a.id for a in state.alive_armies(team) if a.status == READY]
         if turn is not None:
             out["refused"].append(refusal("*", turn))
         else:
@@ -48,17 +49,17 @@ def options(state: NapoleonicState, viewer: str, army_id: str | None, turn: Rule
             out["orders"] = list(ARMY_ORDERS)
         return out
     army = state.armies.get(army_id)
-    if army is None or army["team"] != team or army["status"] in GONE:
+    if army is None or army.team != team or army.status in GONE:
         out["refused"].append(refusal("*", NotYourUnit(f"no army {army_id!r} of {team}", details={"army": army_id})))
         return out
     if turn is not None:
         out["refused"].append(refusal("*", turn))
         return out
     out["active"] = True
-    out["points"] = float(army["points"])
+    out["points"] = float(army.points)
     out["orders"] = ["posture", "appoint"]
-    if army["status"] in FROZEN:
-        out["refused"].append(refusal("move", IllegalOrder(f"{army['id']} is {army['status']}: frozen until it ends",
+    if army.status in FROZEN:
+        out["refused"].append(refusal("move", IllegalOrder(f"{army.id} is {army.status}: frozen until it ends",
                                                            rule="D-L-1")))
         return out
     out["orders"] = list(ARMY_ORDERS)
@@ -77,11 +78,11 @@ def known_enemies(state: NapoleonicState, team: str) -> dict[Cell, list[str]]:
     return out
 
 
-def marches(state: NapoleonicState, army: dict[str, Any], enemies: dict[Cell, list[str]]) -> list[dict[str, Any]]:
+def marches(state: NapoleonicState, army: Army, enemies: dict[Cell, list[str]]) -> list[dict[str, Any]]:
     """D-NAP-1: every cell within the army's points by its cheapest path; a cell with an enemy army ends the
     march (N-START-1) and is offered only when those armies are free to fight (D-L-1)."""
-    start = cell_of(army["cell"])
-    budget = float(army["points"])
+    start = cell_of(army.cell)
+    budget = float(army.points)
     best: dict[Cell, float] = {start: 0.0}
     came: dict[Cell, Cell] = {}
     heap: list[tuple[float, Cell]] = [(0.0, start)]

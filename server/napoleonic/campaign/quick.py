@@ -24,6 +24,7 @@ from server.napoleonic.battle.units import UNIT_TYPES
 
 from .battles import apply_result, get_battle, side_of
 from .events import Ctx
+from .records import Battle
 from .state import RUNNING, NapoleonicState, cell_of
 
 
@@ -37,8 +38,8 @@ def unit_rating(tables: Mapping[str, Any], unit: Mapping[str, Any]) -> float:
     return base * max(0.0, strength) * max(0.0, morale)
 
 
-def defender_multiplier(state: NapoleonicState, battle: Mapping[str, Any]) -> float:
-    place = state.map.place_at.get(cell_of(battle["cell"]))
+def defender_multiplier(state: NapoleonicState, battle: Battle) -> float:
+    place = state.map.place_at.get(cell_of(battle.cell))
     table = state.tables["quick_resolution"]["defender_multiplier"]
     return float(table.get(place.kind, 1.0)) if place is not None else 1.0
 
@@ -46,22 +47,22 @@ def defender_multiplier(state: NapoleonicState, battle: Mapping[str, Any]) -> fl
 def offer(ctx: Ctx, team: str, battle_id: Any) -> None:
     battle = get_battle(ctx.state, battle_id, statuses=(RUNNING,))
     side_of(battle, team)
-    if battle["quick"] is not None:
+    if battle.quick is not None:
         raise IllegalOrder("a quick resolution is already offered", rule="D-L-2")
-    battle["quick"] = {"offered_by": team}
-    ctx.public("quick_offered", battle=battle["id"], by=team, rule="D-L-2")
+    battle.quick = {"offered_by": team}
+    ctx.public("quick_offered", battle=battle.id, by=team, rule="D-L-2")
 
 
 def answer(ctx: Ctx, team: str, battle_id: Any, accept: Any) -> None:
     battle = get_battle(ctx.state, battle_id, statuses=(RUNNING,))
     side_of(battle, team)
-    if battle["quick"] is None:
+    if battle.quick is None:
         raise IllegalOrder("no quick resolution is offered", rule="D-L-2")
-    if battle["quick"]["offered_by"] == team:
+    if battle.quick["offered_by"] == team:
         raise NotYourUnit("the other commander answers the offer", rule="D-L-2")
     if accept is not True:
-        battle["quick"] = None
-        ctx.public("quick_refused", battle=battle["id"], by=team, rule="D-L-2")
+        battle.quick = None
+        ctx.public("quick_refused", battle=battle.id, by=team, rule="D-L-2")
         return
     resolve(ctx, battle, "agreed")
 
@@ -70,15 +71,15 @@ def impose(ctx: Ctx, battle_id: Any) -> None:
     resolve(ctx, get_battle(ctx.state, battle_id, statuses=(RUNNING,)), "moderator")
 
 
-def resolve(ctx: Ctx, battle: dict[str, Any], by: str) -> dict[str, Any]:
+def resolve(ctx: Ctx, battle: Battle, by: str) -> dict[str, Any]:
     s = ctx.state
     q = s.tables["quick_resolution"]
     crt_tables = load_scenario(str(q["crt_from"])).tables
-    att, dfn = battle["attacker"], battle["defender"]
+    att, dfn = battle.attacker, battle.defender
     units: dict[str, list[dict[str, Any]]] = {}
     for team in (att, dfn):
-        ids = battle["armies"][team] + battle["reinforcements"][team]
-        units[team] = [dict(u) for a in ids for u in s.armies[a]["units"]]
+        ids = battle.armies[team] + battle.reinforcements[team]
+        units[team] = [dict(u) for a in ids for u in s.armies[a].units]
     mult = {att: 1.0, dfn: defender_multiplier(s, battle)}
 
     def rating(team: str) -> float:
@@ -86,11 +87,11 @@ def resolve(ctx: Ctx, battle: dict[str, Any], by: str) -> dict[str, Any]:
 
     start = {t: rating(t) for t in (att, dfn)}
     loser, reason, capitulated = att, "the defender holds the field", False
-    ctx.public("quick_resolution", battle=battle["id"], by=by, ratings=start, multipliers=mult, rule="D-L-2")
+    ctx.public("quick_resolution", battle=battle.id, by=by, ratings=start, multipliers=mult, rule="D-L-2")
     for hour in range(1, int(q["max_rounds"]) + 1):
         k1, k2 = rating(att) * mult[att], rating(dfn) * mult[dfn]
         out = crt(crt_tables, k1, k2)
-        ctx.public("quick_round", battle=battle["id"], hour=hour, k1=round(k1, 3), k2=round(k2, 3), ratio=out.ratio,
+        ctx.public("quick_round", battle=battle.id, hour=hour, k1=round(k1, 3), k2=round(k2, 3), ratio=out.ratio,
                    attacker_loss=round(out.attacker_loss, 3), defender_loss=round(out.defender_loss, 3),
                    rule="D-L-2, C-CRT, D-C-3")
         if out.attacker_capitulates or out.defender_capitulates:
@@ -111,7 +112,7 @@ def resolve(ctx: Ctx, battle: dict[str, Any], by: str) -> dict[str, Any]:
             reason = "retreat: below half its strength"
             break
     winner = dfn if loser == att else att
-    result = {"winner": winner, "loser": loser, "reason": reason,
+    result: dict[str, Any] = {"winner": winner, "loser": loser, "reason": reason,
               "retreats": None if capitulated else loser, "units": []}
     for team in (att, dfn):
         for u in units[team]:

@@ -1,19 +1,12 @@
-"""The Napoleonic campaign state: one plain value (armies, battles and sieges are JSON-shaped dicts) that the engine
-copies, changes and returns. The map, turn order, dice and scenario loading are the campaign engine's own
-(server.continental.scenario, server.core.turns, server.core.dice): this variant adds armies of regiments instead of
-divisions.
-
-An army: {id, name, team, general, seat, cell: [x, y], points, max_points, base, status, intercept, support,
-battle, units: [{id, type, morale, loss_tolerance, guns, accuracy}], retreat}. Campaign morale is kept per unit (it
-is the unit's morale when its next battle begins). `retreat` is set while a beaten army's team chooses where it
-retreats (N-VICTORY-4): {"from": [x, y], "cells": 7, "battle": id | None, "siege": city | None, "winner": team,
-"suggested": path}.
+"""The Napoleonic campaign state: one value that the engine copies, changes and returns. Armies, battles and
+sieges are typed records (records.py), written as the JSON-shaped dicts of the snapshots by `dump` and read back by
+`load`. The map, turn order, dice and scenario loading are the campaign engine's own (server.continental.scenario,
+server.core.turns, server.core.dice): this variant adds armies of regiments instead of divisions.
 """
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,11 +16,13 @@ from server.continental.state import ScenarioGame
 from server.core.dice import Dice
 from server.core.turns import TurnOrder
 
+from .records import Army, Battle, SiegeRecord
+
 READY = "ready"
 IN_BATTLE = "battle"  # D-L-1: frozen on the campaign map until the battle ends
 BESIEGING = "besieging"
 BESIEGED = "besieged"
-RETREATING = "retreating"  # N-VICTORY-4: beaten, its team choosing where it retreats (army["retreat"])
+RETREATING = "retreating"  # N-VICTORY-4: beaten, its team choosing where it retreats (Army.retreat)
 DESTROYED = "destroyed"
 CAPTURED = "captured"
 GONE = (DESTROYED, CAPTURED)
@@ -43,15 +38,19 @@ def cell_of(value: Any) -> Cell:
     return (int(value[0]), int(value[1]))
 
 
+RECORDS: dict[str, Any] = {"armies": Army, "battles": Battle, "sieges": SiegeRecord}
+"""The state's fields holding records by key, and their record type (written as dicts in snapshots)."""
+
+
 @dataclass
 class NapoleonicState(ScenarioGame):
     scenario: str
     teams: list[dict[str, Any]]
     order: TurnOrder
     dice: Dice
-    armies: dict[str, dict[str, Any]]
-    battles: dict[str, dict[str, Any]] = field(default_factory=dict)
-    sieges: dict[str, dict[str, Any]] = field(default_factory=dict)
+    armies: dict[str, Army]
+    battles: dict[str, Battle] = field(default_factory=dict)
+    sieges: dict[str, SiegeRecord] = field(default_factory=dict)
     interceptions: list[dict[str, Any]] = field(default_factory=list)
     prisoners: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     control: dict[str, str] = field(default_factory=dict)
@@ -67,19 +66,19 @@ class NapoleonicState(ScenarioGame):
     def seats(self, team: str) -> int:
         return next((int(t["seats"]) for t in self.teams if t["colour"] == team), 1)
 
-    def player_of(self, army: Mapping[str, Any]) -> str:
+    def player_of(self, army: Army) -> str:
         """D-N-14: the team member who plays the army's general (player ids are "<colour>-<seat>")."""
-        seat = min(max(1, int(army.get("seat", 1))), self.seats(str(army["team"])))
-        return f"{army['team']}-{seat}"
+        seat = min(max(1, army.seat), self.seats(army.team))
+        return f"{army.team}-{seat}"
 
-    def alive_armies(self, team: str | None = None) -> list[dict[str, Any]]:
-        return [a for a in self.armies.values() if a["status"] not in GONE and (team is None or a["team"] == team)]
+    def alive_armies(self, team: str | None = None) -> list[Army]:
+        return [a for a in self.armies.values() if a.status not in GONE and (team is None or a.team == team)]
 
-    def armies_at(self, cell: Cell) -> list[dict[str, Any]]:
-        return [a for a in self.alive_armies() if cell_of(a["cell"]) == cell]
+    def armies_at(self, cell: Cell) -> list[Army]:
+        return [a for a in self.alive_armies() if cell_of(a.cell) == cell]
 
-    def enemies_at(self, cell: Cell, team: str) -> list[dict[str, Any]]:
-        return [a for a in self.armies_at(cell) if a["team"] != team]
+    def enemies_at(self, cell: Cell, team: str) -> list[Army]:
+        return [a for a in self.armies_at(cell) if a.team != team]
 
     def next_id(self) -> str:
         self.seq += 1
@@ -87,4 +86,15 @@ class NapoleonicState(ScenarioGame):
 
     def copy(self) -> NapoleonicState:
         return copy.deepcopy(self)
+
+    def _dump_field(self, name: str, value: Any) -> Any:
+        if name in RECORDS:
+            return {key: record.dump() for key, record in value.items()}
+        return super()._dump_field(name, value)
+
+    @classmethod
+    def _load_field(cls, name: str, raw: Any) -> Any:
+        if name in RECORDS:
+            return {str(key): RECORDS[name].load(record) for key, record in raw.items()}
+        return super()._load_field(name, raw)
 

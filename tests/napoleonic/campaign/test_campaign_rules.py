@@ -59,7 +59,7 @@ def test_teams_in_battle_are_not_active_their_turn_passes_the_others_play_D_L_1_
     state, _ = E.apply(state, RED, {"type": "retreat", "army": "r1", "path": [[11, 17]]})
     assert E.active_teams(state) == {"green"}
     state, _ = E.end_turn(state, "green", flagged=False)
-    assert E.active_teams(state) == {"red"} and state.armies["r2"]["points"] == 6
+    assert E.active_teams(state) == {"red"} and state.armies["r2"].points == 6
     state, _ = E.apply(state, RED, {"type": "move", "army": "r2", "path": [[11, 13]]})
 
 
@@ -99,13 +99,13 @@ def test_the_mover_fights_the_powers_in_the_cell_one_at_a_time_next_in_turn_orde
     state, events = E.apply(three_in_a_cell(), RED, {"type": "move", "army": "r1", "path": [[11, 17], [12, 17]]})
     c = event(events, "contact")
     assert c["defender"] == "blue" and c["waiting"] == ["green"]
-    assert state.armies["g1"]["status"] == "ready"  # waits aside, not in this battle
+    assert state.armies["g1"].status == "ready"  # waits aside, not in this battle
     state, events = E.apply(state, BLUE, {"type": "answer", "battle": "1", "choice": "accept"})
     state, events = E.moderate(state, {"type": "battle_result", "battle": "1", "result": result("red", "blue")})
     assert kinds(events)[:2] == ["battle_ended", "contact"]  # red holds the cell: green's turn to answer
     nxt = event(events, "contact")
     assert nxt["attacker"] == "red" and nxt["defender"] == "green" and nxt["can_withdraw"] is False
-    assert state.battles["2"]["armies"] == {"red": ["r1"], "green": ["g1"]}
+    assert state.battles["2"].armies == {"red": ["r1"], "green": ["g1"]}
     assert E.active_teams(state) >= {"green"}  # green decides under its clock (D-NAP-4)
 
 
@@ -127,9 +127,9 @@ def test_a_declined_battle_brings_the_next_power_and_a_beaten_attacker_none_N_ST
     state, _ = E.apply(three_in_a_cell(), RED, {"type": "move", "army": "r1", "path": [[11, 17], [12, 17]]})
     state, _ = E.apply(state, BLUE, {"type": "answer", "battle": "1", "choice": "accept"})
     state, events = E.moderate(state, {"type": "battle_result", "battle": "1", "result": result("blue", "red")})
-    assert "contact" not in kinds(events) and state.armies["r1"]["status"] == "retreating"
+    assert "contact" not in kinds(events) and state.armies["r1"].status == "retreating"
     state, events = E.apply(state, RED, {"type": "retreat", "army": "r1", "path": [[11, 17]]})
-    assert "contact" not in kinds(events) and state.armies["r1"]["cell"] == [11, 17]
+    assert "contact" not in kinds(events) and state.armies["r1"].cell == [11, 17]
 
 
 # --- D-N-16: fortresses built, ports in a siege (D-NAP-7, D-NAP-8) -----------------------------------------------
@@ -200,10 +200,10 @@ def test_a_besieger_cuts_a_fortress_off_but_not_a_port_D_N_16_D_NAP_8(
                    blue=[army("b1", cell, units=GUNS)])
     state, events = E.apply(state, RED, {"type": "move", "army": "r1", "path": approach})
     assert "siege_laid" in kinds(events)
-    before = [u["morale"] for u in state.armies["b1"]["units"]]
+    before = [u["morale"] for u in state.armies["b1"].units]
     state, events = E.end_turn(state, "red", flagged=False)
     state, events = E.end_turn(state, "blue", flagged=False)
-    after = [u["morale"] for u in state.armies["b1"]["units"]]
+    after = [u["morale"] for u in state.armies["b1"].units]
     if fortress == "Hamburg":
         assert event(events, "garrison_resupplied")["by"] == "sea" and after == before
     else:
@@ -218,6 +218,6 @@ def test_a_withdrawal_without_a_path_goes_toward_the_base_within_the_points_left
     state, events = E.apply(state, BLUE, {"type": "answer", "battle": "1", "choice": "withdraw"})
     assert "battle_declined" in kinds(events)
     b1 = state.armies["b1"]
-    assert b1["cell"] != [12, 17] and b1["points"] >= 0 and b1["status"] == "ready"
+    assert b1.cell != [12, 17] and b1.points >= 0 and b1.status == "ready"
     moved = event(events, "army_moved")
-    assert moved["path"][-1] == b1["cell"] and all(c != [11, 17] for c in moved["path"])
+    assert moved["path"][-1] == b1.cell and all(c != [11, 17] for c in moved["path"])

@@ -3,6 +3,7 @@ D-L-2; our D-NAP-* decisions in docs/napoleonic.md)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -42,10 +43,10 @@ def test_scenario_map_fortresses_ports_and_powers_N_SIEGE_1() -> None:
 def test_scenario_armies_are_battle_unit_types_with_generals_and_points() -> None:
     state, events = E.setup({"teams": [{"colour": c, "seats": 1} for c in ("red", "blue", "green", "black")]}, 3)
     assert kinds(events) == ["campaign_created"]
-    assert {a["team"] for a in state.armies.values()} == {"red", "blue", "green", "black"}
+    assert {a.team for a in state.armies.values()} == {"red", "blue", "green", "black"}
     for a in state.armies.values():
-        assert a["general"] and a["max_points"] > 0
-        for u in a["units"]:
+        assert a.general and a.max_points > 0
+        for u in a.units:
             t = UNIT_TYPES[u["type"]]
             assert u["morale"] == t.morale and u["loss_tolerance"] == t.loss_tolerance  # campaign morale per unit
 
@@ -77,12 +78,12 @@ def test_every_view_carries_the_movement_table_the_engine_prices_steps_with_D_NA
 def test_move_spends_points_and_refuses_beyond_them_D_NAP_1() -> None:
     state = game([army("r1", (10, 17), points=2)], [army("b1", (14, 20))])
     after, events = contact(state, [[11, 17]])
-    assert after.armies["r1"]["cell"] == [11, 17] and after.armies["r1"]["points"] == 1.0
+    assert after.armies["r1"].cell == [11, 17] and after.armies["r1"].points == 1.0
     assert event(events, "army_moved")["points"] == 1.0
     with pytest.raises(IllegalOrder) as err:
         E.apply(after, RED, {"type": "move", "army": "r1", "path": [[12, 18]]})
     assert err.value.rule == "D-NAP-1"
-    assert after.armies["r1"]["cell"] == [11, 17]
+    assert after.armies["r1"].cell == [11, 17]
 
 
 @pytest.mark.parametrize("order", [
@@ -105,7 +106,7 @@ def test_orders_only_in_own_turn_C_1_7() -> None:
         E.apply(state, BLUE, {"type": "move", "army": "b1", "path": [[13, 19]]})
     state = end_turns(state, "red")
     assert E.active_teams(state) == {"blue"}
-    assert state.armies["b1"]["points"] == 6
+    assert state.armies["b1"].points == 6
 
 
 # --- contact and declining battle -------------------------------------------------------------------------------
@@ -117,7 +118,7 @@ def test_entering_an_enemy_cell_stops_the_move_and_freezes_both_N_START_1_D_L_1(
     state, events = contact(state, [[11, 17], [12, 17]])
     c = event(events, "contact")
     assert c["attacker"] == "red" and c["defender"] == "blue" and c["can_withdraw"]
-    assert {state.armies[a]["status"] for a in ("r1", "b1")} == {"battle"}
+    assert {state.armies[a].status for a in ("r1", "b1")} == {"battle"}
     assert E.active_teams(state) == {"red", "blue"}  # the defender's clock runs while it decides
     with pytest.raises(IllegalOrder) as err:
         E.apply(state, RED, {"type": "move", "army": "r1", "path": [[11, 17]]})
@@ -135,8 +136,8 @@ def test_defender_with_points_may_withdraw_N_START_3() -> None:
     state, events = E.apply(state, BLUE, {"type": "answer", "battle": "1", "choice": "withdraw",
                                           "paths": {"b1": [[13, 17]]}})
     assert "battle_declined" in kinds(events)
-    assert state.armies["b1"]["cell"] == [13, 17] and state.armies["b1"]["points"] == 0
-    assert state.armies["r1"]["status"] == "ready" and state.battles["1"]["status"] == "declined"
+    assert state.armies["b1"].cell == [13, 17] and state.armies["b1"].points == 0
+    assert state.armies["r1"].status == "ready" and state.battles["1"].status == "declined"
 
 
 def test_defender_without_points_must_fight_and_may_retreat_with_battle_N_START_3_D_N_13() -> None:
@@ -161,11 +162,11 @@ def test_a_defender_whose_own_turn_ends_or_flags_undecided_accepts_battle_D_NAP_
         state = game([army("r1", (10, 17))], [army("b1", (12, 17))])
         state, _ = contact(state, [[11, 17], [12, 17]])
         state, events = E.end_turn(state, "red", flagged=False)
-        assert state.order.active == {"blue"} and state.battles["1"]["status"] == "contact"
+        assert state.order.active == {"blue"} and state.battles["1"].status == "contact"
         state, events = E.end_turn(state, "blue", flagged=flagged)
         assert kinds(events)[:2] == ["battle_accepted", "battle_started"]
         assert event(events, "battle_accepted")["flagged"] is flagged
-        assert state.battles["1"]["status"] == "running" and state.armies["r1"]["status"] == "battle"
+        assert state.battles["1"].status == "running" and state.armies["r1"].status == "battle"
 
 
 def test_a_defender_whose_clock_flags_accepts_battle_N_START_3_D_NAP_4() -> None:
@@ -175,7 +176,7 @@ def test_a_defender_whose_clock_flags_accepts_battle_N_START_3_D_NAP_4() -> None
         E.end_turn(state, "blue", flagged=False)
     state, events = E.end_turn(state, "blue", flagged=True)
     assert kinds(events) == ["battle_accepted", "battle_started"]
-    assert state.battles["1"]["status"] == "running"
+    assert state.battles["1"].status == "running"
     assert E.active_teams(state) == set()  # both teams fight: every campaign clock stops (D-L-1, D-NAP-5)
 
 
@@ -211,7 +212,7 @@ def test_battle_started_says_where_and_who_and_child_setup_gives_the_battle_engi
     assert engine == child.engine == "battle" and len(config["map"]["rows"]) == 70 and config == child.config
     bstate, _ = BattleEngine().setup(config, started["seed"])
     assert bstate.sides["red"].attacker and bstate.order[0] == "red"  # D-N-1: the side that entered acts first
-    assert {u.id for u in bstate.units.values()} == {u["id"] for a in ("r1", "b1") for u in state.armies[a]["units"]}
+    assert {u.id for u in bstate.units.values()} == {u["id"] for a in ("r1", "b1") for u in state.armies[a].units}
     assert room_engine_config(started) == room_engine_config(started)  # same seed, same field
 
 
@@ -229,7 +230,7 @@ def test_reinforcements_within_seven_cells_ordered_to_the_battle_D_N_12_N_START_
     groups = {r["group"]: r for r in red["reinforcements"]}
     assert set(groups) == {"r2", "r3"}  # r2 was posted to support, r3 ordered
     assert groups["r2"]["distance"] == 4 and groups["r2"]["edge"] == "south"
-    assert state.armies["r2"]["status"] == "battle"  # frozen with the battle (D-L-1)
+    assert state.armies["r2"].status == "battle"  # frozen with the battle (D-L-1)
     bstate, _ = BattleEngine().setup(room_engine_config(started)[1], 5)
     assert {r.group for r in bstate.reinforcements} >= {"r2", "r3"}
 
@@ -250,7 +251,7 @@ def test_interception_within_five_cells_in_the_next_turn_N_START_2_D_N_13() -> N
         E.apply(state, BLUE, {"type": "intercept", "army": "b2", "target": "r1"})
     state, events = E.apply(state, BLUE, {"type": "intercept", "army": "b1", "target": "r1"})
     assert "intercepted" in kinds(events) and event(events, "contact")["attacker"] == "blue"
-    assert state.armies["b1"]["cell"] == [11, 17]
+    assert state.armies["b1"].cell == [11, 17]
 
 
 def test_interception_chance_ends_with_the_interceptors_turn_D_N_13() -> None:
@@ -294,8 +295,8 @@ def test_real_battle_result_applies_as_one_event_D_L_1() -> None:
     state, events = E.moderate(state, {"type": "battle_result", "battle": "1", "result": bstate.result})
     assert kinds(events) == ["battle_ended"]
     end = event(events, "battle_ended")
-    assert end["winner"] == bstate.result["winner"] and state.battles["1"]["status"] == "over"
-    assert all(state.armies[a]["status"] in ("ready", "retreating", "destroyed", "captured") for a in ("r1", "b1"))
+    assert end["winner"] == bstate.result["winner"] and state.battles["1"].status == "over"
+    assert all(state.armies[a].status in ("ready", "retreating", "destroyed", "captured") for a in ("r1", "b1"))
     with pytest.raises(IllegalOrder):  # applied once only
         E.moderate(state, {"type": "battle_result", "battle": "1", "result": bstate.result})
 
@@ -316,9 +317,9 @@ def test_routed_and_surrendered_return_if_won_destroyed_or_prisoners_if_lost_N_M
               "units": units}
     state, events = E.moderate(state, {"type": "battle_result", "battle": "1", "result": result})
     end = event(events, "battle_ended")
-    b1 = {u["id"]: u for u in state.armies["b1"]["units"]}
+    b1 = {u["id"]: u for u in state.armies["b1"].units}
     assert b1["b1-inf1"]["morale"] == 1 and b1["b1-inf1"]["loss_tolerance"] == 4
-    red_ids = {u["id"] for u in state.armies["r1"]["units"]}
+    red_ids = {u["id"] for u in state.armies["r1"].units}
     assert "r1-inf1" not in red_ids and "r1-inf2" not in red_ids
     assert end["destroyed"]["red"] == ["r1-inf1"] and end["prisoners"]["blue"] == ["r1-inf2"]
     assert [p["id"] for p in state.prisoners["blue"]] == ["r1-inf2"]
@@ -326,7 +327,7 @@ def test_routed_and_surrendered_return_if_won_destroyed_or_prisoners_if_lost_N_M
 
 def _red_beaten() -> tuple[NapoleonicState, list[Any]]:
     state, started = fought()
-    state.armies["r1"]["points"] = 0
+    state.armies["r1"].points = 0
     result = {"winner": "blue", "loser": "red", "reason": "retreat", "retreats": "red", "general_killed": False,
               "units": result_of(started)}
     state, events = E.moderate(state, {"type": "battle_result", "battle": "1", "result": result})
@@ -342,11 +343,11 @@ def test_the_beaten_army_retreats_up_to_seven_cells_where_its_team_chooses_N_VIC
     end = event(events, "battle_ended")
     assert kinds(events) == ["battle_ended"]  # the result is one campaign event (D-L-1)
     assert next(a for a in end["armies"] if a["army"] == "r1")["status"] == "retreating"
-    assert r1["status"] == "retreating" and r1["cell"] == [12, 17] and r1["retreat"]["cells"] == 7
-    assert r1["retreat"]["suggested"][-1] == [12, 15]  # the engine's choice would be its base, Paris (D-NAP-3)
+    assert r1.status == "retreating" and r1.cell == [12, 17] and r1.retreat is not None and r1.retreat.cells == 7
+    assert r1.retreat.suggested[-1] == [12, 15]  # the engine's choice would be its base, Paris (D-NAP-3)
     assert "red" in E.active_teams(state) and "retreat" in E.any_time_orders
-    assert state.armies["b1"]["cell"] == [12, 17]
-    state.armies["b2"] = {**state.armies["b1"], "id": "b2", "cell": [12, 16], "status": "ready", "battle": None}
+    assert state.armies["b1"].cell == [12, 17]
+    state.armies["b2"] = replace(state.armies["b1"], id="b2", cell=[12, 16], status="ready", battle=None)
     eight = [[11, 16], [10, 16], [9, 16], [8, 16], [8, 15], [7, 15], [6, 15], [6, 14]]
     for bad, rule in ((eight, "N-VICTORY-4"),  # more than seven cells
                       ([[10, 17]], "D-GEN-2"),  # not a neighbour
@@ -362,8 +363,8 @@ def test_the_beaten_army_retreats_up_to_seven_cells_where_its_team_chooses_N_VIC
     with pytest.raises(IllegalOrder):  # frozen until it has retreated
         E.apply(state, RED, {"type": "move", "army": "r1", "path": [[11, 17]]})
     state, events = E.apply(state, RED2, {"type": "retreat", "army": "r1", "path": [[11, 17], [10, 17], [10, 16]]})
-    assert state.armies["r1"]["cell"] == [10, 16] and state.armies["r1"]["status"] == "ready"
-    assert state.armies["r1"]["retreat"] is None and "red" not in E.active_teams(state) - state.order.active
+    assert state.armies["r1"].cell == [10, 16] and state.armies["r1"].status == "ready"
+    assert state.armies["r1"].retreat is None and "red" not in E.active_teams(state) - state.order.active
     made = next(e for e in events if e.kind == "retreat_made")
     moved = next(e for e in events if e.kind == "army_retreated")
     assert made.audience is None and made.data["chosen"] is True and "path" not in made.data
@@ -379,7 +380,7 @@ def test_a_retreat_not_chosen_in_time_is_the_engines_at_the_turn_end_or_flag_N_V
     state, _ = _red_beaten()
     assert state.order.active == {"red"}
     state, events = E.end_turn(state, "red", flagged=False)
-    assert state.armies["r1"]["cell"] == [12, 15] and state.armies["r1"]["status"] == "ready"
+    assert state.armies["r1"].cell == [12, 15] and state.armies["r1"].status == "ready"
     assert next(e for e in events if e.kind == "retreat_made").data["chosen"] is False
     assert kinds(events).index("retreat_made") < kinds(events).index("turn_ended")
     state, started = fought()
@@ -390,7 +391,7 @@ def test_a_retreat_not_chosen_in_time_is_the_engines_at_the_turn_end_or_flag_N_V
     with pytest.raises(NotYourTurn):  # outside its turn the retreat is chosen, or its clock runs out
         E.end_turn(state, "blue", flagged=False)
     state, events = E.end_turn(state, "blue", flagged=True)
-    assert state.armies["b1"]["status"] == "ready" and state.armies["b1"]["cell"] != [12, 17]
+    assert state.armies["b1"].status == "ready" and state.armies["b1"].cell != [12, 17]
     assert E.active_teams(state) == {"red"} and "turn_ended" not in kinds(events)
 
 
@@ -398,12 +399,12 @@ def test_a_beaten_army_with_no_way_out_is_captured_D_NAP_3() -> None:
     """Every neighbouring cell held by the enemy or impassable: nowhere to retreat to — the army is taken."""
     state, started = fought()
     for i, cell in enumerate(([11, 16], [11, 17], [11, 18], [12, 16], [12, 18], [13, 16], [13, 17], [13, 18])):
-        state.armies[f"x{i}"] = {**state.armies["b1"], "id": f"x{i}", "cell": cell, "status": "ready",
-                                 "battle": None, "units": [dict(state.armies["b1"]["units"][0], id=f"x{i}-u")]}
+        state.armies[f"x{i}"] = replace(state.armies["b1"], id=f"x{i}", cell=cell, status="ready", battle=None,
+                                        units=[dict(state.armies["b1"].units[0], id=f"x{i}-u")])
     result = {"winner": "blue", "loser": "red", "reason": "retreat", "retreats": "red", "general_killed": False,
               "units": result_of(started)}
     state, events = E.moderate(state, {"type": "battle_result", "battle": "1", "result": result})
-    assert state.armies["r1"]["status"] == "captured" and event(events, "battle_ended")["prisoners"]["blue"]
+    assert state.armies["r1"].status == "captured" and event(events, "battle_ended")["prisoners"]["blue"]
 
 
 def test_loser_general_killed_sends_the_player_to_the_secret_module_N_VICTORY_3_D_N_14() -> None:
@@ -414,12 +415,12 @@ def test_loser_general_killed_sends_the_player_to_the_secret_module_N_VICTORY_3_
     fate = event(events, "battle_ended")["general"]
     assert fate["fate"] == "killed" and fate["secret_module"]["player"] == "red-2"  # seat 2 plays r1's general
     assert fate["secret_module"]["minutes"] == 20
-    assert state.armies["r1"]["general"] is None
+    assert state.armies["r1"].general is None
     state = end_turns(state, "red")
     state, events = E.apply(state, BLUE, {"type": "posture", "army": "b1", "support": True})
     state = end_turns(state, "blue")
     state, events = E.apply(state, RED2, {"type": "appoint", "army": "r1", "general": "Gneisenau"})
-    assert state.armies["r1"]["general"] == "Gneisenau"
+    assert state.armies["r1"].general == "Gneisenau"
 
 
 def test_general_fate_rolled_when_the_result_has_none_N_VICTORY_3() -> None:
@@ -459,11 +460,11 @@ def test_quick_resolution_offered_refused_accepted_D_L_2() -> None:
     with pytest.raises(NotYourUnit):
         E.apply(state, RED2, {"type": "answer_quick", "battle": "1", "accept": True})
     refused, events = E.apply(state, BLUE2, {"type": "answer_quick", "battle": "1", "accept": False})
-    assert "quick_refused" in kinds(events) and refused.battles["1"]["quick"] is None
+    assert "quick_refused" in kinds(events) and refused.battles["1"].quick is None
     state, events = E.apply(state, BLUE, {"type": "answer_quick", "battle": "1", "accept": True})
     assert kinds(events)[0] == "quick_resolution" and "quick_round" in kinds(events)
     end = event(events, "battle_ended")
-    assert end["how"] in ("quick", "capitulation") and state.battles["1"]["status"] == "over"
+    assert end["how"] in ("quick", "capitulation") and state.battles["1"].status == "over"
 
 
 def test_quick_resolution_rounds_follow_the_table_D_L_2_C_CRT() -> None:
@@ -486,7 +487,7 @@ def test_quick_resolution_capitulation_makes_prisoners_D_L_2_D_C_3() -> None:
     state, events = E.moderate(state, {"type": "impose_quick", "battle": "1"})
     end = event(events, "battle_ended")
     assert end["how"] == "capitulation" and end["prisoners"]["red"] == ["b1-inf1"]
-    assert state.armies["b1"]["status"] == "captured"
+    assert state.armies["b1"].status == "captured"
     assert end["general"]["fate"] in ("killed", "captured")
 
 
@@ -503,7 +504,7 @@ def test_entering_a_held_fortress_lays_siege_with_artillery_only_N_SIEGE_2() -> 
     assert err.value.rule == "N-SIEGE-2"
     state, events = E.apply(at_dresden(), RED, {"type": "move", "army": "r1", "path": [[23, 18], [24, 18]]})
     assert "siege_laid" in kinds(events) and "contact" not in kinds(events)
-    assert state.armies["r1"]["status"] == "besieging" and state.armies["b1"]["status"] == "besieged"
+    assert state.armies["r1"].status == "besieging" and state.armies["b1"].status == "besieged"
 
 
 def test_siege_lasts_a_turn_then_the_storm_is_a_siege_battle_N_SIEGE_2_N_SIEGE_5() -> None:
@@ -528,15 +529,15 @@ def test_stormed_fortress_terms_capture_the_general_N_SIEGE_8_D_N_14() -> None:
     result = {"winner": "red", "loser": "blue", "reason": "x", "retreats": None, "general_killed": False,
               "units": units, "siege": {"capitulated": False}}
     state, events = E.moderate(state, {"type": "battle_result", "battle": started["battle"], "result": result})
-    assert "fortress_captured" in kinds(events) and state.armies["b1"]["cell"] == [24, 18]
+    assert "fortress_captured" in kinds(events) and state.armies["b1"].cell == [24, 18]
     assert {"terms", "accept_terms"} <= E.any_time_orders
     state, _ = E.apply(state, RED, {"type": "terms", "fortress": "Dresden",
                                     "terms": {"garrison": "prisoners", "general": "captured"}})
     state, events = E.apply(state, BLUE, {"type": "accept_terms", "fortress": "Dresden"})
     ended = event(events, "siege_ended")
     assert ended["holder"] == "red" and ended["generals"][0]["secret_module"]["player"] == "blue-1"
-    assert state.armies["b1"]["status"] == "captured" and state.control["Dresden"] == "red"
-    assert state.armies["r1"]["status"] == "ready"
+    assert state.armies["b1"].status == "captured" and state.control["Dresden"] == "red"
+    assert state.armies["r1"].status == "ready"
 
 
 def test_garrison_surrenders_and_marches_out_N_SIEGE_4_N_VICTORY_4() -> None:
@@ -547,7 +548,7 @@ def test_garrison_surrenders_and_marches_out_N_SIEGE_4_N_VICTORY_4() -> None:
     assert ended["holder"] == "red" and {"army": "b1", "status": "retreating", "cell": [24, 18], "units": 2} in \
         ended["armies"]
     state, _ = E.apply(state, BLUE, {"type": "retreat", "army": "b1", "path": [[25, 18], [26, 18]]})
-    assert state.armies["b1"]["cell"] == [26, 18] and state.armies["b1"]["status"] == "ready"
+    assert state.armies["b1"].cell == [26, 18] and state.armies["b1"].status == "ready"
 
 
 def _stormed() -> NapoleonicState:
@@ -558,7 +559,7 @@ def _stormed() -> NapoleonicState:
     result = {"winner": "red", "loser": "blue", "reason": "x", "retreats": None, "general_killed": False,
               "units": result_of(started), "siege": {"capitulated": False}}
     state, _ = E.moderate(state, {"type": "battle_result", "battle": started["battle"], "result": result})
-    assert state.sieges["Dresden"]["siege"]["phase"] == "terms"
+    assert state.sieges["Dresden"].siege.phase == "terms"
     return state
 
 
@@ -570,7 +571,7 @@ def test_terms_the_besieger_leaves_unsettled_are_the_default_when_its_turn_ends_
     state, events = E.end_turn(state, "red", flagged=False)
     agreed = event(events, "terms_agreed")
     assert agreed["default"] is True and agreed["terms"] == {"garrison": "prisoners", "general": "captured"}
-    assert state.armies["b1"]["status"] == "captured" and "Dresden" not in state.sieges
+    assert state.armies["b1"].status == "captured" and "Dresden" not in state.sieges
     assert event(events, "siege_ended")["generals"][0]["fate"] == "captured"
 
 
@@ -585,9 +586,9 @@ def test_terms_the_garrison_leaves_unanswered_are_accepted_when_its_turn_ends_N_
     state, events = E.end_turn(state, "blue", flagged=True)
     assert event(events, "terms_agreed")["by"] == "blue" and event(events, "terms_agreed")["default"] is True
     assert "Dresden" not in state.sieges and state.control["Dresden"] == "red"
-    assert state.armies["b1"]["status"] == "retreating" and "blue" in E.active_teams(state)  # its march out is due
+    assert state.armies["b1"].status == "retreating" and "blue" in E.active_teams(state)  # its march out is due
     state, events = E.end_turn(state, "blue", flagged=True)
-    assert state.armies["b1"]["status"] == "ready" and state.armies["b1"]["cell"] != [24, 18]
+    assert state.armies["b1"].status == "ready" and state.armies["b1"].cell != [24, 18]
 
 
 # --- views and snapshots ------------------------------------------------------------------------------------------
@@ -602,3 +603,21 @@ def test_enemy_armies_hidden_beyond_sight_C_1_3() -> None:
 def test_dump_load_round_trip() -> None:
     state, _ = fought()
     assert E.dump(E.load(E.dump(state))) == E.dump(state)
+
+
+def test_snapshots_written_with_dict_records_load_as_typed_records_issue_14() -> None:
+    """Armies, battles and sieges are typed records in the state (records.py); a snapshot keeps them as the dicts
+    it always held, so rooms written before load: an army that had made its retreat kept `"retreat": null`."""
+    from server.napoleonic.campaign.records import Army, Battle, SiegeRecord
+    from tests.hostile.test_engine_orders import campaigns
+
+    for state in (fought()[0], *campaigns()):
+        old = E.dump(state)
+        for a in old["armies"].values():
+            a.setdefault("retreat", None)
+        loaded = E.load(old)
+        assert E.dump(loaded) == E.dump(state)
+        assert all(isinstance(a, Army) for a in loaded.armies.values())
+        assert all(isinstance(b, Battle) for b in loaded.battles.values())
+        assert all(isinstance(r, SiegeRecord) for r in loaded.sieges.values())
+    assert campaigns()[4].sieges["Dresden"].siege.phase == "terms"

@@ -46,7 +46,7 @@ def check_all_marches(state: NapoleonicState, team: str) -> list[dict[str, objec
                 continue
             moved = next(e.data for e in events if e.kind == "army_moved")
             assert moved["cell"] == m["to"]
-            assert abs(float(state.armies[aid]["points"]) - float(moved["points"]) - float(m["cost"])) < 0.011
+            assert abs(float(state.armies[aid].points) - float(moved["points"]) - float(m["cost"])) < 0.011
             offered.append(order)
     assert len(fogged) <= len(offered), "the fog stops some marches, not most"
     return offered
