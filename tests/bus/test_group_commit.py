@@ -13,6 +13,7 @@ import pytest
 
 from server.store import Store
 from server.store.embedded import open_embedded
+from server.store.embedded import wal as wal_module
 from server.store.embedded.journal import Journal
 from server.store.records import Fenced, LogConflict, LoggedEvent, Record
 
@@ -23,6 +24,10 @@ def _record(index: int, text: str = "m") -> Record:
 
 
 ROOMS = [f"c-g{i:03d}" for i in range(100)]
+
+
+def _wal_files(root: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in root.glob("wal.*")}
 
 
 async def _all_rooms_append(store: Store, index: int) -> None:
@@ -39,7 +44,8 @@ async def test_embedded_appends_of_many_rooms_share_one_fsync_and_are_all_there(
     for room in ROOMS:
         assert [r.index for r in await store.log.read(room, 0)] == [1, 2, 3]
     await store.close()
-    assert (tmp_path / "wal").stat().st_size == 0  # a clean close empties it (every journal fsynced)
+    assert sorted(_wal_files(tmp_path)) == ["wal.0"]
+    assert (tmp_path / "wal.0").stat().st_size == 0  # a clean close empties it (every journal fsynced)
 
 
 async def test_embedded_without_grouping_fsyncs_once_per_append(tmp_path: Path) -> None:
@@ -73,10 +79,10 @@ async def test_embedded_records_lost_from_a_journal_come_back_from_the_write_ahe
     store: Any = open_embedded(tmp_path)
     await _all_rooms_append(store, 1)
     await _all_rooms_append(store, 2)
-    wal = (tmp_path / "wal").read_bytes()
+    wal = (tmp_path / "wal.0").read_bytes()
     assert wal  # not yet checkpointed
     await store.close()
-    (tmp_path / "wal").write_bytes(wal)  # as the cut found it: the journals' tails unwritten
+    (tmp_path / "wal.0").write_bytes(wal)  # as the cut found it: the journals' tails unwritten
     for room in ROOMS[:50]:
         journal = Journal(tmp_path / "rooms" / room / "journal", fsync=False)
         os.truncate(journal.path, journal.checkpoints[1][1])  # only record 1 reached the disk
@@ -86,8 +92,35 @@ async def test_embedded_records_lost_from_a_journal_come_back_from_the_write_ahe
     again: Any = open_embedded(tmp_path)
     for room in ROOMS:
         assert await again.log.read(room, 0) == [_record(1, room), _record(2, room)]
-    assert (tmp_path / "wal").stat().st_size == 0
+    assert (tmp_path / "wal.0").stat().st_size == 0
     await again.log.append(ROOMS[0], _record(3, ROOMS[0]))
+    await again.close()
+
+
+async def test_embedded_a_full_write_ahead_file_is_retired_in_the_background_and_its_successor_replayed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(wal_module, "WAL_LIMIT", 5_000)  # a new file every group or so
+    store: Any = open_embedded(tmp_path)
+    for index in range(1, 6):
+        await _all_rooms_append(store, index)
+    wal = store.log._wal
+    assert wal.gen >= 3  # five groups of 100 appends
+    wal._wait_retired()
+    kept = _wal_files(tmp_path)
+    assert sorted(kept) == [f"wal.{wal.gen}"]  # the full ones deleted
+    left = [(room, i) for room, payload in wal.pending() for i in [Record.unpack(payload).index]]
+    await store.close()
+    for name, data in kept.items():  # a power cut: the current file as it was, the journals missing its records
+        (tmp_path / name).write_bytes(data)
+    for room in {room for room, _ in left}:
+        first = min(i for r, i in left if r == room)
+        journal = Journal(tmp_path / "rooms" / room / "journal", fsync=False)
+        os.truncate(journal.path, journal.checkpoints[first - 1][1])
+        journal.close()
+    again: Any = open_embedded(tmp_path)
+    for room in ROOMS:
+        assert [r.index for r in await again.log.read(room, 0)] == [1, 2, 3, 4, 5]
     await again.close()
 
 

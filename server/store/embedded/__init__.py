@@ -2,7 +2,7 @@
 
     LOCK                 held (flock) by the one process using the directory
     rooms/, schedule     the room log (log.py, journal.py)
-    wal                  the write-ahead file of group commit (wal.py)
+    wal.<n>              the write-ahead files of group commit (wal.py)
     alive, outages       liveness and the service's outages (leases.py)
     campaigns/           campaigns with their token grants (grants.py)
 """
