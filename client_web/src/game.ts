@@ -8,7 +8,7 @@ import { SkirmishView } from "./skirmish/view";
 import { readSkirmish } from "./skirmish/model";
 import { formatCoord } from "./campaign/geometry";
 import { readCampaign } from "./campaign/model";
-import { GARRISON_TERMS, GENERAL_TERMS, imposeTermsRuling, interceptOffers, readNapoleon, reinforceOffers, retreatOf, retreatOrder, siegeOffers, termsOrder, type Offer, type Siege } from "./campaign/napoleon";
+import { GARRISON_TERMS, GENERAL_TERMS, imposeTermsRuling, interceptOffers, napoleonicView, readNapoleon, reinforceOffers, retreatOf, retreatOrder, siegeOffers, termsOrder, type Offer, type Siege } from "./campaign/napoleon";
 import { has, lang, onLangChange, proper, properArgs, setLang, t, tn, type MessageKey } from "./i18n";
 import { kindWord, lockoutReason, phaseWord, playerWord, statusWord, teamWord } from "./i18n/words";
 import { fetchLobby } from "./lobby/api";
@@ -394,7 +394,7 @@ export class GamePage {
     const contact = contacts.find((b) => b.defender === myTeam) ?? contacts[0];
     const bmodel = room.kind === "battle" ? readBattle(room.state) : null;
     const battleId = parseRoom(id)?.battle ?? null;
-    const nap = room.kind === "campaign" && cmodel?.napoleonic ? readNapoleon(room.state) : null;
+    const nap = room.kind === "campaign" && cmodel?.napoleonic ? readNapoleon(napoleonicView(room.state)) : null;
     // a beaten army to lead away (N-VICTORY-4): the viewer's own first, else any the viewer can see
     const beaten = nap?.armies.filter((a) => a.status === "retreating") ?? [];
     const retreat = beaten.find((a) => a.team === myTeam) ?? beaten[0];
@@ -441,7 +441,7 @@ export class GamePage {
     }
     if (line.asks === "retreat" && army) {
       const view = this.views.get(room);
-      const raw = readNapoleon(this.session.room(room).state).armies.find((a) => a.id === army);
+      const raw = readNapoleon(napoleonicView(this.session.room(room).state)).armies.find((a) => a.id === army);
       const suggested = raw ? retreatOf(raw)?.suggested ?? [] : [];
       return [
         h("button", { "data-testid": "state-retreat-show", onclick: () => { if (view instanceof CampaignView) view.show(army); } }, t("status.retreat.show")),
@@ -667,7 +667,7 @@ export class GamePage {
     const w = this.session.welcome;
     // A player in the secret module reads but gives no orders (D-N-14).
     const team = w?.role === "player" && !this.locked ? w.team ?? null : null;
-    const nap = readNapoleon(this.session.room(id).state);
+    const nap = readNapoleon(napoleonicView(this.session.room(id).state));
     const send = (o: Record<string, unknown>) => () => void this.send({ t: "order", room: id, order: o }).catch(() => {});
     const button = (o: Offer, testid: string) => h("button", { "data-testid": testid, onclick: send(o.order) }, t(`nap.${o.key}` as MessageKey, properArgs(o.args)));
     const reinforce = reinforceOffers(nap, team);
@@ -904,7 +904,7 @@ export class GamePage {
       this.reconShown = reconKey;
       this.place(this.slots.recon, model && recon ? this.reconPanel(id, model) : null);
     }
-    const nap = model?.napoleonic ? readNapoleon(room.state) : null;
+    const nap = model?.napoleonic ? readNapoleon(napoleonicView(room.state)) : null;
     const battlesKey = model && (model.battles.length || nap?.sieges.length || nap?.interceptions.length)
       ? `${id} ${lang()} ${JSON.stringify([model.battles.map((b) => b.raw), nap && [nap.sieges, nap.interceptions, nap.turn, nap.active,
         nap.armies.map((a) => [a.id, a.status, a.cell])], w?.rooms, this.locked])}` : "";

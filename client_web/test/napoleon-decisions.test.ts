@@ -5,10 +5,10 @@ import { describe, expect, it } from "vitest";
 import {
   appointOrder, armyOffers, cellsApart, imposeTermsRuling, interceptOffers, needsGeneral, readNapoleon, reinforceOffers, siegeOffers, termsOrder,
 } from "../src/campaign/napoleon";
+import type { ArmyUnitView, NapoleonicView } from "../src/net/protocol";
 import views from "./fixtures/napoleon-decisions.json";
 
-type View = Record<string, unknown>;
-const v = (phase: keyof typeof views, team: "red" | "blue") => readNapoleon(views[phase][team] as View);
+const v = (phase: keyof typeof views, team: "red" | "blue") => readNapoleon(views[phase][team] as unknown as NapoleonicView);
 const orders = (offers: { order: Record<string, unknown> }[]) => offers.map((o) => o.order);
 
 describe("siege decisions (N-SIEGE-2…5)", () => {
@@ -90,7 +90,7 @@ describe("an army's orders in its team's turn", () => {
   it("fortifies a city (D-N-16) with artillery, not a fortress city nor one being fortified", () => {
     // Bülow stands in Berlin (a capital) with a foot artillery company.
     expect(orders(armyOffers(red, bulow, "red"))).toContainEqual({ type: "fortify", army: "bulow" });
-    const noGuns = { ...bulow, units: (bulow.units as { type: string }[]).filter((u) => !u.type.includes("artillery")) };
+    const noGuns = { ...bulow, units: (bulow.units as ArmyUnitView[]).filter((u) => !u.type.includes("artillery")) };
     expect(orders(armyOffers(red, noGuns, "red")).some((o) => o.type === "fortify")).toBe(false);
     const busy = { ...red, fortifications: [{ city: "Berlin", army: "bulow", team: "red", done: 1, needed: 10 }] };
     expect(orders(armyOffers(busy, bulow, "red")).some((o) => o.type === "fortify")).toBe(false);

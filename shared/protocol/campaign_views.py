@@ -132,17 +132,43 @@ class ContinentalView(_Shape):
 
 # --- the Napoleonic campaign ----------------------------------------------------------------------------------------
 
+class NapoleonicPlace(_Shape):
+    """A place of the scenario: city, capital or fortress, the state it belongs to, a port."""
+
+    name: str
+    cell: Cell
+    kind: str
+    state: str | None = None
+    port: bool | None = None
+
+
 class NapoleonicMapView(_Shape):
-    """The scenario's map: terrain rows (a symbol a cell, north first) with their legend, places, roads and rivers
-    as the scenario writes them."""
+    """The scenario's map: terrain rows (a symbol a cell, north first) with their legend, the places, and the roads
+    and rivers as lines of cells."""
 
     origin: Cell
     size: Cell
     terrain: list[str]
     legend: dict[str, Any]
-    places: Any
-    roads: Any
-    rivers: Any
+    places: list[NapoleonicPlace]
+    roads: list[list[Cell]]
+    rivers: list[list[Cell]]
+
+
+class TermsView(_Shape):
+    """N-SIEGE-8: capitulation terms: the garrison (prisoners, march_out) and its general (captured, released)."""
+
+    garrison: str
+    general: str
+
+
+class InterceptionView(_Shape):
+    """N-START-2, D-N-13: an army set to intercept (`by`) may fall on `target`, seen ending a move in `cell`."""
+
+    by: str
+    target: str
+    cell: Cell
+    turn: int
 
 
 class ArmyUnitView(_Shape):
@@ -219,7 +245,7 @@ class NapoleonicSiegeView(_Shape):
     storm_from: int
     sortied: bool
     holds: bool
-    proposal: dict[str, Any] | None
+    proposal: TermsView | None
     proposer: str | None
 
 
@@ -249,5 +275,5 @@ class NapoleonicView(_Shape):
     fortifications: list[FortificationView]
     fortresses_built: list[str]
     prisoners: dict[str, int]
-    interceptions: list[dict[str, Any]]
+    interceptions: list[InterceptionView]
     tables: dict[str, Any]

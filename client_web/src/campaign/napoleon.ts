@@ -2,9 +2,10 @@
  * (N-SIEGE-2…5, N-SIEGE-8), reinforcements (D-N-12), interception and posture (N-START-2, D-N-13), fortifying a city
  * (D-N-16), a replacement general (D-N-14). Each function reads the engine's view and offers only what the viewer's
  * team may do now; the engine still decides, and its refusal is shown with the rule. */
-import { isObj, listOf, num, str, type Obj } from "../read";
+import type { ArmyUnitView, NapoleonicArmyView, NapoleonicView } from "../net/protocol";
 
 export type Order = Record<string, unknown>;
+export type { NapoleonicArmyView as Army } from "../net/protocol";
 /** An order offered to the player: `key` names its button (i18n `nap.<key>`), `args` fill the label. */
 export interface Offer { key: string; order: Order; args?: Record<string, string | number> }
 
@@ -29,36 +30,36 @@ export interface NapView {
   fortifications: { city: string; army: string; team: string; done: number; needed: number }[];
   fortresses: string[];
   places: { name: string; kind: string; cell: [number, number] }[];
-  armies: Obj[];
+  armies: NapoleonicArmyView[];
   battles: { id: string; cell: [number, number]; status: string; attacker: string; defender: string }[];
   reinforcementRange: number;
 }
 
-const pair = (v: unknown): [number, number] => (Array.isArray(v) ? [Number(v[0]) || 0, Number(v[1]) || 0] : [0, 0]);
+const pair = (v: readonly number[]): [number, number] => [v[0] ?? 0, v[1] ?? 0];
 
-export function readNapoleon(state: Obj): NapView {
-  const tables = isObj(state.tables) ? state.tables : {};
-  const map = isObj(state.map) ? state.map : {};
+/** The room's `state` of a Napoleonic campaign, typed by the protocol (`NapoleonicView`,
+ * shared/protocol/campaign_views.py). */
+export function napoleonicView(state: unknown): NapoleonicView {
+  return state as NapoleonicView;
+}
+
+export function readNapoleon(state: NapoleonicView): NapView {
   return {
-    turn: num(state.turn) ?? 0,
-    active: Array.isArray(state.active) ? state.active.map((x) => str(x)) : [],
-    sieges: listOf(state.sieges).map((s) => ({
-      fortress: str(s.fortress), cell: pair(s.cell), phase: str(s.phase), besieger: str(s.besieger), garrison: str(s.garrison),
-      stormFrom: num(s.storm_from), sortied: s.sortied === true, holds: s.holds === true,
-      proposal: isObj(s.proposal) ? { garrison: str(s.proposal.garrison), general: str(s.proposal.general) } : null,
-      proposer: typeof s.proposer === "string" ? s.proposer : null,
+    turn: state.turn,
+    active: state.active,
+    sieges: state.sieges.map((s) => ({
+      fortress: s.fortress, cell: pair(s.cell), phase: s.phase, besieger: s.besieger, garrison: s.garrison,
+      stormFrom: s.storm_from, sortied: s.sortied, holds: s.holds,
+      proposal: s.proposal ? { garrison: s.proposal.garrison, general: s.proposal.general } : null,
+      proposer: s.proposer,
     })),
-    interceptions: listOf(state.interceptions).map((i) => ({ by: str(i.by), target: str(i.target), cell: pair(i.cell) })),
-    fortifications: listOf(state.fortifications).map((f) => ({
-      city: str(f.city), army: str(f.army), team: str(f.team), done: num(f.done) ?? 0, needed: num(f.needed) ?? 0,
-    })),
-    fortresses: Array.isArray(state.fortresses_built) ? state.fortresses_built.map((x) => str(x)) : [],
-    places: listOf(map.places).map((p) => ({ name: str(p.name), kind: str(p.kind), cell: pair(p.cell) })),
-    armies: listOf(state.armies),
-    battles: listOf(state.battles).map((b) => ({
-      id: str(b.id), cell: pair(b.cell), status: str(b.status), attacker: str(b.attacker), defender: str(b.defender),
-    })),
-    reinforcementRange: num(tables.reinforcement_range) ?? 7,
+    interceptions: state.interceptions.map((i) => ({ by: i.by, target: i.target, cell: pair(i.cell) })),
+    fortifications: state.fortifications.map((f) => ({ city: f.city, army: f.army, team: f.team, done: f.done, needed: f.needed })),
+    fortresses: state.fortresses_built,
+    places: state.map.places.map((p) => ({ name: p.name, kind: p.kind, cell: pair(p.cell) })),
+    armies: state.armies,
+    battles: state.battles.map((b) => ({ id: b.id, cell: pair(b.cell), status: b.status, attacker: b.attacker, defender: b.defender })),
+    reinforcementRange: typeof state.tables.reinforcement_range === "number" ? state.tables.reinforcement_range : 7,
   };
 }
 
@@ -67,7 +68,7 @@ export function cellsApart(a: [number, number], b: [number, number]): number {
   return Math.floor(Math.hypot(a[0] - b[0], a[1] - b[1]) + 0.5 + 1e-9);
 }
 
-const isArtillery = (u: unknown): boolean => isObj(u) && str(u.type).includes("artillery");
+const isArtillery = (u: ArmyUnitView): boolean => u.type.includes("artillery");
 const myTurn = (v: NapView, team: string): boolean => v.active.includes(team);
 
 /** N-SIEGE-2…5 while the fortress is invested: the besieger lifts, or storms from the turn after the siege was laid;
@@ -107,7 +108,7 @@ export function reinforceOffers(v: NapView, team: string | null): Offer[] {
     v.armies.filter((a) => a.team === team && a.status === "ready").flatMap((a) => {
       const d = cellsApart(pair(a.cell), b.cell);
       return d >= 1 && d <= v.reinforcementRange
-        ? [{ key: "reinforce", order: { type: "reinforce", battle: b.id, army: str(a.id) }, args: { army: str(a.name ?? a.id), battle: b.id, d } }]
+        ? [{ key: "reinforce", order: { type: "reinforce", battle: b.id, army: a.id }, args: { army: a.name || a.id, battle: b.id, d } }]
         : [];
     }));
 }
@@ -116,7 +117,7 @@ export function reinforceOffers(v: NapView, team: string | null): Offer[] {
  * within 5 cells (the view lists those chances for the team). */
 export function interceptOffers(v: NapView, team: string | null): Offer[] {
   if (!team || !myTurn(v, team)) return [];
-  const name = (id: string) => str(v.armies.find((a) => a.id === id)?.name, id);
+  const name = (id: string) => v.armies.find((a) => a.id === id)?.name ?? id;
   return v.interceptions.filter((i) => v.armies.some((a) => a.id === i.by && a.team === team && a.status === "ready"))
     .map((i) => ({ key: "intercept", order: { type: "intercept", army: i.by, target: i.target }, args: { army: name(i.by), target: name(i.target) } }));
 }
@@ -124,9 +125,9 @@ export function interceptOffers(v: NapView, team: string | null): Offer[] {
 /** Orders for one of the team's own armies in its turn: posture (intercept, support: N-START-2, D-N-12), fortify
  * the city it stands in (D-N-16: a city that is not a fortress, with an artillery company, not already being
  * fortified), appoint a general when it has none (D-N-14). */
-export function armyOffers(v: NapView, army: Obj, team: string | null): Offer[] {
+export function armyOffers(v: NapView, army: NapoleonicArmyView, team: string | null): Offer[] {
   if (!team || army.team !== team || !myTurn(v, team) || army.status === "destroyed" || army.status === "captured") return [];
-  const id = str(army.id);
+  const id = army.id;
   const offers: Offer[] = [];
   if (army.status === "ready") {
     const intercept = army.intercept === true;
@@ -136,7 +137,7 @@ export function armyOffers(v: NapView, army: Obj, team: string | null): Offer[] 
     const cell = pair(army.cell);
     const place = v.places.find((p) => p.cell[0] === cell[0] && p.cell[1] === cell[1]);
     if (place && (place.kind === "city" || place.kind === "capital") && !v.fortresses.includes(place.name) &&
-        !v.fortifications.some((f) => f.city === place.name) && Array.isArray(army.units) && army.units.some(isArtillery)) {
+        !v.fortifications.some((f) => f.city === place.name) && typeof army.units !== "number" && army.units.some(isArtillery)) {
       offers.push({ key: "fortify", order: { type: "fortify", army: id }, args: { city: place.name } });
     }
   }
@@ -144,7 +145,7 @@ export function armyOffers(v: NapView, army: Obj, team: string | null): Offer[] 
 }
 
 /** D-N-14: an army whose general fell or was captured waits for the team to appoint another (in its turn). */
-export function needsGeneral(v: NapView, army: Obj, team: string | null): boolean {
+export function needsGeneral(v: NapView, army: NapoleonicArmyView, team: string | null): boolean {
   return !!team && army.team === team && myTurn(v, team) && !army.general && army.status !== "destroyed" && army.status !== "captured";
 }
 
@@ -157,13 +158,10 @@ export function appointOrder(army: string, general: string): Order {
  * coordinates. Null for an army that has no retreat to make. */
 export interface Retreat { army: string; name: string; team: string; cells: number; suggested: [number, number][] }
 
-export function retreatOf(army: Obj): Retreat | null {
+export function retreatOf(army: NapoleonicArmyView): Retreat | null {
   const r = army.retreat;
-  if (army.status !== "retreating" || !isObj(r)) return null;
-  return {
-    army: str(army.id), name: str(army.name ?? army.id), team: str(army.team), cells: num(r.cells) ?? 7,
-    suggested: Array.isArray(r.suggested) ? r.suggested.map(pair) : [],
-  };
+  if (army.status !== "retreating" || !r) return null;
+  return { army: army.id, name: army.name || army.id, team: army.team, cells: r.cells, suggested: (r.suggested ?? []).map(pair) };
 }
 
 /** The retreats waiting for a choice, of one team or of all. */

@@ -13,7 +13,7 @@ import { armWord, facingWord, teamWord, terrainWord } from "../i18n/words";
 import { cellCentre, cellToPixel, cheapestPath, fit, formatCoord, fromCoord, inside, pixelToCell, zoomAt, type Cell, type Viewport } from "./geometry";
 import { bindGestures, markViewport, zoomKey } from "../ui/gestures";
 import { readCampaign, stepCost, type CampaignModel, type CostUnit, type Force } from "./model";
-import { appointOrder, armyOffers, needsGeneral, readNapoleon, retreatOf, retreatOrder, type NapView, type Retreat } from "./napoleon";
+import { appointOrder, armyOffers, napoleonicView, needsGeneral, readNapoleon, retreatOf, retreatOrder, type Army, type NapView, type Retreat } from "./napoleon";
 
 export interface CampaignActions {
   /** Send an order to the campaign engine; resolves when acknowledged. */
@@ -97,7 +97,7 @@ export class CampaignView {
   setState(state: Record<string, unknown>, myTeam: string | null): void {
     this.model = readCampaign(state);
     this.pending = this.model.engineMap && Array.isArray(state.pending) ? state.pending.filter((o): o is Record<string, unknown> => typeof o === "object" && o !== null && typeof (o as Record<string, unknown>).number === "number") : [];
-    this.nap = this.model.napoleonic ? readNapoleon(state) : null;
+    this.nap = this.model.napoleonic ? readNapoleon(napoleonicView(state)) : null;
     this.myTeam = myTeam;
     // What the map shows, by team, for tests and assistive tools: "red:20 blue:3".
     const byTeam = new Map<string, number>();
@@ -248,7 +248,13 @@ export class CampaignView {
 
   /** The selected army's retreat to choose (N-VICTORY-4), when it is this viewer's to choose. */
   private retreat(sel: Force | undefined): Retreat | null {
-    return sel && this.nap && this.own(sel) && sel.team === this.playerTeam() ? retreatOf(sel.raw) : null;
+    const army = sel && this.own(sel) && sel.team === this.playerTeam() ? this.napArmy(sel) : undefined;
+    return army ? retreatOf(army) : null;
+  }
+
+  /** The selected force as the Napoleonic campaign's view gives its army (NapoleonicArmyView). */
+  private napArmy(sel: Force): Army | undefined {
+    return this.nap?.armies.find((a) => a.id === sel.id);
   }
 
   /** N-VICTORY-4: a retreat is counted in steps to neighbouring cells, whatever the army's movement points, and
@@ -685,18 +691,19 @@ export class CampaignView {
    * (D-N-16), a replacement general (D-N-14) — only those the team may give now (./napoleon.ts). */
   private armyOrders(nap: NapView, sel: Force): HTMLElement {
     const team = this.playerTeam();
-    const offers = armyOffers(nap, sel.raw, team);
+    const army = nap.armies.find((a) => a.id === sel.id);
+    const offers = army ? armyOffers(nap, army, team) : [];
     const fortifying = nap.fortifications.find((f) => f.army === sel.id);
     const root = h("div", { class: "engine-orders", "data-testid": "army-orders" },
       offers.length ? h("h4", {}, t("battle.orders")) : null,
       h("p", { class: "muted" }, t("nap.posture", {
-        intercept: sel.raw.intercept === true ? t("nap.yes") : t("nap.no"), support: sel.raw.support === true ? t("nap.yes") : t("nap.no"),
+        intercept: army?.intercept === true ? t("nap.yes") : t("nap.no"), support: army?.support === true ? t("nap.yes") : t("nap.no"),
       })),
       fortifying ? h("p", { "data-testid": "fortifying" }, t("nap.fortifying", { city: proper(fortifying.city), done: fortifying.done, needed: fortifying.needed })) : null,
       h("div", { class: "buttons" }, ...offers.map((o) => h("button", {
         "data-testid": `army-${o.key.replace(/\./g, "-")}`, onclick: () => void this.actions.order(o.order).catch(() => {}),
       }, t(`nap.${o.key}` as MessageKey, properArgs(o.args))))));
-    if (needsGeneral(nap, sel.raw, team)) {
+    if (army && needsGeneral(nap, army, team)) {
       const name = h("input", { type: "text", size: 14, placeholder: t("nap.general"), value: this.appointDraft, "data-testid": "appoint-name",
         oninput: () => { this.appointDraft = name.value; } });
       const appoint = (e: globalThis.Event) => {

@@ -1153,6 +1153,15 @@ export interface Intercept {
   type: "intercept";
 }
 
+/** N-START-2, D-N-13: an army set to intercept (`by`) may fall on `target`, seen ending a move in `cell`. */
+export interface InterceptionView {
+  by: string;
+  /** [x, y], y north */
+  cell: number[];
+  target: string;
+  turn: number;
+}
+
 /**
  * Follow a room. `since` is the last sequence number seen: the server sends exactly what came after it
  * (or a snapshot when it is too far behind). Without `since` the client gets a snapshot and history. The moderator
@@ -1581,19 +1590,29 @@ export interface NapoleonicInterceptionPossibleData {
 }
 
 /**
- * The scenario's map: terrain rows (a symbol a cell, north first) with their legend, places, roads and rivers
- * as the scenario writes them.
+ * The scenario's map: terrain rows (a symbol a cell, north first) with their legend, the places, and the roads
+ * and rivers as lines of cells.
  */
 export interface NapoleonicMapView {
   legend: Record<string, unknown>;
   /** [x, y], y north */
   origin: number[];
-  places: unknown;
-  rivers: unknown;
-  roads: unknown;
+  places: NapoleonicPlace[];
+  rivers: number[][][];
+  roads: number[][][];
   /** [x, y], y north */
   size: number[];
   terrain: string[];
+}
+
+/** A place of the scenario: city, capital or fortress, the state it belongs to, a port. */
+export interface NapoleonicPlace {
+  /** [x, y], y north */
+  cell: number[];
+  kind: string;
+  name: string;
+  port?: boolean | null;
+  state?: string | null;
 }
 
 export interface NapoleonicPostureData {
@@ -1717,7 +1736,7 @@ export interface NapoleonicSiegeView {
   garrison: string;
   holds: boolean;
   phase: string;
-  proposal: Record<string, unknown> | null;
+  proposal: TermsView | null;
   proposer: string | null;
   sortied: boolean;
   storm_from: number;
@@ -1806,7 +1825,7 @@ export interface NapoleonicView {
   control: Record<string, string>;
   fortifications: FortificationView[];
   fortresses_built: string[];
-  interceptions: Record<string, unknown>[];
+  interceptions: InterceptionView[];
   map: NapoleonicMapView;
   prisoners: Record<string, number>;
   scenario: string;
@@ -2102,6 +2121,12 @@ export interface Terms {
   fortress?: unknown;
   terms?: unknown;
   type: "terms";
+}
+
+/** N-SIEGE-8: capitulation terms: the garrison (prisoners, march_out) and its general (captured, released). */
+export interface TermsView {
+  garrison: string;
+  general: string;
 }
 
 /**
