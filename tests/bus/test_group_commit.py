@@ -89,7 +89,7 @@ async def test_embedded_records_lost_from_a_journal_come_back_from_the_write_ahe
         journal.close()
     for room in ROOMS[50:60]:
         os.truncate(tmp_path / "rooms" / room / "journal", 0)  # nothing did
-    again: Any = open_embedded(tmp_path)
+    again: Any = open_embedded(tmp_path, fsync=False)  # started again without fsync: replayed all the same
     for room in ROOMS:
         assert await again.log.read(room, 0) == [_record(1, room), _record(2, room)]
     assert (tmp_path / "wal.0").stat().st_size == 0

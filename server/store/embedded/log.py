@@ -76,12 +76,15 @@ class FileLog:
         self._journals_ahead = False  # a journal was written after the schedule file
         self._writing: Counter[str] = Counter()
         """Rooms with a write queued or under way in a thread: their journal's file is not parked meanwhile."""
-        self._wal = WriteAhead(root) if fsync and not read_only else None
+        self._wal = WriteAhead(root) if not read_only else None
+        if self._wal is not None:
+            self._replay(self._wal)  # also without fsync now: what a run with it left after a power cut
+            if not fsync:
+                self._wal.close()
+                self._wal = None
         self.commits = GroupCommit(self._flush, grouped=group_commit) if self._wal is not None else None
         """Group commit (server/store/batch.py): the appends of many rooms in the same moment share one fsync. Off
         (--no-group-commit), each append has its own, through the same code: the benchmark's baseline."""
-        if self._wal is not None:
-            self._replay(self._wal)
 
     def _written_after(self, path: Path) -> list[str]:
         """Rooms whose journal changed after `path` did (stat only: no journal is read)."""
