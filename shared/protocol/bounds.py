@@ -33,3 +33,31 @@ def bounded(value: Any, max_depth: int = MAX_DEPTH) -> str | None:
         elif isinstance(item, int) and not isinstance(item, bool) and not INT_MIN <= item < INT_END:
             return "an integer out of range"
     return None
+
+
+def nested_within(value: Any, max_depth: int = MAX_DEPTH) -> str | None:
+    """`bounded` for a decoded frame, whose integers are in range already (msgpack carries no others; the JSON
+    decoder refuses them, codec.py): why it could not be logged — nested deeper than `max_depth`, a map key that is
+    not a string (msgpack's bytes) — or None. The types of a container's members are looked at by C loops, and only
+    the containers among them are walked (a 3 KB ruling took 280 µs through `bounded`, most of a command's decoding:
+    issue 13's fan-out regression)."""
+    if type(value) is not dict and type(value) is not list:
+        return None
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > max_depth:
+            return f"nested deeper than {max_depth}"
+        if type(item) is dict:
+            if not _ALL_STR.issuperset(map(type, item)):
+                return "a map key that is not a string"
+            members: Any = item.values()
+        else:
+            members = item
+        kinds = set(map(type, members))
+        if dict in kinds or list in kinds:
+            stack.extend((inner, depth + 1) for inner in members if type(inner) is dict or type(inner) is list)
+    return None
+
+
+_ALL_STR = frozenset({str})

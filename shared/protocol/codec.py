@@ -11,7 +11,7 @@ from typing import Any
 import msgpack
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from shared.protocol.bounds import bounded
+from shared.protocol.bounds import nested_within
 from shared.protocol.client import ClientMessage
 from shared.protocol.server import ErrorCode, ServerMessage
 
@@ -48,7 +48,7 @@ def _unpack(frame: bytes | str) -> Any:
             TypeError) as exc:  # RecursionError: JSON nested thousands deep
         kind = "JSON" if isinstance(frame, str) else "msgpack"
         raise ProtocolError("bad_frame", f"frame is not valid {kind}: {exc}") from None
-    why = bounded(obj)
+    why = nested_within(obj)  # the decoders let no integer out of msgpack's range through
     if why is not None:
         raise ProtocolError("bad_frame", f"frame refused: {why}")
     return obj
