@@ -264,7 +264,9 @@ class Session:
         room, kind, body = ROUTES[type(msg)](self, msg)
         if room is not None and room not in self.rooms:
             raise RoomError("not_joined", f"join {room} first")
-        seq = await self.hub.command(member, room, kind, body, Request.of(msg.model_dump(by_alias=True)))
+        # cid 0 opts out of exactly-once (requests.py): no digest, and no dump of the message to take it from
+        request = Request.of(msg.model_dump(by_alias=True)) if msg.cid else None
+        seq = await self.hub.command(member, room, kind, body, request)
         self.send(ack_message(msg.cid, seq))
 
     async def _hello(self, msg: c.Hello, json_frames: bool) -> None:
