@@ -137,6 +137,8 @@ class Feed:
             aud = ev.audience
             seq = ev.seq
             public_spectators = ev.kind == "chat" and aud == channels.PUBLIC_SPECTATORS_AUDIENCE
+            room_delay = self.spectator_delay_ms
+            written = 0  # frames written here, not put off (the common case: no delay, no method call per socket)
             for sub in subs:
                 if sub.pending is not None:
                     sub.pending.append(ev)
@@ -160,7 +162,12 @@ class Feed:
                         binary = outlet.frame(encode_with(
                             event_head(room, seq, ev.at_ms, ev.kind), "data", ev.packed_data()))
                     frame = binary
-                self._deliver(sub, frame, ev.at_ms)
+                if sub.delay_ms or (room_delay and viewer == SPECTATOR):
+                    self._deliver(sub, frame, ev.at_ms)
+                else:
+                    outlet.write(frame)
+                    written += 1
+            self.frames_out += written
         if only is None:
             self._flush_views()
             if self.after_events is not None and events:
