@@ -142,12 +142,13 @@ class Commanders:
 
     def _look(self, room: Room) -> None:
         """Start a turn for each team to act that the AI plays (one at a time per team)."""
-        if room.closed or room.engine is None or room.engine.is_over(room.state.game):
-            return
+        ai = self.ai_of(room)
+        if not ai or room.closed or room.engine is None or room.engine.is_over(room.state.game):
+            return  # no seat the AI plays (most rooms, after every command): nothing to look at
         clocks = room.state.clocks
         if clocks is not None and clocks.paused:
             return
-        for team in sorted(set(room.active()) & ai_seats.played_by_ai(room.spec, self.ai_of(room))):
+        for team in sorted(set(room.active()) & ai_seats.played_by_ai(room.spec, ai)):
             key = (room.id, team)
             if key not in self._playing:
                 task = self._spawn(self._play(room.id, team))
