@@ -5,7 +5,8 @@ version of the server reads back with these (tests/rooms/test_old_format.py).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+import sys
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -94,7 +95,22 @@ class LoggedEvent:
         unpacker.skip()
         data = PackedData(raw[start:unpacker.tell()])
         aud = unpacker.unpack()
-        return cls(int(seq), int(at_ms), str(kind), data, frozenset(aud) if aud is not None else None)
+        return cls(int(seq), int(at_ms), sys.intern(str(kind)), data, None if aud is None else audience_of(aud))
+
+
+_AUDIENCES: dict[tuple[str, ...], frozenset[str]] = {}
+
+
+def audience_of(viewers: Iterable[str]) -> frozenset[str]:
+    """One frozenset per distinct audience for the events read from logs: a room's history holds hundreds of events
+    and a frozenset costs 216 bytes (issue 20: an open idle room's memory). Bounded: a process sees few audiences."""
+    key = tuple(sorted(viewers))
+    found = _AUDIENCES.get(key)
+    if found is None:
+        if len(_AUDIENCES) >= 4096:
+            _AUDIENCES.clear()
+        found = _AUDIENCES[key] = frozenset(key)
+    return found
 
 
 def unpacker_of(raw: bytes) -> msgpack.Unpacker:
