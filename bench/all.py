@@ -22,7 +22,7 @@ from bench import report
 from bench.common import RESULTS, ROOT
 from bench.targets import NODE_DIR
 
-ORDER = ("codec", "battle_turn", "client_frames", "fanout", "rooms", "slow", "relay", "durable")
+ORDER = ("codec", "battle_turn", "client_frames", "fanout", "rooms", "slow", "relay", "durable", "startup")
 
 QUICK: dict[str, list[str]] = {
     "codec": ["--seconds", "0.003"],
@@ -34,6 +34,7 @@ QUICK: dict[str, list[str]] = {
     "slow": ["--n", "20", "--rate", "20", "--seconds", "0.4", "--without", "0.4", "--limit", "0.8"],
     "relay": ["--n", "5", "--seconds", "0.3", "--max-steps", "2", "--retries", "0", "--start-fps", "50"],
     "durable": ["--rooms", "4", "--seconds", "0.3", "--warmup", "0.1", "--probes", "20"],
+    "startup": ["--campaigns", "6", "--records", "3", "--open", "3", "--stores", "embedded"],
 }
 
 

@@ -282,6 +282,10 @@ def targets(docs: dict[str, dict[str, Any]]) -> list[str]:
         p99, cpu = turn["resolution_ms"]["p99"], turn["resolution_cpu_ms"]["p99"]
         rows.append(("25v25 turn p99 ≤ 5 ms (wall; CPU time in brackets)", f"{p99} ms ({cpu} ms)",
                      _verdict(p99 <= 5)))
+    for v in (docs.get("startup") or {}).get("verdicts", []):
+        figure = v["figure"]
+        shown = f"{figure / 1024:.1f} KiB" if "KiB" in v["target"] else _f(figure, 2)
+        rows.append((f"{v['target']} (issue 20)", shown, _verdict(v["met"])))
     frames = docs.get("client_frames")
     if frames:
         rows.append(("client: field paint p95 ≤ 16 ms (issue 17)", f"{frames['frame_ms']['p95']} ms",
@@ -294,6 +298,26 @@ def targets(docs: dict[str, dict[str, Any]]) -> list[str]:
             "|---|---|---|", *(f"| {a} | {b} | {c} |" for a, b, c in rows)]
 
 
+def startup(doc: dict[str, Any]) -> list[str]:
+    s = doc["settings"]
+    out = ["### Start-up and memory of a large host (issue 20 item 3)", "", _source(doc), "",
+           f"{s['campaigns']:,} campaigns x {s['records']} records; {s['open']} campaign rooms opened (a spectator "
+           "joins and leaves) for the memory per open idle room; the state's size is its deep size in Python.", "",
+           "| store | code | healthy s (again) | rooms open at start | KiB per unloaded campaign | KiB per open idle "
+           "room | of it the state | beyond the state |", "|---|---|---|---|---|---|---|---|"]
+    for store, trees in doc["stores"].items():
+        for name, f in trees.items():
+            out.append(f"| {store} | {name} | {f['healthy_s'][0]:.2f} ({f['healthy_s'][1]:.2f}) "
+                       f"| {_f(f['rooms_owned_at_start'], 0)} | {f['rss_per_unloaded_campaign_bytes'] / 1024:.2f} "
+                       f"| {f['rss_per_open_room_bytes'] / 1024:.1f} | {f['room_state_bytes'] / 1024:.1f} "
+                       f"| {f['rss_per_open_room_beyond_state_bytes'] / 1024:.1f} |")
+    for store, vs in (doc.get("vs_previous") or {}).items():
+        if vs:
+            out += ["", f"{store}, this run ÷ commit {vs['commit']}: " + ", ".join(
+                f"{k} {_f(v, 3)}" for k, v in vs["ratios"].items()) + "."]
+    return out
+
+
 RENDER: dict[str, Callable[[dict[str, Any]], list[str]]] = {
     "codec": codec, "fanout": fanout,
     "rooms": lambda d: _ceiling_rows(d, "Many rooms", "rooms"),
@@ -302,6 +326,7 @@ RENDER: dict[str, Callable[[dict[str, Any]], list[str]]] = {
     "battle_turn": battle_turn,
     "client_frames": client_frames,
     "durable": durable,
+    "startup": startup,
 }
 
 

@@ -60,3 +60,27 @@ def test_relay_benchmark_runs_ours_and_baselines_through_redis(tmp_path: Path) -
             assert row["redis_publishes"] > 0 and row["publishes_per_event"] > 0
     assert doc["ratios_ours_vs_bare"]["throughput"] is not None
     assert doc["ratios_ours_vs_picows"]["throughput"] is not None
+
+
+def _startup_figures(doc: dict[str, Any], store: str) -> None:
+    figures = doc["stores"][store]["this"]
+    assert len(figures["healthy_s"]) == 2 and all(0 < s < 60 for s in figures["healthy_s"])
+    assert figures["rooms_owned_at_start"] == 0, "rooms open lazily"
+    assert figures["rooms_opened"] >= 1 and figures["rss_per_open_room_bytes"] != 0
+    assert figures["room_state_bytes"] > 0
+    assert {v["target"].split(":")[0] for v in doc["verdicts"]} == set(doc["stores"])
+
+
+def test_startup_benchmark_measures_time_to_healthy_and_memory_per_room(tmp_path: Path) -> None:
+    doc = run_bench("startup", tmp_path)
+    assert set(doc["stores"]) == {"embedded"} and doc["settings"]["campaigns"] == 6
+    _startup_figures(doc, "embedded")
+
+
+@pytest.mark.redis
+def test_startup_benchmark_on_redis(tmp_path: Path) -> None:
+    url = os.environ.get("REDIS_URL")
+    if shutil.which("redis-server") is None and not url:
+        pytest.skip("neither redis-server nor REDIS_URL")
+    doc = run_bench("startup", tmp_path, "--stores", "redis", *(["--redis-url", str(url)] if url else []))
+    _startup_figures(doc, "redis")
