@@ -92,6 +92,9 @@ class Loop:
     def __init__(self, ws: loadgen.WsClient, room: str):
         self.ws, self.room = ws, room
         self.latencies: list[float] = []
+        self.refused = 0
+        """Commands answered with a retryable error (`unavailable`, `outcome_unknown`: an overloaded machine can
+        starve the server past its lease); counted, not acked. Any other error ends the run."""
 
     async def run(self, start: float, stop: float) -> None:
         cid = 10
@@ -102,13 +105,18 @@ class Loop:
             self.ws.send(msgpack.packb({"t": "mod_ruling", "cid": cid, "room": self.room, "ruling": ruling}))
             while True:
                 msg = await self.ws.inbox.get()
-                if msg.get("t") == "ack" and msg.get("cid") == cid:
+                if msg.get("t") in ("ack", "error") and msg.get("cid") == cid:
                     break
-                if msg.get("t") == "error":
-                    raise RuntimeError(f"{self.room}: command refused: {msg}")
             t1 = time.perf_counter()
-            if start <= t1 < stop:
+            if msg["t"] == "error":
+                self._refused(msg)
+            elif start <= t1 < stop:
                 self.latencies.append(t1 - t0)
+
+    def _refused(self, msg: dict[str, Any]) -> None:
+        if msg.get("code") not in ("unavailable", "outcome_unknown"):
+            raise RuntimeError(f"{self.room}: command refused: {msg}")
+        self.refused += 1
 
     async def paced(self, rate: float, start: float, stop: float) -> int:
         """Send at `rate` commands/s from `start` to `stop` whatever the acks (open loop); the latencies of the
@@ -119,12 +127,15 @@ class Loop:
         async def receive() -> None:
             while True:
                 msg = await self.ws.inbox.get()
-                if msg.get("t") == "ack" and (t0 := sent.pop(int(msg.get("cid", -1)), None)) is not None:
+                t0 = sent.pop(int(msg.get("cid", -1)), None) if msg.get("t") in ("ack", "error") else None
+                if t0 is None:
+                    continue
+                if msg["t"] == "ack":
                     self.latencies.append(time.perf_counter() - t0)
-                    if finished and not sent:
-                        drained.set()
-                elif msg.get("t") == "error":
-                    raise RuntimeError(f"{self.room}: command refused: {msg}")
+                else:
+                    self._refused(msg)
+                if finished and not sent:
+                    drained.set()
 
         receiver = asyncio.create_task(receive())
         cid, due = 1_000_000, start
@@ -162,13 +173,13 @@ async def moderators(target: targets.Target) -> list[Loop]:
 async def paced(loops: list[Loop], rate: float, seconds: float) -> dict[str, Any]:
     """Every room at `rate` ÷ rooms commands/s, each room starting at its own moment within the first period."""
     for loop in loops:
-        loop.latencies = []
+        loop.latencies, loop.refused = [], 0
     per_room = rate / len(loops)
     now = time.perf_counter() + 0.1
     unacked = await asyncio.gather(*(loop.paced(per_room, now + i / rate, now + seconds)
                                      for i, loop in enumerate(loops)))
     return {"rate": round(rate, 1), "ack_ms": _ms([x for loop in loops for x in loop.latencies]),
-            "unacked": sum(unacked)}
+            "unacked": sum(unacked), "refused": sum(loop.refused for loop in loops)}
 
 
 async def closed_loop(loops: list[Loop], target: targets.Target, seconds: float, warmup: float) -> dict[str, Any]:
@@ -185,7 +196,8 @@ async def closed_loop(loops: list[Loop], target: targets.Target, seconds: float,
     appends, flushes = after["appends"] - before["appends"], after["flushes"] - before["flushes"]
     return {"acked_per_s": round(len(latencies) / seconds, 1), "ack_ms": _ms(latencies),
             "appends": int(appends), "flushes": int(flushes),
-            "mean_group": round(appends / flushes, 2) if flushes else None}
+            "mean_group": round(appends / flushes, 2) if flushes else None,
+            "refused": sum(loop.refused for loop in loops)}
 
 
 async def measure(store: str, args: argparse.Namespace, redis_url: str | None) -> dict[str, Any]:
@@ -247,7 +259,9 @@ def table(result: dict[str, Any]) -> str:
             q = m["paced"]
             lines.append(f"{r['store']:<9} {mode:<16} {m['acked_per_s']:>9.1f} {m['ack_ms']['p50']:>8.2f} "
                          f"{m['ack_ms']['p99']:>8.2f} {m['mean_group'] or 0:>6.1f}          {q['rate']:>7.1f} "
-                         f"{q['ack_ms']['p50']:>8.2f} {q['ack_ms']['p99']:>8.2f} {q['unacked']}")
+                         f"{q['ack_ms']['p50']:>8.2f} {q['ack_ms']['p99']:>8.2f} {q['unacked']}"
+                         + (f"  (retryable refusals: {m['refused']} closed loop, {q['refused']} paced)"
+                            if m["refused"] or q["refused"] else ""))
         one = r.get("one_fsync_ms") or r.get("one_write_ms") or {}
         what = "one fsync" if "one_fsync_ms" in r else "one Redis write"
         v = r["verdicts"]
