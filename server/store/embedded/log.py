@@ -18,14 +18,13 @@ import resource
 import shutil
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 import msgpack
 
 from server.store.batch import GroupCommit
 from server.store.embedded.journal import Journal, read_msgpack, write_atomic
-from server.store.embedded.wal import WriteAhead
+from server.store.embedded.wal import Write, WriteAhead
 from server.store.log import RoomStat
 from server.store.records import Fenced, LogConflict, Record, RoomSnapshot
 
@@ -43,15 +42,6 @@ def default_open_journals() -> int:
     if soft == resource.RLIM_INFINITY:
         return MAX_OPEN_JOURNALS
     return max(16, min(MAX_OPEN_JOURNALS, soft // 4))
-
-
-@dataclass(frozen=True, slots=True)
-class _Write:
-    room: str
-    journal: Journal
-    index: int
-    payload: bytes
-    epoch: int | None
 
 
 class FileLog:
@@ -155,7 +145,7 @@ class FileLog:
         journal = self.journal(room)
         if record.index != journal.last_index + 1:
             raise LogConflict(f"{room}: record {record.index} after {journal.last_index}")
-        write = _Write(room, journal, record.index, record.pack(), epoch)
+        write = Write(room, journal, record.index, record.pack(), epoch)
         if self.commits is None:
             journal.write(record.index, write.payload, False)
         else:
@@ -174,43 +164,12 @@ class FileLog:
             return Fenced(f"{room}: record {index}: epoch {epoch} is not this process's {self.epoch()}")
         return None
 
-    async def _flush(self, writes: Sequence[_Write]) -> list[BaseException | None]:
+    async def _flush(self, writes: Sequence[Write]) -> list[BaseException | None]:
         """One group: the fencing check again as it goes out, then, in one thread, each record written to its
         journal and all of them to the write-ahead file, which is fsynced once (wal.py)."""
         outcomes: list[BaseException | None] = [self._fenced(w.room, w.index, w.epoch) for w in writes]
-        return await asyncio.to_thread(self._write_group, writes, outcomes)
-
-    def _write_group(self, writes: Sequence[_Write],
-                     outcomes: list[BaseException | None]) -> list[BaseException | None]:
         assert self._wal is not None
-        by_journal: dict[Journal, list[int]] = {}
-        for i, w in enumerate(writes):
-            if outcomes[i] is None:
-                by_journal.setdefault(w.journal, []).append(i)
-        written: list[int] = []
-        with self._wal.lock:
-            for journal, positions in by_journal.items():
-                run: list[int] = []
-                for i in positions:  # in each room's order, each the next index (else refused, not written)
-                    if writes[i].index != journal.last_index + 1 + len(run):
-                        outcomes[i] = LogConflict(f"{writes[i].room}: record {writes[i].index} after "
-                                                  f"{journal.last_index + len(run)}")
-                    else:
-                        run.append(i)
-                try:
-                    journal.write_many([(writes[i].index, writes[i].payload) for i in run], False)
-                except OSError as exc:
-                    for i in run:
-                        outcomes[i] = exc
-                    continue
-                written += run
-            try:
-                self._wal.append([(writes[i].room, writes[i].payload) for i in written],
-                                 [w.journal.path for w in writes])
-            except OSError as exc:
-                for i in written:
-                    outcomes[i] = exc
-        return outcomes
+        return await asyncio.to_thread(self._wal.write_group, writes, outcomes)
 
     def _replay(self, wal: WriteAhead) -> None:
         """The records of the write-ahead file a journal lacks (lost in a power cut) written to it again; then every

@@ -17,12 +17,14 @@ import contextlib
 import logging
 import os
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import msgpack
 
-from server.store.embedded.journal import frame, frames
+from server.store.embedded.journal import Journal, frame, frames
+from server.store.records import LogConflict
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +38,17 @@ def _fsync_path(path: Path) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+@dataclass(frozen=True, slots=True)
+class Write:
+    """One append of a group: its room's record `payload`, to be the `index`th of `journal`."""
+
+    room: str
+    journal: Journal
+    index: int
+    payload: bytes
+    epoch: int | None
 
 
 class WriteAhead:
@@ -69,6 +82,42 @@ class WriteAhead:
             for body in frames(path.read_bytes()):
                 room, record = msgpack.unpackb(body, raw=False)
                 yield str(room), bytes(record)
+
+    def write_group(self, writes: Sequence[Write],
+                    outcomes: list[BaseException | None]) -> list[BaseException | None]:
+        """One group (in a thread of its own): each record written to its journal, in each room's order and only
+        as the next index, then all of them here with one fsync; for each write, None (durable) or what refused
+        it. `outcomes` holds the refusals made before (fencing)."""
+        by_journal: dict[Journal, list[int]] = {}
+        for i, w in enumerate(writes):
+            if outcomes[i] is None:
+                by_journal.setdefault(w.journal, []).append(i)
+        written: list[int] = []
+        with self.lock:
+            for journal, positions in by_journal.items():
+                run: list[int] = []
+                for i in positions:  # in each room's order, each the next index (else refused, not written)
+                    if writes[i].index != journal.last_index + 1 + len(run):
+                        outcomes[i] = LogConflict(f"{writes[i].room}: record {writes[i].index} after "
+                                                  f"{journal.last_index + len(run)}")
+                    else:
+                        run.append(i)
+                try:
+                    journal.write_many([(writes[i].index, writes[i].payload) for i in run], False)
+                except OSError as exc:
+                    for i in run:
+                        outcomes[i] = exc
+                    continue
+                written += run
+            if not written:  # every one refused: nothing to make durable
+                return outcomes
+            try:
+                self.append([(writes[i].room, writes[i].payload) for i in written],
+                                 [w.journal.path for w in writes])
+            except OSError as exc:
+                for i in written:
+                    outcomes[i] = exc
+        return outcomes
 
     def append(self, records: Iterable[tuple[str, bytes]], journals: Iterable[Path]) -> None:
         """Make `records` durable (one write, one fsync), the caller having written them to `journals` (held: the
