@@ -87,6 +87,69 @@ class ReinforcementView(_Shape):
     rows: list[int] | None
 
 
+class UnitTypeView(_Shape):
+    """The rules' base values of a unit type (N-INF-1, N-CAV-2, N-ART-2; server/napoleonic/battle/units.py)."""
+
+    arm: str
+    firepower: int
+    range: int
+    melee: int
+    charge: int
+    speed: int
+    morale: int
+    loss_tolerance: int
+    guns: int
+    accuracy: int
+    hit_table: str
+    formations: list[str]
+    default_formation: str
+    round_shot_multiplier: int
+    fires_over: bool
+    can_move: bool
+    in_field_limit: bool
+
+
+class CharacteristicsView(_Shape):
+    """What a player needs of the rules for the units on the field (issue 14): per unit type its values, per
+    formation of their arms its footprint and effects, formation change costs by arm ("line>square"), and the fire
+    rules' ranges and hit tables."""
+
+    unit_types: dict[str, UnitTypeView]
+    formations: list[dict[str, Any]]
+    formation_change_cost: dict[str, dict[str, float]]
+    about_face_cost: float
+    canister_range: int
+    close_range: int
+    charge_run: int
+    hill_range_bonus: dict[str, int]
+    hit_tables: dict[str, Any]
+
+
+class StormFortressView(_Shape):
+    city: str
+    port: bool
+    blockade: Any
+    gun_positions: Any
+    town_depth: Any
+
+
+class StormView(_Shape):
+    """A storm's fortress (N-SIEGE-5 … 13): the sides, the wall `sections` (the forts and the stretches of wall
+    between the breaches) as their cells, fortress `guns` by the section they stand on, the `breaches` and `forts`,
+    the `legend` of the siege map's own symbols, and (for the besieger, or everyone when nothing is hidden) the
+    `ladders` set up: unit → turn."""
+
+    fortress: StormFortressView
+    besieger: str
+    garrison: str
+    sections: dict[str, list[Cell]]
+    guns: dict[str, Any]
+    breaches: list[Any]
+    forts: list[Any]
+    legend: dict[str, str]
+    ladders: dict[str, int] | None = None
+
+
 class BattleView(_Shape):
     """A battle room's state for one viewer class. `active`: the side in its order phase (null once over);
     `characteristics`: the rules' values of the unit types on the field and their formations (issue 14); `siege`:
@@ -102,11 +165,11 @@ class BattleView(_Shape):
     sides: list[BattleSideView]
     result: dict[str, Any] | None
     hidden: bool
-    characteristics: dict[str, Any]
+    characteristics: CharacteristicsView
     units: list[BattleUnitView]
     melees: list[MeleeView]
     reinforcements: list[ReinforcementView]
-    siege: dict[str, Any] | None = None
+    siege: StormView | None = None
 
 
 VIEW_MODELS: dict[str, type[BaseModel]] = {"battle": BattleView, "siege": BattleView}

@@ -1,5 +1,6 @@
-/** The battle as the client draws it, read from the battle room's projected state (see docs/client.md). */
-import { isObj, listOf, num, str, type Obj } from "../read";
+/** The battle as the client draws it, read from the battle room's projected state: the protocol's `BattleView`
+ * (shared/protocol/views.py, generated into ../net/protocol.ts; see docs/client.md). */
+import type { BattleUnitView, BattleView } from "../net/protocol";
 import { FIELD, FORMATION_SIZE, footprint, type Cell } from "./geometry";
 
 export interface BattleUnit {
@@ -22,7 +23,7 @@ export interface BattleUnit {
   status: string;
   /** the rule that ended its move this turn (N-SIEGE-12 ditch, N-SIEGE-13 ladders), else null */
   moveEnded: string | null;
-  raw: Record<string, unknown>;
+  raw: BattleUnitView;
 }
 
 export interface BattleModel {
@@ -46,14 +47,6 @@ export interface BattleModel {
   fallen: { id: string; side: string; type: string; status: string }[];
 }
 
-
-function cellOf(v: unknown): Cell | null {
-  if (Array.isArray(v) && typeof v[0] === "number" && typeof v[1] === "number") return { x: v[0], y: v[1] };
-  if (isObj(v) && typeof v.x === "number" && typeof v.y === "number") return { x: v.x, y: v.y };
-  return null;
-}
-
-
 /** Formation sizes by arm: cavalry columns differ from infantry ones (N-CAV, D-N-11). */
 export function formationSize(type: string, formation: string): readonly [number, number] {
   const f = formation.toLowerCase();
@@ -61,75 +54,71 @@ export function formationSize(type: string, formation: string): readonly [number
   return FORMATION_SIZE[f] ?? [1, 1];
 }
 
-export function readBattle(state: Obj): BattleModel {
-  const map = isObj(state.map) ? state.map : state;
-  const cols = num(map.width ?? map.cols) ?? FIELD;
-  const rows = num(map.height ?? map.rows) ?? FIELD;
+/** The model of a room whose view has not come yet: an empty field. */
+export function emptyBattle(): BattleModel {
+  return {
+    cols: FIELD, rows: FIELD, terrain: Array.from({ length: FIELD }, () => Array.from({ length: FIELD }, () => "open")),
+    elevation: Array.from({ length: FIELD }, () => Array.from({ length: FIELD }, () => 0)), units: [], reinforcements: [],
+    turn: null, active: [], phase: "", spectators: null, result: null, sides: [], siege: null, melees: [], fallen: [],
+  };
+}
+
+/** A room's `state` as the battle (or storm) view the protocol types, or null before one has come. */
+export function battleView(state: unknown): BattleView | null {
+  const v = state as Partial<BattleView> | null;
+  return v && typeof v === "object" && v.map && Array.isArray(v.units) ? (v as BattleView) : null;
+}
+
+const FALLEN = ["dispersed", "surrendered", "destroyed", "marched_off"];
+
+/** The battle room's state read into the model; an empty field until a view has come. */
+export function readBattle(state: unknown): BattleModel {
+  const v = battleView(state);
+  return v ? readBattleView(v) : emptyBattle();
+}
+
+export function readBattleView(v: BattleView): BattleModel {
+  const { width: cols, height: rows } = v.map;
   // A siege storm's view carries the symbols of its own ground (`siege.legend`: wall, fort, ditch, breach, parallel).
-  const siege = isObj(state.siege) ? state.siege : null;
-  const legend: Obj = { ...BATTLE_SYMBOLS, ...(siege && isObj(siege.legend) ? siege.legend : {}), ...(isObj(map.legend) ? map.legend : {}) };
-  const terrain: string[][] = Array.from({ length: rows }, () => Array.from({ length: cols }, () => "open"));
-  const elevation: number[][] = Array.from({ length: rows }, () => Array.from({ length: cols }, () => 0));
-  const drawn = map.terrain ?? map.rows;
-  if (Array.isArray(drawn)) {
-    drawn.slice(0, rows).forEach((row, y) => {
-      const cells: unknown[] = typeof row === "string" ? [...row] : Array.isArray(row) ? row : [];
-      cells.slice(0, cols).forEach((c, x) => (terrain[y]![x] = str(typeof c === "string" && c in legend ? legend[c] : c, "open")));
-    });
-  }
-  const elev = map.elevation ?? map.heights;
-  if (Array.isArray(elev)) {
-    elev.slice(0, rows).forEach((row, y) => {
-      const cells: unknown[] = typeof row === "string" ? [...row] : Array.isArray(row) ? row : [];
-      cells.slice(0, cols).forEach((c, x) => (elevation[y]![x] = Number(c) || 0));
-    });
-  }
+  const legend: Record<string, string> = { ...BATTLE_SYMBOLS, ...(v.siege?.legend ?? {}) };
+  const terrain = Array.from({ length: rows }, (_, y) =>
+    Array.from({ length: cols }, (_, x) => { const c = v.map.rows[y]?.[x]; return c === undefined ? "open" : legend[c] ?? c; }));
+  const elevation = Array.from({ length: rows }, (_, y) => Array.from({ length: cols }, (_, x) => Number(v.map.elevation[y]?.[x]) || 0));
   // issue 14: the rules' values of each unit type on the field (server/napoleonic/battle/view.py `characteristics`)
-  const types = isObj(state.characteristics) && isObj(state.characteristics.unit_types) ? state.characteristics.unit_types : {};
-  const typeRange = (type: string): number | null => { const t = types[type]; return isObj(t) ? num(t.range) : null; };
-  const units: BattleUnit[] = listOf(state.units).filter((u) => u.status === undefined || u.status === "field").flatMap((u) => {
-    const anchor = cellOf(u.anchor ?? u.at ?? u.position ?? (typeof u.x === "number" ? [u.x, u.y] : null));
-    const given = Array.isArray(u.cells) ? u.cells.map(cellOf).filter((c): c is Cell => c !== null) : [];
-    if (!anchor && !given.length) return [];
-    const type = str(u.type ?? u.kind ?? u.arm, "infantry");
-    const formation = str(u.formation, "line");
-    const [width, depth] = formationSize(type, formation);
-    const facing = (u.facing as number | string | undefined) ?? 0;
-    const a = anchor ?? given[0]!;
-    return [{
-      id: str(u.id), name: str(u.name ?? u.id), side: str(u.side ?? u.team), type, formation, facing, anchor: a,
-      cells: given.length ? given : footprint(a, facing, width, depth), width, depth,
-      morale: num(u.morale), lossTolerance: num(u.loss_tolerance ?? u.tolerance), losses: num(u.losses),
-      movementLeft: num(u.movement_left ?? u.mp ?? u.points), range: num(u.range) ?? typeRange(type), guns: num(u.guns),
-      status: str(u.status, "field"), moveEnded: typeof u.move_ended === "string" && u.move_ended ? u.move_ended : null, raw: u,
-    }];
+  const types = v.characteristics?.unit_types ?? {}; // absent from views of engines before issue 14
+  const units: BattleUnit[] = v.units.filter((u) => u.status === "field").map((u) => {
+    const [width, depth] = formationSize(u.type, u.formation);
+    const anchor: Cell = { x: u.x, y: u.y };
+    const given = u.cells.map(([x, y]) => ({ x: x ?? 0, y: y ?? 0 }));
+    return {
+      id: u.id, name: u.id, side: u.side, type: u.type, formation: u.formation, facing: u.facing, anchor,
+      cells: given.length ? given : footprint(anchor, u.facing, width, depth), width, depth,
+      morale: u.morale ?? null, lossTolerance: u.loss_tolerance ?? null, losses: u.losses ?? null,
+      movementLeft: u.points ?? null, range: types[u.type]?.range ?? null, guns: u.guns ?? null,
+      status: u.status, moveEnded: u.move_ended || null, raw: u,
+    };
   });
-  const turn = isObj(state.turn) ? state.turn : {};
-  const active = state.active ?? state.to_move ?? turn.side;
-  const fallen = listOf(state.units).filter((u) => ["dispersed", "surrendered", "destroyed", "marched_off"].includes(str(u.status)));
+  const s = v.siege;
   return {
     cols, rows, terrain, elevation, units,
     // Groups waiting off the field (N-START-5/6, D-N-12): their units, distance in campaign cells and status.
-    reinforcements: listOf(state.reinforcements).map((r) => ({
-      id: str(r.id ?? r.group), name: str(r.name ?? r.group ?? r.id), side: str(r.side ?? r.team),
-      type: Array.isArray(r.units) ? r.units.map((u) => str(u)).join(", ") : str(r.type),
-      eta: [str(r.eta ?? r.status ?? r.turn), r.distance !== undefined ? `${str(r.distance)}↔` : "", str(r.edge)].filter(Boolean).join(" "),
+    reinforcements: v.reinforcements.map((r) => ({
+      id: r.group, name: r.group, side: r.side, type: r.units.join(", "),
+      eta: [r.status, `${r.distance}↔`, r.edge].filter(Boolean).join(" "),
     })),
-    turn: num(state.turn) ?? num(turn.number ?? turn.n),
-    active: Array.isArray(active) ? active.map((a) => str(a)) : typeof active === "string" ? [active] : [],
-    phase: str(state.phase ?? turn.phase),
-    result: isObj(state.result) ? state.result : null,
-    melees: listOf(state.melees).map((m) => ({ a: str(m.a), b: str(m.b) })).filter((m) => m.a && m.b),
-    spectators: num(state.spectators),
-    fallen: fallen.map((u) => ({ id: str(u.id), side: str(u.side), type: str(u.type), status: str(u.status) })),
-    siege: siege ? {
-      fortress: str(isObj(siege.fortress) ? siege.fortress.city ?? siege.fortress.name : siege.fortress),
-      besieger: str(siege.besieger), garrison: str(siege.garrison),
-      breaches: Array.isArray(siege.breaches) ? siege.breaches.length : 0, // breaches, not their cells
-      forts: Array.isArray(siege.forts) ? siege.forts.length : 0,
-      guns: isObj(siege.guns) ? Object.keys(siege.guns).length : 0,
+    turn: v.turn,
+    active: v.active ? [v.active] : [],
+    phase: String(v.phase),
+    result: v.result,
+    melees: v.melees.filter((m) => m.a && m.b).map((m) => ({ a: m.a, b: m.b })),
+    spectators: null,
+    fallen: v.units.filter((u) => FALLEN.includes(u.status)).map((u) => ({ id: u.id, side: u.side, type: u.type, status: u.status })),
+    siege: s ? {
+      fortress: s.fortress.city, besieger: s.besieger, garrison: s.garrison,
+      breaches: s.breaches.length, // breaches, not their cells
+      forts: s.forts.length, guns: Object.keys(s.guns).length,
     } : null,
-    sides: Array.isArray(state.sides) ? state.sides.map((s) => (isObj(s) ? str(s.name ?? s.id ?? s.team) : str(s))) : [...new Set(units.map((u) => u.side))],
+    sides: v.sides.map((side) => side.name),
   };
 }
 

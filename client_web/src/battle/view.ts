@@ -13,7 +13,7 @@ import { placeLabels, aroundBox, type LabelRequest, type Rect } from "../ui/labe
 import { ruleLinks } from "../ui/rule-links";
 import { zoomAt, type Viewport } from "../campaign/geometry";
 import { artilleryZone, footprint, musketZone, type Cell, type ZoneCell } from "./geometry";
-import { formationSize, readBattle, type BattleModel, type BattleUnit } from "./model";
+import { battleView, formationSize, readBattle, type BattleModel, type BattleUnit } from "./model";
 import { cellBounds, centroid, contactPoint, drawFormationGlyph, drawPiece, drawSabres, type Piece } from "./pieces";
 import { groundOf, paintGround, TerrainLayer } from "./terrain";
 import { EffectQueue } from "./effects";
@@ -131,10 +131,8 @@ export class BattleView {
     const prev = new Map(this.model.units.map((u) => [u.id, pieceOf(u)]));
     const hadSiege = !!this.model.siege;
     this.model = readBattle(state);
-    this.retreatTurns = new Map((Array.isArray(state.sides) ? state.sides : []).flatMap((s: unknown) => {
-      const side = s as { name?: unknown; retreat_turn?: unknown };
-      return typeof side.name === "string" && typeof side.retreat_turn === "number" ? [[side.name, side.retreat_turn] as const] : [];
-    }));
+    this.retreatTurns = new Map((battleView(state)?.sides ?? []).flatMap((side) =>
+      side.retreat_turn === null ? [] : [[side.name, side.retreat_turn] as const]));
     this.mySide = mySide;
     this.stateVersion++;
     if (!!this.model.siege !== hadSiege) {

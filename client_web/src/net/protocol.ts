@@ -219,7 +219,7 @@ export interface BattleUnitView {
  */
 export interface BattleView {
   active: string | null;
-  characteristics: Record<string, unknown>;
+  characteristics: CharacteristicsView;
   hidden: boolean;
   kind: "battle" | "siege";
   map: BattleMapView;
@@ -229,7 +229,7 @@ export interface BattleView {
   reinforcements: ReinforcementView[];
   result: Record<string, unknown> | null;
   sides: BattleSideView[];
-  siege?: Record<string, unknown> | null;
+  siege?: StormView | null;
   turn: number;
   turn_limit: number;
   units: BattleUnitView[];
@@ -239,6 +239,23 @@ export interface CapitulationData {
   rule: string;
   side: string;
   turn: number;
+}
+
+/**
+ * What a player needs of the rules for the units on the field (issue 14): per unit type its values, per
+ * formation of their arms its footprint and effects, formation change costs by arm ("line>square"), and the fire
+ * rules' ranges and hit tables.
+ */
+export interface CharacteristicsView {
+  about_face_cost: number;
+  canister_range: number;
+  charge_run: number;
+  close_range: number;
+  formation_change_cost: Record<string, Record<string, number>>;
+  formations: Record<string, unknown>[];
+  hill_range_bonus: Record<string, number>;
+  hit_tables: Record<string, unknown>;
+  unit_types: Record<string, UnitTypeView>;
 }
 
 export interface ChargeData {
@@ -2081,6 +2098,14 @@ export interface StormBegunData {
   rule: string;
 }
 
+export interface StormFortressView {
+  blockade: unknown;
+  city: string;
+  gun_positions: unknown;
+  port: boolean;
+  town_depth: unknown;
+}
+
 export interface StormOverData {
   capitulated: boolean;
   fortress: string;
@@ -2090,6 +2115,24 @@ export interface StormOverData {
   rule: string;
   terms: unknown;
   winner_role: string;
+}
+
+/**
+ * A storm's fortress (N-SIEGE-5 … 13): the sides, the wall `sections` (the forts and the stretches of wall
+ * between the breaches) as their cells, fortress `guns` by the section they stand on, the `breaches` and `forts`,
+ * the `legend` of the siege map's own symbols, and (for the besieger, or everyone when nothing is hidden) the
+ * `ladders` set up: unit → turn.
+ */
+export interface StormView {
+  besieger: string;
+  breaches: unknown[];
+  fortress: StormFortressView;
+  forts: unknown[];
+  garrison: string;
+  guns: Record<string, unknown>;
+  ladders?: Record<string, number> | null;
+  legend: Record<string, string>;
+  sections: Record<string, number[][]>;
 }
 
 /** A round-shot target (N-ART-7) and its distance in the company's zone (null: limbered, not yet in range). */
@@ -2127,6 +2170,27 @@ export interface Terms {
 export interface TermsView {
   garrison: string;
   general: string;
+}
+
+/** The rules' base values of a unit type (N-INF-1, N-CAV-2, N-ART-2; server/napoleonic/battle/units.py). */
+export interface UnitTypeView {
+  accuracy: number;
+  arm: string;
+  can_move: boolean;
+  charge: number;
+  default_formation: string;
+  firepower: number;
+  fires_over: boolean;
+  formations: string[];
+  guns: number;
+  hit_table: string;
+  in_field_limit: boolean;
+  loss_tolerance: number;
+  melee: number;
+  morale: number;
+  range: number;
+  round_shot_multiplier: number;
+  speed: number;
 }
 
 /**
