@@ -168,16 +168,17 @@ def client_frames(doc: dict[str, Any]) -> list[str]:
 
 def durable(doc: dict[str, Any]) -> list[str]:
     out = ["### Durable commands (group commit against one fsync / round trip per command)", "", _source(doc), "",
-           "| store | mode | acked cmds/s (closed loop) | ack p50 / p99 ms | mean group | paced ev/s | paced ack p50 / "
-           "p99 ms |", "|---|---|---|---|---|---|---|"]
+           "| store | mode | acked cmds/s (closed loop) | ack p50 / p99 ms | mean group | server CPU µs/cmd "
+           "| paced ev/s | paced ack p50 / p99 ms |", "|---|---|---|---|---|---|---|---|"]
     for r in doc["rows"]:
         if "skipped" in r:
-            out.append(f"| {r['store']} | skipped: {r['skipped']} | | | | | |")
+            out.append(f"| {r['store']} | skipped: {r['skipped']} | | | | | | |")
             continue
         for mode in ("grouped", "one_per_command"):
             m, q = r[mode], r[mode]["paced"]
             out.append(f"| {r['store']} ({r['rooms']} rooms) | {mode.replace('_', ' ')} | {_f(m['acked_per_s'])} "
                        f"| {_f(m['ack_ms']['p50'], 2)} / {_f(m['ack_ms']['p99'], 2)} | {_f(m['mean_group'])} "
+                       f"| {_f(m.get('server_cpu_us_per_command'), 0)} "
                        f"| {_f(q['rate'])} | {_f(q['ack_ms']['p50'], 2)} / {_f(q['ack_ms']['p99'], 2)} |")
         one = r.get("one_fsync_ms") or r.get("one_write_ms") or {}
         what = "one fsync" if "one_fsync_ms" in r else "one Redis write (appendfsync always)"
