@@ -4,6 +4,7 @@ grants (token hashes only); all of them are read once, at start."""
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -21,14 +22,19 @@ class FileGrants:
             self.dir.mkdir(parents=True, exist_ok=True)
         self._campaigns: dict[str, dict[str, Any]] = {}
         self._grants: dict[str, dict[str, Any]] = {}
-        for path in sorted(self.dir.glob("*.msgpack")):
-            record = msgpack.unpackb(path.read_bytes(), raw=False, strict_map_key=False)
-            self._index(record["campaign"], record["grants"])
+        if self.dir.is_dir():  # read once, at start: 10,000 campaigns in a fraction of a second (issue 20 item 3)
+            with os.scandir(self.dir) as entries:
+                names = sorted(e.name for e in entries if e.name.endswith(".msgpack") and e.is_file())
+            for name in names:
+                with open(os.path.join(self.dir, name), "rb") as f:
+                    record = msgpack.unpackb(f.read(), raw=False, strict_map_key=False)
+                self._index(record["campaign"], record["grants"], copy=False)
 
-    def _index(self, campaign: Mapping[str, Any], grants: Mapping[str, Mapping[str, Any]]) -> None:
-        self._campaigns[str(campaign["id"])] = dict(campaign)
+    def _index(self, campaign: Mapping[str, Any], grants: Mapping[str, Mapping[str, Any]], copy: bool = True) -> None:
+        """Index a campaign and its grants (copied, unless they were just read from its file and are nobody's)."""
+        self._campaigns[str(campaign["id"])] = dict(campaign) if copy else campaign  # type: ignore[assignment]
         for digest, grant in grants.items():
-            self._grants[digest] = dict(grant)
+            self._grants[digest] = dict(grant) if copy else grant  # type: ignore[assignment]
 
     async def _write(self, campaign: Mapping[str, Any], grants: Mapping[str, Mapping[str, Any]]) -> None:
         payload = msgpack.packb({"campaign": dict(campaign), "grants": {k: dict(v) for k, v in grants.items()}},

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import resource
 import shutil
 from collections import Counter, OrderedDict
@@ -83,10 +84,11 @@ class FileLog:
         except FileNotFoundError:
             since = -1
         out = []
-        for journal in (self.root / "rooms").glob("*/journal"):
-            with contextlib.suppress(FileNotFoundError):
-                if journal.stat().st_mtime_ns > since:
-                    out.append(journal.parent.name)
+        with os.scandir(self.root / "rooms") as rooms:  # one stat per room (10,000 campaigns: 20,000 rooms)
+            for room in rooms:
+                with contextlib.suppress(FileNotFoundError, NotADirectoryError):
+                    if os.stat(os.path.join(room.path, "journal")).st_mtime_ns > since:
+                        out.append(room.name)
         return sorted(out)
 
     def _room_dir(self, room: str, *, make: bool = True) -> Path:
