@@ -55,6 +55,7 @@ from .melee import would_touch_enemy
 from .movement import formation_target, terrain_factors, wheel_target
 from .paths import clearance_of, factors_for, ground_distance, ground_field, open_line
 from .state import DESTROYED, DISPERSED, RESERVE, SURRENDERED, BattleState, Unit
+from .terrain import BY_NAME
 from .units import ARTILLERY, CAVALRY, INFANTRY
 from .view import sees
 
@@ -108,6 +109,9 @@ class Doctrine:
     march_distance: int = 14
     """Hunting infantry this far from its quarry, with no enemy cavalry near, marches in march column (N-INF-5:
     the fastest) and forms attack column again at `deploy_distance`."""
+    march_through_gaps: bool = True
+    """Infantry and cavalry take march column (two wide) where the way to the enemy leads through a gap too narrow
+    for their formation (a road through a marsh, a ford); not under a fortress's guns (the storm)."""
 
 
 
@@ -125,8 +129,11 @@ class Plan:
 class _Planner:
     """Tries candidate orders on the engine, keeping the ones it accepts."""
 
-    def __init__(self, engine: BattleEngine, state: BattleState, side: str) -> None:
+    def __init__(self, engine: BattleEngine, state: BattleState, side: str,
+                 closed: frozenset[int] = frozenset()) -> None:
         self.engine = engine
+        self.closed = closed
+        """Terrain codes entered only by climbing (`BattleAI.climb_only`)."""
         self.state = state
         self.side = side
         self.actor = Actor(AI_PLAYER, side)
@@ -172,14 +179,18 @@ class _Planner:
 class BattleAI:
     """A general for either side. Stateless: everything it decides comes from the state it is shown."""
 
-    def __init__(self, engine: BattleEngine | None = None, doctrine: Doctrine | None = None) -> None:
+    def __init__(self, engine: BattleEngine | None = None, doctrine: Doctrine | None = None,
+                 climb_only: frozenset[str] = frozenset()) -> None:
+        """`climb_only`: names of terrain a unit may not walk onto unless it stands wholly on it already (the
+        storm's wall and forts, D-N-15: entered only by the climb); its paths go round it (through breaches)."""
         self.engine = engine or BattleEngine()
+        self.closed = frozenset(BY_NAME[n].code for n in climb_only if n in BY_NAME)
         self.doctrine = doctrine or Doctrine()
 
     # --- the phase -----------------------------------------------------------------------------------------------
     def plan(self, state: BattleState, side: str) -> Plan:
         """The orders for `side`'s order phase (D-N-1); the state is not changed."""
-        p = _Planner(self.engine, state, side)
+        p = _Planner(self.engine, state, side, self.closed)
         if state.active_side != side:
             return p.plan
         visible = self._visible_enemies(state, side)
@@ -193,12 +204,13 @@ class BattleAI:
             if not unit.on_field or unit.busy is not None:
                 continue
             enemies = [e for e in (p.state.units[i] for i in visible) if e.on_field]
+            troops = [e for e in enemies if e.type.can_move] or enemies  # not the fortress guns (N-SIEGE-11)
             if retreating or self._wavering(unit):
                 self._fall_back(p, unit)
             elif unit.arm == INFANTRY:
-                self._infantry(p, unit, enemies)
+                self._infantry(p, unit, troops)
             elif unit.arm == CAVALRY:
-                self._cavalry(p, unit, enemies)
+                self._cavalry(p, unit, troops)
             else:
                 self._artillery(p, unit, enemies)
         p.plan.state = p.state
@@ -280,7 +292,8 @@ class BattleAI:
             return
         column = gap > d.deploy_distance or (p.hunting and d.hunt_in_column)  # hunting: faster, and for melee
         near_cavalry = any(e.arm == CAVALRY and _gap(unit, e) <= e.type.speed + d.deploy_distance for e in enemies)
-        narrows = gap > d.deploy_distance and _narrows(p.state, unit, _centre(target), 4)
+        narrows = d.march_through_gaps and gap > d.deploy_distance and _narrows(p.state, unit, _centre(target), 4,
+                                                                                 p.closed)
         if not near_cavalry and ((p.hunting and late and gap > d.march_distance) or narrows):
             if unit.formation != "march_column":
                 p.order({"type": "formation", "unit": uid, "formation": "march_column"})
@@ -348,7 +361,7 @@ class BattleAI:
         others = [e for e in enemies if not e.form.all_round]
         if squares and p.hunting and not hunted and not others:
             if min(_gap(unit, e) for e in squares) <= d.fire_distance + 4:  # out of their muskets' reach, and wait
-                path = _path_towards(p.state, unit, _rear(p.state, unit), 3)
+                path = _path_towards(p.state, unit, _rear(p.state, unit), 3, p.closed)
                 if path:
                     p.order({"type": "move", "unit": uid, "path": _cells(path)})
             return
@@ -359,7 +372,8 @@ class BattleAI:
             return
         prey = others or enemies
         nearest = min(_gap(unit, e) for e in enemies)
-        if nearest > unit.type.speed + 4 and _narrows(p.state, unit, _centre(_nearest(unit, prey)), unit.form.width):
+        far = d.march_through_gaps and nearest > unit.type.speed + 4
+        if far and _narrows(p.state, unit, _centre(_nearest(unit, prey)), unit.form.width, p.closed):
             if unit.formation != "march_column":  # through the gap in march column (N-CAV-4), re-formed later
                 p.order({"type": "formation", "unit": uid, "formation": "march_column"})
             target = _nearest(unit, prey)
@@ -440,7 +454,7 @@ class BattleAI:
     def _unlimber(self, p: _Planner, unit: Unit, target: Unit) -> bool:
         """Face the target and unlimber (N-ART-3) — only where the deployed guns would have an enemy in their zone
         at round-shot range (N-ART-7, D-N-7: not behind a wood); otherwise the guns stay limbered and move on."""
-        q = _Planner(self.engine, p.state, p.side)
+        q = _Planner(self.engine, p.state, p.side, p.closed)
         self._face(q, unit, _centre(target))
         if not q.order({"type": "unlimber", "unit": unit.id}):
             return False
@@ -478,7 +492,7 @@ class BattleAI:
             if any(m.since >= p.state.turn for k, m in p.state.melees.items() if unit.id in k):
                 return  # N-MELEE-3: not on the turn the melee began
             for length in (1, 2, 3):
-                path = _path_towards(p.state, unit, goal, length)
+                path = _path_towards(p.state, unit, goal, length, p.closed)
                 if path and p.order({"type": "leave_melee", "unit": unit.id, "path": _cells(path)}):
                     return
             return
@@ -538,11 +552,21 @@ def _cells(path: list[Cell]) -> list[list[int]]:
     return [[x, y] for x, y in path]
 
 
-def _step_ok(state: BattleState, unit: Unit, x: int, y: int) -> tuple[Cell, ...] | None:
+def _step_ok(state: BattleState, unit: Unit, x: int, y: int,
+             closed: frozenset[int] = frozenset()) -> tuple[Cell, ...] | None:
     try:
-        return state.place_check(unit, x, y, unit.facing, unit.formation)
+        cells = state.place_check(unit, x, y, unit.facing, unit.formation)
     except RuleError:
         return None
+    if closed and not _wholly_on(state, unit.cells, closed) and not all(
+            c in unit.cells for c in cells if state.map.cover[c[1] * state.map.width + c[0]] in closed):
+        return None  # D-N-15: onto the wall only by climbing it
+    return cells
+
+
+def _wholly_on(state: BattleState, cells: Sequence[Cell], closed: frozenset[int]) -> bool:
+    w, cover = state.map.width, state.map.cover
+    return bool(cells) and all(cover[y * w + x] in closed for x, y in cells)
 
 
 def _fits(state: BattleState, order: Order) -> bool:
@@ -592,7 +616,7 @@ def _walk(p: _Planner, unit: Unit, goal: Point, stop: float, *, contact: bool) -
     """Move the unit (facing unchanged) towards `goal` until its front centre is within `stop` of it, as far as
     its points go; with `contact` the move may end touching an enemy (an assault). Shortens the path if the
     engine refuses it."""
-    path = _plan_path(p.state, unit, goal, stop, contact)
+    path = _plan_path(p.state, unit, goal, stop, contact, p.closed)
     while path:
         if p.order({"type": "move", "unit": unit.id, "path": _cells(path)}):
             return True
@@ -600,13 +624,21 @@ def _walk(p: _Planner, unit: Unit, goal: Point, stop: float, *, contact: bool) -
     return False
 
 
-def _ground(state: BattleState, unit: Unit, goal: Point) -> tuple[float, ...] | None:
+def _factors(state: BattleState, unit: Unit, closed: frozenset[int]) -> tuple[float, ...]:
+    factors = factors_for(unit.arm, terrain_factors(state, unit))
+    if closed and not _wholly_on(state, unit.cells, closed):
+        factors = tuple(math.inf if code in closed else f for code, f in enumerate(factors))
+    return factors
+
+
+def _ground(state: BattleState, unit: Unit, goal: Point,
+            closed: frozenset[int] = frozenset()) -> tuple[float, ...] | None:
     """The ground distances to `goal` for this unit (paths.py), when the goal is on the field, can be reached,
     and the straight way there is blocked; None sends the walker straight at it."""
     gx, gy = int(goal[0] + 0.5), int(goal[1] + 0.5)
     if not state.map.on_map(gx, gy):
         return None
-    factors = factors_for(unit.arm, terrain_factors(state, unit))
+    factors = _factors(state, unit, closed)
     if factors[state.map.cover[gy * state.map.width + gx]] == math.inf:
         return None
     fx, fy = front_centre(unit.anchor, unit.form.width, unit.facing)
@@ -619,14 +651,14 @@ def _ground(state: BattleState, unit: Unit, goal: Point) -> tuple[float, ...] | 
     return ground_field(state.map, factors, (gx, gy))
 
 
-def _narrows(state: BattleState, unit: Unit, goal: Point, width: int) -> bool:
+def _narrows(state: BattleState, unit: Unit, goal: Point, width: int, closed: frozenset[int] = frozenset()) -> bool:
     """Whether the way to `goal` leads through a gap too narrow for a formation `width` cells wide (a road
     through a marsh, a ford: N-TERRAIN-1/3) — a detour of over a third, or no way at all — where a march column
     (two wide) gets through."""
     gx, gy = int(goal[0] + 0.5), int(goal[1] + 0.5)
     if not state.map.on_map(gx, gy):
         return False
-    factors = factors_for(unit.arm, terrain_factors(state, unit))
+    factors = _factors(state, unit, closed)
     cx, cy = _centre(unit)
     here = (int(cx + 0.5), int(cy + 0.5))
     if open_line(state.map, factors, here, (gx, gy), pad=width // 2):
@@ -637,7 +669,8 @@ def _narrows(state: BattleState, unit: Unit, goal: Point, width: int) -> bool:
     return narrow != math.inf and wide > 1.35 * narrow + 4
 
 
-def _plan_path(state: BattleState, unit: Unit, goal: Point, stop: float, contact: bool) -> list[Cell]:
+def _plan_path(state: BattleState, unit: Unit, goal: Point, stop: float, contact: bool,
+               closed: frozenset[int] = frozenset()) -> list[Cell]:
     """A greedy path: each step the neighbour that brings the front centre nearest the goal along the ground
     (paths.py: round rivers to their crossings, N-TERRAIN-1/2/3) among those the unit can stand on (D-N-4) and
     pay for; up to two sidesteps to get round an obstacle. It stops once the front centre is within `stop` of the
@@ -652,7 +685,7 @@ def _plan_path(state: BattleState, unit: Unit, goal: Point, stop: float, contact
     seen = {(x, y)}
     sidesteps = 0
 
-    ground = _ground(state, unit, goal)
+    ground = _ground(state, unit, goal, closed)
 
     def straight(ax: int, ay: int) -> float:
         return math.hypot(ax + off[0] - goal[0], ay + off[1] - goal[1])
@@ -674,7 +707,7 @@ def _plan_path(state: BattleState, unit: Unit, goal: Point, stop: float, contact
             there = dist(nx, ny)
             if (nx, ny) in seen or there > here + 0.5 or (there >= here - 0.01 and sidesteps >= 2):
                 continue
-            cells = _step_ok(state, unit, nx, ny)
+            cells = _step_ok(state, unit, nx, ny, closed)
             if cells is None:
                 continue
             cost = cost_of(dx, dy, cells)
@@ -725,14 +758,15 @@ def _charge_order(state: BattleState, unit: Unit, target: Unit) -> Order | None:
     return None
 
 
-def _path_towards(state: BattleState, unit: Unit, goal: Point, length: int) -> list[Cell]:
+def _path_towards(state: BattleState, unit: Unit, goal: Point, length: int,
+                  closed: frozenset[int] = frozenset()) -> list[Cell]:
     """Up to `length` steps towards `goal`, touching enemies allowed on the way (leaving a melee)."""
     x, y = unit.x, unit.y
     path: list[Cell] = []
     for _ in range(length):
         best: Cell | None = None
         for dx, dy in sorted(NEIGHBOURS, key=lambda d: (math.hypot(x + d[0] - goal[0], y + d[1] - goal[1]), d)):
-            if (x + dx, y + dy) not in path and _step_ok(state, unit, x + dx, y + dy) is not None:
+            if (x + dx, y + dy) not in path and _step_ok(state, unit, x + dx, y + dy, closed) is not None:
                 best = (x + dx, y + dy)
                 break
         if best is None:

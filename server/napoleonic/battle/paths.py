@@ -43,22 +43,22 @@ def open_line(bmap: BattleMap, factors: tuple[float, ...], a: Cell, b: Cell, pad
 
 @lru_cache(maxsize=64)
 def _costs(bmap: BattleMap, factors: tuple[float, ...], clearance: int) -> tuple[float, ...]:
-    """The multiplier of entering each cell; with `clearance` r, inf unless every cell within r (Chebyshev) may be
-    entered too — a cell a formation that wide can pass through."""
+    """The multiplier of entering each cell; with `clearance` r, the dearest of the cells within r (Chebyshev) —
+    a formation that wide pays for the worst ground under it (the engine charges a step by its footprint's
+    slowest cell, N-TERRAIN-2/3), and cannot pass where any of them is closed to its arm (inf)."""
     w, h, cover = bmap.width, bmap.height, bmap.cover
     base = [factors[c] for c in cover]
     if clearance <= 0:
         return tuple(base)
-    out = list(base)
+    rows = []  # the dearest along each row's window first, then down the columns
     for y in range(h):
-        for x in range(w):
-            if out[y * w + x] == INF:
-                continue
-            for oy in range(max(0, y - clearance), min(h, y + clearance + 1)):
-                row = base[oy * w + max(0, x - clearance): oy * w + min(w, x + clearance + 1)]
-                if INF in row:
-                    out[y * w + x] = INF
-                    break
+        line = base[y * w:(y + 1) * w]
+        rows.append([max(line[max(0, x - clearance):x + clearance + 1]) for x in range(w)])
+    out = [0.0] * (w * h)
+    for x in range(w):
+        col = [rows[y][x] for y in range(h)]
+        for y in range(h):
+            out[y * w + x] = max(col[max(0, y - clearance):y + clearance + 1])
     return tuple(out)
 
 
