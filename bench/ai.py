@@ -148,7 +148,8 @@ def napoleonic_campaign(seed: int, turn_cap: int = 60) -> dict[str, Any]:
             while not child_engine.is_over(cstate):
                 team = sorted(child_engine.active_teams(cstate))[0]
                 cstate, _ = give(child_engine, cstate, team, decide(child_engine, cstate, team, steps))
-                cstate, _ = child_engine.end_turn(cstate, team, flagged=False)
+                if not child_engine.is_over(cstate):  # an order can end it (the last garrison unit gone)
+                    cstate, _ = child_engine.end_turn(cstate, team, flagged=False)
             result = child_engine.result(cstate)
             assert result is not None
             state, _ = engine.child_over(state, child.key, result)

@@ -3,8 +3,9 @@ armies in full, enemy armies only within sight, D-NAP sight range; battles, sieg
 scenario's map (public, static: `load_scenario(view["scenario"])`).
 
 What it decides, in this order:
-- a defender in contact (N-START-3) fights when its units are at least `FIGHT_ODDS` of the attacker's, else it
-  withdraws (the engine finds the way, or refuses and the battle is accepted — D-NAP-4);
+- a defender in contact (N-START-3) fights when its units are at least `FIGHT_ODDS` of the attacker's, or when it
+  has already declined battle `DECLINE_LIMIT` times (the pursuer keeps up), else it withdraws (the engine finds
+  the way, or refuses and the battle is accepted — D-NAP-4);
 - a beaten army (N-VICTORY-4) retreats along the way the engine suggests, towards its base (D-NAP-3);
 - in its turn, each ready army with points left, largest first: it attacks a seen enemy army it can reach when its
   own units, with a friendly army's in the same cell, are at least `ATTACK_ODDS` of the enemy's; an army that is
@@ -31,6 +32,9 @@ from .movement import cells_apart
 FIGHT_ODDS = 0.7
 ATTACK_ODDS = 1.25
 DANGER_CELLS = 6
+DECLINE_LIMIT = 2
+"""An army that has declined battle this many times and is caught again fights: the pursuer keeps up with it,
+and withdrawing for ever would only hand the enemy the campaign's time (N-START-3)."""
 
 
 @cache
@@ -61,7 +65,8 @@ def command(view: Mapping[str, Any], team: str, rng_seed: int) -> list[dict[str,
             ids = [i for group in sides.values() for i in group if i in by_id]
             ours = sum(_size(by_id[i]) for i in ids if by_id[i]["team"] == team)
             theirs = sum(_size(by_id[i]) for i in ids if by_id[i]["team"] != team)
-            choice = "accept" if ours >= FIGHT_ODDS * max(1, theirs) else "withdraw"
+            caught = max((_declined(view, i) for i in ids if by_id[i]["team"] == team), default=0)
+            choice = "accept" if ours >= FIGHT_ODDS * max(1, theirs) or caught >= DECLINE_LIMIT else "withdraw"
             out.append({"type": "answer", "battle": b["id"], "choice": choice})
     for a in mine:
         retreat = a.get("retreat")
@@ -112,6 +117,13 @@ def command(view: Mapping[str, Any], team: str, rng_seed: int) -> list[dict[str,
         if best != here and cells_apart(best, goal) < cells_apart(here, goal) and reach[best]:
             out.append({"type": "move", "army": a["id"], "path": reach[best]})
     return out
+
+
+def _declined(view: Mapping[str, Any], army: str) -> int:
+    """How many battles this army has declined (N-START-3), as the view's public battle list tells."""
+    return sum(1 for b in view.get("battles") or () if b["status"] == "declined"
+               and any(army in group for group in (b["armies"].values() if isinstance(b["armies"], Mapping)
+                                                  else [b["armies"]])))
 
 
 def _enemy_force(enemies: Sequence[Mapping[str, Any]], cell: Cell) -> int:

@@ -1,0 +1,36 @@
+"""Issue 18 item 2: the Napoleonic campaign AI (server/napoleonic/campaign/ai.py) answers a contact from its view
+(N-START-3): it withdraws from a much stronger enemy, but an army that has already declined battle
+`DECLINE_LIMIT` times and is caught again fights, so a pursuit ends in a battle and the campaign in a result."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from server.napoleonic.campaign.ai import DECLINE_LIMIT, command
+
+
+def army(aid: str, team: str, units: int) -> dict[str, Any]:
+    return {"id": aid, "team": team, "status": "battle", "cell": [5, 5], "units": units, "points": 4}
+
+
+def battle(bid: str, status: str) -> dict[str, Any]:
+    return {"id": bid, "cell": [5, 5], "status": status, "attacker": "blue", "defender": "red",
+            "armies": {"blue": ["grande"], "red": ["bulow"]}}
+
+
+def view(declined: int) -> dict[str, Any]:
+    return {"armies": [army("bulow", "red", 4), army("grande", "blue", 14)], "scenario": None, "active": [],
+            "battles": [*(battle(f"b{i}", "declined") for i in range(declined)), battle("now", "contact")]}
+
+
+def answer(v: dict[str, Any]) -> str:
+    return next(o["choice"] for o in command(v, "red", 1) if o["type"] == "answer")
+
+
+def test_the_weaker_side_withdraws_N_START_3() -> None:
+    assert answer(view(0)) == "withdraw"
+    assert answer(view(DECLINE_LIMIT - 1)) == "withdraw"
+
+
+def test_an_army_caught_again_after_declining_fights_N_START_3() -> None:
+    assert answer(view(DECLINE_LIMIT)) == "accept"
