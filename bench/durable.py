@@ -32,7 +32,7 @@ from typing import Any
 import msgpack
 
 from bench import cli, loadgen, targets
-from bench.common import cpu_seconds, percentile
+from bench.common import cpu_seconds, percentile, self_cpu_seconds
 from bench.relay import private_redis
 
 STORES = ("embedded", "redis")
@@ -188,17 +188,18 @@ async def closed_loop(loops: list[Loop], target: targets.Target, seconds: float,
 
     async def counters_at_start() -> None:
         await asyncio.sleep(warmup)
-        before["cpu"] = cpu_seconds(target.pid)
+        before["cpu"], before["load_cpu"] = cpu_seconds(target.pid), self_cpu_seconds()
         before.update(await asyncio.to_thread(_counters, target.port))
 
     await asyncio.gather(counters_at_start(), *(loop.run(start, start + seconds) for loop in loops))
-    cpu = cpu_seconds(target.pid) - before["cpu"]
+    cpu, load_cpu = cpu_seconds(target.pid) - before["cpu"], self_cpu_seconds() - before["load_cpu"]
     after = await asyncio.to_thread(_counters, target.port)
     latencies = [x for loop in loops for x in loop.latencies]
     appends, flushes = after["appends"] - before["appends"], after["flushes"] - before["flushes"]
     return {"acked_per_s": round(len(latencies) / seconds, 1), "ack_ms": _ms(latencies),
             "server_cpu_us_per_command": round(cpu / len(latencies) * 1e6, 1) if latencies else None,
-            "server_cpu_util": round(cpu / seconds, 2), "appends": int(appends), "flushes": int(flushes),
+            "server_cpu_util": round(cpu / seconds, 2), "load_cpu_util": round(load_cpu / seconds, 2),
+            "appends": int(appends), "flushes": int(flushes),
             "mean_group": round(appends / flushes, 2) if flushes else None,
             "refused": sum(loop.refused for loop in loops)}
 
@@ -252,7 +253,7 @@ async def amain(args: argparse.Namespace) -> dict[str, Any]:
 
 def table(result: dict[str, Any]) -> str:
     lines = [f"{'store':<9} {'mode':<16} {'acked/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'group':>6} {'µs/cmd':>7} "
-             f"{'cpu':>5}   paced: "
+             f"{'cpu':>5} {'load':>5}   paced: "
              f"{'ev/s':>7} {'p50 ms':>8} {'p99 ms':>8} unacked"]
     for r in result["rows"]:
         if "skipped" in r:
@@ -264,7 +265,7 @@ def table(result: dict[str, Any]) -> str:
             lines.append(f"{r['store']:<9} {mode:<16} {m['acked_per_s']:>9.1f} {m['ack_ms']['p50']:>8.2f} "
                          f"{m['ack_ms']['p99']:>8.2f} {m['mean_group'] or 0:>6.1f} "
                          f"{m['server_cpu_us_per_command'] or 0:>7.0f} "
-                         f"{m['server_cpu_util']:>5.2f}          {q['rate']:>7.1f} "
+                         f"{m['server_cpu_util']:>5.2f} {m['load_cpu_util']:>5.2f}    {q['rate']:>7.1f} "
                          f"{q['ack_ms']['p50']:>8.2f} {q['ack_ms']['p99']:>8.2f} {q['unacked']}"
                          + (f"  (retryable refusals: {m['refused']} closed loop, {q['refused']} paced)"
                             if m["refused"] or q["refused"] else ""))

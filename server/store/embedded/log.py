@@ -73,6 +73,8 @@ class FileLog:
             if not fsync:
                 self._wal.close()
                 self._wal = None
+        self._serial = asyncio.Lock()
+        """One group written and fsynced at a time (with grouping off: one command)."""
         self.commits = GroupCommit(self._flush, grouped=group_commit) if self._wal is not None else None
         """Group commit (server/store/batch.py): the appends of many rooms in the same moment share one fsync. Off
         (--no-group-commit), each append has its own, through the same code: the benchmark's baseline."""
@@ -167,11 +169,20 @@ class FileLog:
         return None
 
     async def _flush(self, writes: Sequence[Write]) -> list[BaseException | None]:
-        """One group: the fencing check again as it goes out, then, in one thread, each record written to its
-        journal and all of them to the write-ahead file, which is fsynced once (wal.py)."""
+        """One group: the fencing check again as it goes out, each record written to its journal and all of them to
+        the write-ahead file, which is then fsynced once in a thread (wal.py)."""
         outcomes: list[BaseException | None] = [self._fenced(w.room, w.index, w.epoch) for w in writes]
-        assert self._wal is not None
-        return await asyncio.to_thread(self._wal.write_group, writes, outcomes)
+        wal = self._wal
+        assert wal is not None
+        async with self._serial:
+            written = wal.write_group(writes, outcomes)
+            if written:
+                try:
+                    await asyncio.to_thread(wal.sync)
+                except OSError as exc:
+                    for i in written:
+                        outcomes[i] = exc
+        return outcomes
 
     def _replay(self, wal: WriteAhead) -> None:
         """The records of the write-ahead file a journal lacks (lost in a power cut) written to it again; then every
@@ -182,8 +193,7 @@ class FileLog:
             if record.index == journal.last_index + 1:
                 journal.write(record.index, payload, False)
             wal.dirty.add(journal.path)
-        with wal.lock:
-            wal.checkpoint()
+        wal.checkpoint()
 
     async def read(self, room: str, after_index: int) -> list[Record]:
         with self._existing(room) as journal:
@@ -262,13 +272,8 @@ class FileLog:
 
     async def delete(self, room: str) -> None:
         if self._wal is not None:  # its records leave the write-ahead file first: a replay would bring them back
-            wal = self._wal
-
-            def checkpoint() -> None:
-                with wal.lock:
-                    wal.checkpoint()
-
-            await asyncio.to_thread(checkpoint)
+            async with self._serial:
+                await asyncio.to_thread(self._wal.checkpoint)
         await self.forget(room)
         path = self._room_dir(room, make=False)
         if path.exists():

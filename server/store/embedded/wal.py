@@ -62,8 +62,6 @@ class WriteAhead:
         self.size = os.fstat(self.fd).st_size
         self.dirty: set[Path] = set()
         """The journals written since the current file was started: fsynced before it is retired."""
-        self.lock = threading.Lock()
-        """Held by the thread writing a group (one at a time: with grouping off, each command is its own)."""
         self.fsyncs = 0
         self._retiring: threading.Thread | None = None
 
@@ -83,56 +81,57 @@ class WriteAhead:
                 room, record = msgpack.unpackb(body, raw=False)
                 yield str(room), bytes(record)
 
-    def write_group(self, writes: Sequence[Write],
-                    outcomes: list[BaseException | None]) -> list[BaseException | None]:
-        """One group (in a thread of its own): each record written to its journal, in each room's order and only
-        as the next index, then all of them here with one fsync; for each write, None (durable) or what refused
-        it. `outcomes` holds the refusals made before (fencing)."""
+    def write_group(self, writes: Sequence[Write], outcomes: list[BaseException | None]) -> list[int]:
+        """A group's writes, on the event loop (page-cache writes: no fsync): each record to its journal, in each
+        room's order and only as the next index, then all of them to the end of this file; `outcomes` gets what
+        refused each (it holds the refusals made before: fencing). Returns the positions written: durable once
+        `sync` returns. (Only the fsync goes to a thread: a thread doing the writes as well took the GIL back after
+        each system call, waiting up to the switch interval each time behind the busy event loop.)"""
         by_journal: dict[Journal, list[int]] = {}
         for i, w in enumerate(writes):
             if outcomes[i] is None:
                 by_journal.setdefault(w.journal, []).append(i)
         written: list[int] = []
-        with self.lock:
-            for journal, positions in by_journal.items():
-                run: list[int] = []
-                for i in positions:  # in each room's order, each the next index (else refused, not written)
-                    if writes[i].index != journal.last_index + 1 + len(run):
-                        outcomes[i] = LogConflict(f"{writes[i].room}: record {writes[i].index} after "
-                                                  f"{journal.last_index + len(run)}")
-                    else:
-                        run.append(i)
-                try:
-                    journal.write_many([(writes[i].index, writes[i].payload) for i in run], False)
-                except OSError as exc:
-                    for i in run:
-                        outcomes[i] = exc
-                    continue
-                written += run
-            if not written:  # every one refused: nothing to make durable
-                return outcomes
+        for journal, positions in by_journal.items():
+            run: list[int] = []
+            for i in positions:  # in each room's order, each the next index (else refused, not written)
+                if writes[i].index != journal.last_index + 1 + len(run):
+                    outcomes[i] = LogConflict(f"{writes[i].room}: record {writes[i].index} after "
+                                              f"{journal.last_index + len(run)}")
+                else:
+                    run.append(i)
             try:
-                self.append([(writes[i].room, writes[i].payload) for i in written],
-                                 [w.journal.path for w in writes])
+                journal.write_many([(writes[i].index, writes[i].payload) for i in run], False)
+            except OSError as exc:
+                for i in run:
+                    outcomes[i] = exc
+                continue
+            written += run
+        if written:
+            try:
+                self.write([(writes[i].room, writes[i].payload) for i in written], [w.journal.path for w in writes])
             except OSError as exc:
                 for i in written:
                     outcomes[i] = exc
-        return outcomes
+                written = []
+        return written
 
-    def append(self, records: Iterable[tuple[str, bytes]], journals: Iterable[Path]) -> None:
-        """Make `records` durable (one write, one fsync), the caller having written them to `journals` (held: the
-        caller has `lock`)."""
+    def write(self, records: Iterable[tuple[str, bytes]], journals: Iterable[Path]) -> None:
+        """Append `records` (one write), the caller having written them to `journals`; durable after `sync`."""
         data = memoryview(b"".join(frame(msgpack.packb([room, record], use_bin_type=True)) for room, record in records))
         self.dirty.update(journals)
         try:
             while data:
                 data = data[os.write(self.fd, data):]
-            os.fsync(self.fd)
-            self.fsyncs += 1
         except BaseException:
             os.ftruncate(self.fd, self.size)  # no torn frame before the next group's
             raise
         self.size = os.fstat(self.fd).st_size
+
+    def sync(self) -> None:
+        """Fsync what was written (in a thread); past `WAL_LIMIT` the next group goes to a new file."""
+        os.fsync(self.fd)
+        self.fsyncs += 1
         if self.size > WAL_LIMIT:
             self._rotate()
 
@@ -167,7 +166,7 @@ class WriteAhead:
 
     def checkpoint(self) -> None:
         """Fsync every journal written since the current file was started, empty it and remove older ones (at
-        open after the replay, before a room is deleted, at close; held: the caller has `lock`)."""
+        open after the replay, before a room is deleted, at close; no group is being written meanwhile)."""
         self._wait_retired()
         for journal in sorted(self.dirty):
             with contextlib.suppress(FileNotFoundError):
@@ -182,6 +181,5 @@ class WriteAhead:
             self.size = 0
 
     def close(self) -> None:
-        with self.lock:
-            self.checkpoint()
+        self.checkpoint()
         os.close(self.fd)
