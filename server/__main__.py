@@ -27,6 +27,12 @@ GC_THRESHOLDS = (50_000, 20, 100)
 collected every few commands (5% of the server's CPU under bench.rooms); long-lived objects (sessions, rooms) are
 few and cycles rare, so collecting less often costs a little memory and no correctness."""
 
+SWITCH_INTERVAL_S = 0.0005
+"""How long the event loop's thread may keep the GIL while another thread waits for it (Python's default: 5 ms). The
+store's fsync runs in a thread (group commit, server/store/embedded/log.py): with the default, each flush waited up
+to 5 ms after its fsync to take the GIL back from the busy loop before its commands could be answered. The other
+threads (snapshots, file deletions) are rare, so the loop gives the GIL up seldom either way."""
+
 log = logging.getLogger("server")
 
 
@@ -196,6 +202,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.getLogger("aiohttp.access").setLevel(logging.WARNING)
     loop, loop_name = _new_loop()
     gc.set_threshold(*GC_THRESHOLDS)
+    sys.setswitchinterval(SWITCH_INTERVAL_S)
     try:
         loop.run_until_complete(serve(settings, loop_name))
     except KeyboardInterrupt:  # a second Ctrl-C during the stop
