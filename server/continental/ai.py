@@ -5,10 +5,13 @@ quota are in it too).
 What it decides:
 - planning (C-5/C-6): the scenario's deployment stands; it only ends the turn;
 - peace (C-10): it accepts a proposal made to it when its strength (the ratings of its units, C-9) is under
-  `PEACE_ODDS` of the proposer's as far as it knows it, else refuses it;
+  `PEACE_ODDS` of the proposer's as far as it knows it; from turn `PEACE_AFTER` of a war, unless it is winning
+  (`WINNING_ODDS`), it offers peace in the current position every `PEACE_EVERY` turns and accepts one (C-10.2), so
+  a war whose fronts have settled ends; a side that is winning fights on for the decisive end (C-10.1);
 - reconnaissance (C-8.3, level 3): while its quota allows, it asks whether the cells in front of its units that
   it sees nothing in hold an enemy (`presence`), nearest first;
-- operations (C-4, C-9): every unit next to an enemy it knows of takes part in an attack on that cell when the
+- operations (C-4, C-9): every unit that may strike (not artillery, anti-tank or fortresses: C-9.8) next to an
+  enemy it knows of takes part in an attack on that cell when the
   ratings of the units next to it are at least `ATTACK_ODDS` of the defender's (C-9.8, the others in support);
   the others advance one cell a turn towards the nearest enemy (or the enemy's nearest place), over ground their
   arm may cross, keeping one unit in each of its cities; a unit much weaker than an adjacent enemy stays.
@@ -25,6 +28,19 @@ from server.continental.grid import Cell, direction, neighbours, turn_angle
 ATTACK_ODDS = 1.5
 FACINGS_OK = frozenset({"N", "NE", "E", "SE", "S", "SW", "W", "NW"})
 PEACE_ODDS = 0.6
+"""It accepts any peace when its strength is under this share of the proposer's."""
+PEACE_AFTER = 20
+"""From this turn of a war, a side that is not winning offers peace in the current position (C-10.2) and accepts
+one: the fronts of two equal sides settle, and only a peace ends such a war (C-10.1 needs a whole country taken
+or a whole army gone)."""
+WINNING_ODDS = 2.0
+"""A side this many times the enemy's strength (as far as it knows it) is winning: it neither offers nor accepts
+peace, but fights on for the decisive end — until turn `PEACE_ANYWAY`."""
+PEACE_ANYWAY = 50
+"""From this turn it accepts any peace: a winning side that has not won by then (C-10.4 gives the side that
+refused peace 30 turns for a decisive success) takes the front line as the border."""
+PEACE_EVERY = 5
+"""Turns between its proposals to the same enemy (C-10.4: the one who refuses must then win within 30 turns)."""
 
 
 def _cell(v: Any) -> Cell:
@@ -48,11 +64,7 @@ def command(view: Mapping[str, Any], team: str, rng_seed: int) -> list[dict[str,
         return []
     mine = [u for u in view.get("units") or () if u.get("team") == team and u.get("cell") is not None]
     enemies = [u for u in view.get("enemy_units") or () if u.get("cell") is not None and not u.get("neutral")]
-    out: list[dict[str, Any]] = []
-    for p in view.get("proposals") or ():
-        if p.get("to") == team and p.get("status", "open") == "open" and "number" in p:
-            weaker = _rating(mine) < PEACE_ODDS * max(_rating([u for u in enemies if u["team"] == p.get("from")]), 0.1)
-            out.append({"type": "answer_peace", "proposal": p["number"], "accept": weaker})
+    out = _peace(view, team, mine, enemies)
     if view.get("phase") != "operations":
         return out
     terrain = (view.get("map") or {}).get("terrain") or {}
@@ -65,9 +77,11 @@ def command(view: Mapping[str, Any], team: str, rng_seed: int) -> list[dict[str,
         enemy_at.setdefault(_cell(u["cell"]), []).append(u)
     out += _questions(view, team, mine, enemy_at, terrain)
     attacking: set[str] = set()
+    no_strike = set((view.get("tables") or {}).get("no_regular_strike") or ("AD", "ATD", "FORT"))  # C-9.8
     orthogonal = int(view.get("level") or 1) == 1  # C-4.3bis: at level 1 counters face N, E, S or W
     for target in sorted(enemy_at, key=lambda c: (_rating(enemy_at[c]), c)):
         near = [u for u in mine if _dist(_cell(u["cell"]), target) == 1 and u["id"] not in attacking
+                and u.get("arm") not in no_strike and _can_face(u, target, rivers)
                 and (not orthogonal or _cell(u["cell"])[0] == target[0] or _cell(u["cell"])[1] == target[1])]
         if near and _rating(near) >= ATTACK_ODDS * _rating(enemy_at[target]):
             first = sorted(near, key=lambda u: (-float(u.get("rating") or 0), u["id"]))
@@ -92,6 +106,40 @@ def command(view: Mapping[str, Any], team: str, rng_seed: int) -> list[dict[str,
             out.append({"type": "move", "unit": u["id"], "path": [list(step)]})
             occupied.discard(here)
             occupied.add(step)
+    return out
+
+
+def _can_face(u: Mapping[str, Any], target: Cell, rivers: set[Cell]) -> bool:
+    """C-9.8: a unit strikes with its front; C-4.3bis: a unit on a river cannot turn there."""
+    towards = direction(_cell(u["cell"]), target)
+    facing = u.get("facing")
+    return _cell(u["cell"]) not in rivers or (facing in FACINGS_OK and turn_angle(str(facing), towards) <= 45)
+
+
+def _peace(view: Mapping[str, Any], team: str, mine: Sequence[Mapping[str, Any]],
+           enemies: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """C-10.2: answers to the peace proposals made to it, and its own proposals of peace in the current position.
+    Strength is the ratings of the units (C-9) as far as it knows the enemy's."""
+    out: list[dict[str, Any]] = []
+    turn = int(view.get("turn") or 0)
+    long_war = bool(view.get("war")) and turn >= PEACE_AFTER
+    proposals = list(view.get("proposals") or ())
+    for p in proposals:
+        if p.get("to") == team and p.get("status", "open") == "open" and "number" in p:
+            theirs = max(_rating([u for u in enemies if u["team"] == p.get("from")]), 0.1)
+            accept = _rating(mine) < PEACE_ODDS * theirs or turn >= PEACE_ANYWAY or (
+                long_war and _rating(mine) < WINNING_ODDS * theirs)
+            out.append({"type": "answer_peace", "proposal": p["number"], "accept": accept})
+    if not long_war:
+        return out
+    for other in sorted({str(u["team"]) for u in enemies}):
+        if sorted([team, other]) in [sorted(pair) for pair in view.get("peace_pairs") or ()]:
+            continue
+        recent = [p for p in proposals if {p.get("from"), p.get("to")} == {team, other}
+                  and (p.get("status", "open") == "open" or turn - int(p.get("turn") or 0) < PEACE_EVERY)]
+        theirs = _rating([u for u in enemies if u["team"] == other])
+        if not recent and _rating(mine) < WINNING_ODDS * max(theirs, 0.1):
+            out.append({"type": "propose_peace", "to": other, "kind": "current"})
     return out
 
 
