@@ -1,7 +1,7 @@
 """What a campaign room's `state` is in `snapshot` and `view` messages (issue 14): the Continental War's
-(server/continental/fog.py) and the Napoleonic campaign's (server/napoleonic/campaign/view.py) projection for one
-viewer class, as typed models for clients, bots and the schema. Tests validate every view the engines build
-against them (tests/protocol/test_campaign_views.py).
+(server/continental/fog.py), the Napoleonic campaign's (server/napoleonic/campaign/view.py) and the drill's
+(server/drill/engine.py) projection for one viewer class, as typed models for clients, bots and the schema. Tests
+validate every view the engines build against them (tests/protocol/test_campaign_shapes.py).
 
 Coordinates: cells are [x, y], x the longitude growing east, y the latitude growing north, counted from the
 `map.origin`; terrain rows list the north first (docs/protocol.md, Coordinates). Continental facings are compass
@@ -21,6 +21,13 @@ class _Shape(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+class TeamView(_Shape):
+    """A team of a campaign (C-1.2): its colour, which names it everywhere, and its number of seats."""
+
+    colour: str
+    seats: int
+
+
 # --- the Continental War ---------------------------------------------------------------------------------------------
 
 class ContinentalPlace(_Shape):
@@ -28,6 +35,12 @@ class ContinentalPlace(_Shape):
     cell: Cell
     kind: str
     state: str | None
+
+
+class ContinentalLegendView(_Shape):
+    """The symbols of the states' rows: symbol → state (null: no state's, the sea)."""
+
+    states: dict[str, str | None]
 
 
 class ContinentalMapView(_Shape):
@@ -38,7 +51,7 @@ class ContinentalMapView(_Shape):
     size: Cell
     terrain: dict[str, str]
     states: list[str]
-    legend: dict[str, Any]
+    legend: ContinentalLegendView
     rivers: list[Cell]
     roads: list[Cell]
     railways: list[Cell]
@@ -81,6 +94,54 @@ class ContinentalUnitView(_Shape):
     parent: str | None = None
 
 
+class ReconBudgetView(_Shape):
+    """C-8.3: a team's reconnaissance quota (questions' worth), what it has spent, how many answers it was given
+    and how many of them were false (D-C-7; the team itself is told the count, not which)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    quota: float
+    spent: float
+    answers: int
+    false_: int = Field(alias="false")
+
+
+class ReconQuestionView(_Shape):
+    """C-8.3: what was asked: `kind` presence, count or arm of a `cell`, locate a `unit` (by name), feature a
+    `feature`, or mobilization."""
+
+    kind: str
+    cell: Cell | None
+    unit: str | None
+    feature: str | None
+
+
+class ReconAnswerView(_Shape):
+    """C-8.3: an answer given, numbered in the campaign. `answer` is "yes"/"no", a count, a list of arms, a cell
+    label ("45-22") or, for mobilization, the cities by state. The moderator also sees whether it was `false` and
+    the `truth` (D-C-7)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    number: int
+    team: str
+    turn: int
+    question: ReconQuestionView
+    answer: Any
+    cost: float
+    false_: bool | None = Field(default=None, alias="false")
+    truth: Any = None
+
+
+class ContinentalTablesView(_Shape):
+    """C-T4, D-C-2 (`rule`): km per turn by ground (and `road`, `track_<ground>`) and arm — a number, null
+    (impassable) or "tracks" (only along tracks) — and the turns a river crossing takes by arm (null: none)."""
+
+    speeds_km: dict[str, dict[str, float | str | None]]
+    river_crossing_turns: dict[str, float | None]
+    rule: str
+
+
 class ContinentalView(_Shape):
     """A Continental War room's state for one viewer class. Every viewer: the campaign's settings and phase, the
     map, control of cities, closures, penalties, peace and the result. The moderator and spectators also see every
@@ -95,7 +156,7 @@ class ContinentalView(_Shape):
     phase: str
     turn: int
     active: list[str]
-    teams: list[dict[str, Any]]
+    teams: list[TeamView]
     neutrals: list[str]
     house_rules: list[str]
     mediator: str
@@ -113,14 +174,14 @@ class ContinentalView(_Shape):
     prisoners: dict[str, Any]
     defeated: dict[str, Any]
     clock: dict[str, Any] | None
-    tables: dict[str, Any]
+    tables: ContinentalTablesView
     units: list[ContinentalUnitView] | None = None
     enemy_units: list[ContinentalUnitView] | None = None
     armies: dict[str, Any] | None = None
     interdictions: list[dict[str, Any]] | None = None
     proposals: list[dict[str, Any]] | None = None
-    answers: list[dict[str, Any]] | None = None
-    recon: dict[str, Any] | None = None
+    answers: list[ReconAnswerView] | None = None
+    recon: ReconBudgetView | dict[str, ReconBudgetView] | None = None
     pending: dict[str, Any] | list[dict[str, Any]] | None = None
     regulations: dict[str, Any] | None = None
     reserves: dict[str, Any] | None = None
@@ -142,6 +203,13 @@ class NapoleonicPlace(_Shape):
     port: bool | None = None
 
 
+class NapoleonicLegendView(_Shape):
+    """The symbols of the terrain rows (symbol → terrain) and of the states (symbol → state, null for none)."""
+
+    terrain: dict[str, str]
+    states: dict[str, str | None]
+
+
 class NapoleonicMapView(_Shape):
     """The scenario's map: terrain rows (a symbol a cell, north first) with their legend, the places, and the roads
     and rivers as lines of cells."""
@@ -149,7 +217,7 @@ class NapoleonicMapView(_Shape):
     origin: Cell
     size: Cell
     terrain: list[str]
-    legend: dict[str, Any]
+    legend: NapoleonicLegendView
     places: list[NapoleonicPlace]
     roads: list[list[Cell]]
     rivers: list[list[Cell]]
@@ -257,6 +325,27 @@ class FortificationView(_Shape):
     needed: int
 
 
+class MovementTableView(_Shape):
+    """D-NAP-1: movement points to enter a cell by terrain (an orthogonal step; a diagonal one costs 1.5 times,
+    D-GEN-2; null: impassable), the step along a road whatever the terrain, and the extra for a river cell
+    without a bridge."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    about: str | None = Field(default=None, alias="_about")
+    terrain: dict[str, float | None]
+    road_step: float
+    river_extra: float
+
+
+class NapoleonicTablesView(_Shape):
+    """The tables a client needs: the movement table (D-NAP-1) and how far a reinforcement may be ordered to a
+    battle (N-START-4, D-N-12: 1 to `reinforcement_range` cells)."""
+
+    movement: MovementTableView
+    reinforcement_range: int
+
+
 class NapoleonicView(_Shape):
     """A Napoleonic campaign room's state for one viewer class. Battles, sieges, control and prisoners' counts are
     public; fortifications in progress and interceptions are the viewer's own (all for the moderator and
@@ -266,7 +355,7 @@ class NapoleonicView(_Shape):
     title: str
     turn: int
     active: list[str]
-    teams: list[dict[str, Any]]
+    teams: list[TeamView]
     map: NapoleonicMapView
     armies: list[NapoleonicArmyView]
     battles: list[NapoleonicBattleView]
@@ -276,4 +365,28 @@ class NapoleonicView(_Shape):
     fortresses_built: list[str]
     prisoners: dict[str, int]
     interceptions: list[InterceptionView]
-    tables: dict[str, Any]
+    tables: NapoleonicTablesView
+
+
+# --- the drill ------------------------------------------------------------------------------------------------------
+
+class DrillCounterView(_Shape):
+    """A counter on the drill's grid: [x, y] grid indices, y growing south (row 0 first)."""
+
+    id: str
+    team: str
+    x: int
+    y: int
+
+
+class DrillView(_Shape):
+    """The drill's state for one viewer class: the grid, the turn, the teams (colours) and those to move, and the
+    counters the viewer sees: a team its own and enemies next to one of them, the moderator and spectators all,
+    the public none."""
+
+    width: int
+    height: int
+    turn: int
+    teams: list[str]
+    active: list[str]
+    counters: list[DrillCounterView]

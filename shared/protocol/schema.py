@@ -16,7 +16,7 @@ from pydantic import TypeAdapter
 from server.continental.orders import ContinentalOrder
 from server.napoleonic.battle.orders import BattleOrder
 from server.napoleonic.campaign.orders import NapoleonicOrder
-from shared.protocol.campaign_views import ContinentalView, NapoleonicView
+from shared.protocol.campaign_views import ContinentalView, DrillView, NapoleonicView
 from shared.protocol.client import ClientMessage
 from shared.protocol.events import EVENTS
 from shared.protocol.server import ServerMessage
@@ -28,7 +28,7 @@ ORDERS: dict[str, Any] = {"BattleOrder": BattleOrder, "NapoleonicOrder": Napoleo
 """The typed orders of each ruleset (their wire models live in the ruleset's package, which validates with them;
 the schema gathers them for clients and bots)."""
 VIEWS: dict[str, Any] = {"BattleView": BattleView, "ContinentalView": ContinentalView,
-                         "NapoleonicView": NapoleonicView}
+                         "NapoleonicView": NapoleonicView, "DrillView": DrillView}
 """The rooms' `state` (snapshot and view) by ruleset, where it is typed (shared/protocol/views.py)."""
 
 

@@ -1,10 +1,12 @@
 """The campaigns' views and events have the protocol's shapes (issue 14): two computer commanders play a
 Continental War campaign at each level and a Napoleonic campaign (its battles resolved quickly, D-L-2, or by a
-battle room's result); every view each viewer class receives validates against ContinentalView / NapoleonicView
-(shared/protocol/campaign_views.py) and every event against its kind's model (shared/protocol/events.py)."""
+battle room's result), and random moves play drills; every view each viewer class receives validates against
+ContinentalView / NapoleonicView / DrillView (shared/protocol/campaign_views.py) and every event against its kind's
+model (shared/protocol/events.py)."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable
 from typing import Any
 
@@ -13,10 +15,11 @@ from pydantic import BaseModel
 from server.continental.engine import CampaignEngine
 from server.core.engine import MODERATOR, PUBLIC, SPECTATOR, Actor, Event
 from server.core.errors import RuleError
+from server.drill.engine import DrillEngine
 from server.napoleonic.campaign.engine import NapoleonicEngine
 from server.napoleonic.campaign.state import RUNNING
-from shared.protocol.campaign_views import ContinentalView, NapoleonicView
-from shared.protocol.events import CONTINENTAL_EVENTS, NAPOLEONIC_EVENTS
+from shared.protocol.campaign_views import ContinentalView, DrillView, NapoleonicView
+from shared.protocol.events import CONTINENTAL_EVENTS, DRILL_EVENTS, NAPOLEONIC_EVENTS
 
 VIEWERS = (MODERATOR, SPECTATOR, PUBLIC, "team:red", "team:blue")
 
@@ -91,3 +94,31 @@ def test_napoleonic_views_of_a_contact_a_battle_a_siege_and_its_terms_issue_14()
     for state in campaigns():
         for viewer in VIEWERS:
             NapoleonicView.model_validate(NAP.view(state, viewer))
+
+
+def test_drill_views_and_events_have_the_protocols_shapes_issue_14() -> None:
+    engine = DrillEngine()
+    seen: set[str] = set()
+    for seed, level in ((1, 1), (2, 3)):
+        rng = random.Random(seed)
+        state, events = engine.setup({"level": level, "width": 6, "height": 5, "counters": 3, "max_turns": 6}, seed)
+        check(events, DRILL_EVENTS, seen)
+        while True:
+            for viewer in VIEWERS:
+                DrillView.model_validate(engine.view(state, viewer))
+            if engine.is_over(state):
+                break
+            for team in sorted(engine.active_teams(state)):
+                for counter in [c for c in state.counters if c.team == team]:
+                    to = [counter.x + rng.choice((-1, 0, 1)), counter.y + rng.choice((-1, 1))]
+                    try:
+                        state, events = engine.apply(state, Actor(f"{team}-1", team, 1),
+                                                     {"type": "move", "counter": counter.id, "to": to})
+                    except RuleError:
+                        continue
+                    check(events, DRILL_EVENTS, seen)
+                state, events = engine.end_turn(state, team, flagged=False)
+                check(events, DRILL_EVENTS, seen)
+        state, events = engine.moderate(state, {"type": "note", "text": "well drilled"})
+        check(events, DRILL_EVENTS, seen)
+    assert set(DRILL_EVENTS) - {"counter_spotted"} <= seen

@@ -1,12 +1,13 @@
 /**
- * The campaign view the client draws, read from the room's projected state. The reader accepts the shapes the
- * campaign engine's `view()` produces (see docs/client.md) and tolerates missing parts: a map without rivers is
- * drawn without rivers. Cells in the state are the players' coordinates (longitude, latitude) when the map has an
- * `origin`; grid indices otherwise.
+ * The campaign map the client draws, read from the campaign room's projected state: the protocol's
+ * `ContinentalView`, `NapoleonicView` or `DrillView` (shared/protocol/campaign_views.py, generated into
+ * ../net/protocol.ts; docs/client.md), each by a reader of its own. Cells of the Continental War and the Napoleonic
+ * campaign are the players' coordinates (longitude, latitude growing north from the map's `origin`); the drill's are
+ * grid indices. Before a room's first view the model is an empty sheet.
  */
 import { proper, t, tn } from "../i18n";
 import { armWord } from "../i18n/words";
-import { isObj, listOf, num, str, type Obj } from "../read";
+import type { ArmyUnitView, ContinentalUnitView, ContinentalView, DrillView, NapoleonicBattleView, NapoleonicView, ReconAnswerView, TeamView } from "../net/protocol";
 import { fromCoord, inside, type Cell, type Metric } from "./geometry";
 
 export interface City {
@@ -35,8 +36,10 @@ export interface Force {
   /** true when this is what the team was told of an enemy, not an exact position */
   reported: boolean;
   status: string;
-  orders: string[];
-  raw: Record<string, unknown>;
+  /** a Napoleonic army's general, if it has one */
+  general: string | null;
+  /** a Continental War counter as the view gives it (its frontage, formation, cover: C-4.10, C-5.8) */
+  counter: ContinentalUnitView | null;
 }
 
 export interface CampaignModel {
@@ -51,7 +54,6 @@ export interface CampaignModel {
   turn: number | null;
   toMove: string[];
   moveCosts: Record<string, number>;
-  roadCost: number | null;
   tracks: Cell[][];
   riverCells: Set<string>;
   /** C-T4 speeds in km per turn by ground (and "road", "track_<ground>") and arm, when the view carries them */
@@ -66,7 +68,7 @@ export interface CampaignModel {
   napMovement: { terrain: Record<string, number | null>; roadStep: number; riverExtra: number } | null;
   /** how a force's movement left is counted */
   leftUnit: CostUnit;
-  battles: { id: string; cell: Cell; kind: string; status: string; attacker: string; defender: string; raw: Obj }[];
+  battles: { id: string; cell: Cell; kind: string; status: string; attacker: string; defender: string; raw: NapoleonicBattleView }[];
   diagonal: boolean;
   /** The foundation's drill engine (one cell per counter per turn) rather than the campaign engine. */
   drill: boolean;
@@ -77,200 +79,220 @@ export interface CampaignModel {
   teams: Record<string, { name: string; colour: string }>;
 }
 
-/** Symbols of the scenario's state map (`legend.states` of a scenario under shared/scenarios). */
-const DEFAULT_STATE_LEGEND: Obj = { R: "red", B: "blue", G: "green", K: "black" };
-
-/** Default Table-4-like costs in km per cell entered; the state's `move_costs` replaces them. */
+/** Default Table-4-like costs in km per cell entered: what no force may enter (the sea) is infinite. */
 export const DEFAULT_MOVE_COSTS: Record<string, number> = {
   plain: 10, steppe: 10, forest: 15, hills: 15, marsh: 20, mountains: 25, desert: 15, sea: Infinity, water: Infinity, lake: Infinity,
 };
 
-export function readCell(v: unknown, m: Metric | null): Cell | null {
-  let c: Cell | null = null;
-  if (Array.isArray(v) && v.length >= 2 && typeof v[0] === "number" && typeof v[1] === "number") c = { x: v[0], y: v[1] };
-  else if (isObj(v) && typeof v.x === "number" && typeof v.y === "number") c = { x: v.x, y: v.y };
-  else if (typeof v === "string" && /^\s*-?\d+\s*[,-]\s*-?\d+\s*$/.test(v)) {
-    const [x, y] = v.split(/[,-]/).map((s) => Number(s.trim()));
-    c = { x: x!, y: y! };
-  }
-  if (!c) return null;
-  return m && (m.origin.x !== 0 || m.origin.y !== 0 || m.latitudeUp) ? fromCoord(m, c) : c;
+/** A campaign room's `state` as the view of its ruleset, told apart by shape (the snapshot's kind is "campaign" for
+ * all three): the drill's counters on a bare grid, the Napoleonic armies as a list, the Continental War's as a map
+ * of teams. Null before a view has come. */
+export type CampaignView =
+  | { ruleset: "continental"; view: ContinentalView }
+  | { ruleset: "napoleonic"; view: NapoleonicView }
+  | { ruleset: "drill"; view: DrillView };
+
+export function campaignView(state: unknown): CampaignView | null {
+  if (typeof state !== "object" || state === null) return null;
+  const v = state as Partial<ContinentalView & NapoleonicView & DrillView>;
+  if (Array.isArray(v.counters) && typeof v.width === "number") return { ruleset: "drill", view: state as DrillView };
+  if (!v.map || !Array.isArray(v.map.size)) return null;
+  return Array.isArray(v.armies) ? { ruleset: "napoleonic", view: state as NapoleonicView } : { ruleset: "continental", view: state as ContinentalView };
 }
 
-function grid<T>(v: unknown, cols: number, rows: number, legend: Obj, fill: T, conv: (s: unknown) => T): T[][] {
-  const out: T[][] = Array.from({ length: rows }, () => Array.from({ length: cols }, () => fill));
-  if (!Array.isArray(v)) return out;
-  v.slice(0, rows).forEach((row, y) => {
-    const cells: unknown[] = typeof row === "string" ? [...row] : Array.isArray(row) ? row : [];
-    cells.slice(0, cols).forEach((c, x) => {
-      const name = typeof c === "string" && c in legend ? legend[c] : c;
-      out[y]![x] = conv(name);
-    });
-  });
+const pair = (v: readonly number[]): Cell => ({ x: v[0] ?? 0, y: v[1] ?? 0 });
+/** A cell of the view (the players' coordinates) as grid indices. */
+const at = (m: Metric, v: readonly number[]): Cell => fromCoord(m, pair(v));
+const key = (c: Cell): string => `${c.x},${c.y}`;
+
+/** The map's size and origin; campaign maps count latitude northwards and list rows from the north
+ * (server/continental/grid.py). */
+function mapMetric(size: readonly number[], origin: readonly number[]): Metric {
+  return { cols: size[0] ?? 0, rows: size[1] ?? 0, origin: pair(origin), latitudeUp: true, kmPerCell: 10 };
+}
+
+function filled<T>(m: Metric, fill: T): T[][] {
+  return Array.from({ length: m.rows }, () => Array.from({ length: m.cols }, () => fill));
+}
+
+/** Rows of symbols (north first) through their legend; a symbol without a name in the legend stands for itself. */
+function rowsGrid<T>(m: Metric, rows: readonly string[], legend: Record<string, T>, fill: T, conv: (s: string) => T): T[][] {
+  const out = filled(m, fill);
+  rows.slice(0, m.rows).forEach((row, y) => [...row].slice(0, m.cols).forEach((c, x) => {
+    out[y]![x] = c in legend ? legend[c]! : conv(c);
+  }));
   return out;
 }
 
-/** Lines through cell centres. A flat list of cells (a network, as the campaign engine sends rivers, roads and
- * railways) becomes the segments between neighbouring cells: orthogonal ones always, diagonal ones only where no
- * orthogonal pair already joins the two cells. */
-export function lines(v: unknown, m: Metric): Cell[][] {
-  if (!Array.isArray(v)) return [];
-  if (v.length && readCell(v[0], null) && !Array.isArray((v[0] as unknown[])[0])) {
-    const cells = v.map((c) => readCell(c, m)).filter((c): c is Cell => c !== null);
-    const have = new Set(cells.map((c) => `${c.x},${c.y}`));
-    const has = (x: number, y: number) => have.has(`${x},${y}`);
-    const out: Cell[][] = [];
-    for (const c of cells) {
-      if (has(c.x + 1, c.y)) out.push([c, { x: c.x + 1, y: c.y }]);
-      if (has(c.x, c.y + 1)) out.push([c, { x: c.x, y: c.y + 1 }]);
-      for (const dx of [1, -1]) {
-        if (has(c.x + dx, c.y + 1) && !has(c.x + dx, c.y) && !has(c.x, c.y + 1)) out.push([c, { x: c.x + dx, y: c.y + 1 }]);
-      }
-      if (![[1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [1, -1], [-1, 1], [-1, -1]].some(([dx, dy]) => has(c.x + dx!, c.y + dy!))) out.push([c]);
+/** A network sent as a flat list of cells (the Continental War's rivers, roads, railways and tracks) as the
+ * segments between neighbouring cells: orthogonal ones always, diagonal ones only where no orthogonal pair
+ * already joins the two cells; a cell with no neighbour stands alone. */
+export function network(cells: readonly (readonly number[])[], m: Metric): Cell[][] {
+  const grid = cells.map((c) => at(m, c));
+  const have = new Set(grid.map(key));
+  const has = (x: number, y: number) => have.has(`${x},${y}`);
+  const out: Cell[][] = [];
+  for (const c of grid) {
+    if (has(c.x + 1, c.y)) out.push([c, { x: c.x + 1, y: c.y }]);
+    if (has(c.x, c.y + 1)) out.push([c, { x: c.x, y: c.y + 1 }]);
+    for (const dx of [1, -1]) {
+      if (has(c.x + dx, c.y + 1) && !has(c.x + dx, c.y) && !has(c.x, c.y + 1)) out.push([c, { x: c.x + dx, y: c.y + 1 }]);
     }
-    return out;
+    if (![[1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [1, -1], [-1, 1], [-1, -1]].some(([dx, dy]) => has(c.x + dx!, c.y + dy!))) out.push([c]);
   }
-  return v.map((line) => {
-    const pts = isObj(line) ? line.cells ?? line.path ?? line.points : line;
-    return Array.isArray(pts) ? pts.map((p) => readCell(p, m)).filter((c): c is Cell => c !== null) : [];
-  }).filter((l) => l.length > 0);
+  return out;
 }
 
+/** Lines sent as lists of cells (the Napoleonic roads and rivers). */
+function polylines(lines: readonly (readonly (readonly number[])[])[], m: Metric): Cell[][] {
+  return lines.map((line) => line.map((c) => at(m, c))).filter((l) => l.length > 0);
+}
 
-function meanMorale(units: unknown): number | null {
-  const values = Array.isArray(units) ? units.flatMap((x) => (isObj(x) && typeof x.morale === "number" && !str(x.type).includes("art") ? [x.morale] : [])) : [];
+function meanMorale(units: readonly ArmyUnitView[]): number | null {
+  const values = units.filter((u) => !u.type.includes("art")).map((u) => u.morale);
   return values.length ? Math.round((values.reduce((a, b) => a + b, 0) / values.length) * 10) / 10 : null;
 }
 
-function countByType(units: unknown[]): string[] {
+function countByType(units: readonly ArmyUnitView[]): string[] {
   const counts = new Map<string, number>();
-  for (const u of units) {
-    const type = isObj(u) ? str(u.type, "?") : str(u);
-    counts.set(type, (counts.get(type) ?? 0) + 1);
-  }
+  for (const u of units) counts.set(u.type, (counts.get(u.type) ?? 0) + 1);
   return [...counts].map(([type, n]) => `${n} × ${armWord(type)}`);
-}
-
-function questionText(q: unknown): string {
-  if (!isObj(q)) return str(q);
-  const cell = Array.isArray(q.cell) ? q.cell.join("-") : "";
-  return [str(q.kind), cell, str(q.unit), str(q.feature)].filter(Boolean).join(" ");
 }
 
 function answerText(a: unknown): string {
   if (a === true) return "yes";
   if (a === false) return "no";
   if (Array.isArray(a)) return a.join("-");
-  if (isObj(a)) return JSON.stringify(a);
-  return str(a);
+  if (typeof a === "object" && a !== null) return JSON.stringify(a);
+  return typeof a === "string" || typeof a === "number" ? String(a) : "";
 }
 
-export function readCampaign(state: Obj): CampaignModel {
-  const map = isObj(state.map) ? state.map : {};
-  const size = Array.isArray(map.size) ? map.size.map(Number) : null;
-  const cols = (size ? size[0] : null) ?? num(map.cols ?? map.width ?? state.width) ?? 40;
-  const rows = (size ? size[1] : null) ?? num(map.rows ?? map.height ?? state.height) ?? 30;
-  const origin = readCell(map.origin, null) ?? { x: 0, y: 0 };
-  // The campaign engine's maps count latitude northwards and list rows from the north (server/continental/grid.py).
-  const latitudeUp = typeof map.latitude_up === "boolean" ? map.latitude_up : size !== null;
-  const metric: Metric = { cols, rows, origin, latitudeUp, kmPerCell: num(map.km_per_cell) ?? 10 };
-  const legends = isObj(map.legend) ? map.legend : {};
-  const legend = isObj(legends.terrain) ? legends.terrain : legends;
-  const terrain = grid<string>(Array.isArray(map.terrain) ? map.terrain : [], cols, rows, legend, "plain", (s) => str(s, "plain"));
-  if (isObj(map.terrain)) {
-    // {"45-22": "forest", …}: cells not listed are plain
-    for (const [at, kind] of Object.entries(map.terrain)) {
-      const c = readCell(at, metric);
-      if (c && inside(metric, c)) terrain[c.y]![c.x] = str(kind, "plain");
-    }
-  }
-  const ownerLegend = isObj(legends.states) ? legends.states : isObj(map.owner_legend) ? map.owner_legend : DEFAULT_STATE_LEGEND;
-  const owners = grid<string | null>(map.owners ?? map.states, cols, rows, ownerLegend, null,
-    (s) => (typeof s === "string" && s !== "." && s !== "" && s !== "~" ? s : null));
-  const cities: City[] = listOf(map.cities ?? map.places).flatMap((c) => {
-    const cell = readCell(c.cell ?? c.at ?? c.position, metric);
-    const kind = str(c.kind);
-    return cell ? [{
-      name: str(c.name ?? c.id), cell, capital: c.capital === true || kind === "capital", fortress: c.fortress === true || kind === "fortress",
-      owner: typeof (c.owner ?? c.state) === "string" ? str(c.owner ?? c.state) : null,
-    }] : [];
-  });
-  const napoleonic = Array.isArray(state.armies);
-  const own = listOf(state.forces ?? state.units ?? state.counters ?? state.armies);
-  const seen = listOf(state.enemy_units).map((u): Obj => ({ ...u, reported: u.reported ?? u.arm === undefined }));
-  const forces: Force[] = [...own, ...seen].flatMap((u: Obj) => {
-    const cell = readCell(u.cell ?? u.at ?? u.position ?? (typeof u.x === "number" ? [u.x, u.y] : null), metric);
-    if (!cell) return [];
-    if (u.status === "destroyed" || u.status === "captured") return [];
-    const second = readCell(u.second, metric);
-    const size = Array.isArray(u.size) ? { w: Number(u.size[0]) || 1, h: Number(u.size[1]) || 1 } : { w: 1, h: 1 };
-    const parts = u.composition ?? u.regiments ?? (Array.isArray(u.units) ? countByType(u.units) : typeof u.units === "number" ? [tn("n.units", u.units)] : undefined);
-    const comp = Array.isArray(parts)
-      ? parts.map((c) => (isObj(c) ? str(c.name ?? c.id ?? c.type) : Array.isArray(c) ? `${str(c[0])}${c.length > 1 ? ` (${str(c[1])})` : ""}` : str(c)))
-      : [];
-    // C-4 (D-C-1): the campaign engine counts movement in fractions of the day's turn used so far.
-    const used = num(u.used);
-    return [{
-      id: str(u.id), name: str(u.name ?? u.id), team: str(u.team ?? u.side ?? u.owner), type: str(u.type ?? u.kind ?? u.arm, napoleonic ? "army" : "division"),
-      cell, second, facing: (u.facing as number | string | undefined) ?? null, size,
-      // a Napoleonic army's strength is its regiments and companies (their count is all an enemy is told), its
-      // morale the mean of its units' when its own team sees them (D-NAP-2)
-      strength: num(u.strength ?? u.rating) ?? (napoleonic ? (Array.isArray(u.units) ? u.units.length : num(u.units)) : null),
-      morale: num(u.morale) ?? (napoleonic ? meanMorale(u.units) : null),
-      movementLeft: num(u.movement_left ?? u.mp_left ?? u.km_left ?? u.points) ?? (used !== null ? Math.max(0, 1 - used - (num(u.debt) ?? 0)) : null),
-      composition: [...(typeof u.general === "string" && u.general ? [t("unit.general", { name: proper(u.general) })] : []), ...comp],
-      // an enemy army a Napoleonic team sees is where it is (D-NAP-2), only its regiments are not told
-      reported: u.reported === true || u.exact === false,
-      status: str(u.status), orders: Array.isArray(u.orders) ? u.orders.map((o) => str(o)) : [], raw: u,
-    }];
-  });
-  const turnObj = isObj(state.turn) ? state.turn : {};
-  const toMove = state.to_move ?? turnObj.teams ?? turnObj.team ?? state.active;
-  const drill = Array.isArray(state.counters) && !state.map;
-  const tables = isObj(state.tables) ? state.tables : state;
-  const recon = isObj(state.recon) ? state.recon : isObj(state.reconnaissance) ? state.reconnaissance : {};
-  const teams: CampaignModel["teams"] = {};
-  for (const tm of Array.isArray(state.teams) ? state.teams.map((x): Obj => (isObj(x) ? x : { id: x })) : listOf(state.teams)) {
-    const id = str(tm.id ?? tm.colour ?? tm.color);
-    teams[id] = { name: str(tm.name, id), colour: str(tm.colour ?? tm.color, id) };
-  }
+function readAnswer(a: ReconAnswerView): CampaignModel["recon"]["answers"][number] {
+  const q = a.question;
   return {
-    metric, terrain, owners, cities, forces,
-    rivers: lines(map.rivers, metric), roads: lines(map.roads, metric), railways: lines(map.railways, metric),
-    turn: num(state.turn) ?? num(turnObj.number ?? turnObj.n),
-    toMove: Array.isArray(toMove) ? toMove.map((x) => str(x)) : typeof toMove === "string" ? [toMove] : [],
-    moveCosts: { ...DEFAULT_MOVE_COSTS, ...(isObj(state.move_costs) ? (state.move_costs as Record<string, number>) : {}) },
-    roadCost: num(isObj(state.move_costs) ? state.move_costs.road : null) ?? 5,
-    diagonal: map.diagonal === true || drill || size !== null,
-    engineMap: size !== null && !napoleonic,
-    napoleonic,
-    napMovement: napoleonic && isObj(tables.movement) && isObj(tables.movement.terrain) ? {
-      terrain: tables.movement.terrain as Record<string, number | null>,
-      roadStep: num(tables.movement.road_step) ?? 0.5,
-      riverExtra: num(tables.movement.river_extra) ?? 0,
-    } : null,
-    leftUnit: napoleonic ? "points" : drill ? "steps" : size !== null ? "turn" : "km",
-    battles: listOf(state.battles).flatMap((b) => {
-      const cell = readCell(b.cell, metric);
-      return cell ? [{ id: str(b.id), cell, kind: str(b.kind), status: str(b.status), attacker: str(b.attacker), defender: str(b.defender), raw: b }] : [];
-    }),
-    tracks: lines(map.tracks, metric),
-    riverCells: new Set(lines(map.rivers, metric).flat().map((c) => `${c.x},${c.y}`)),
-    speeds: isObj(tables.speeds_km) ? (tables.speeds_km as CampaignModel["speeds"]) : null,
-    riverCrossing: isObj(tables.river_crossing_turns) ? (tables.river_crossing_turns as Record<string, number | null>) : null,
-    drill,
+    question: [q.kind, q.cell ? q.cell.join("-") : "", q.unit ?? "", q.feature ?? ""].filter(Boolean).join(" "),
+    answer: answerText(a.answer), falseAnswer: a.false === true, team: a.team, truth: a.truth === undefined ? null : answerText(a.truth),
+  };
+}
+
+function readTeams(teams: readonly (TeamView | string)[]): CampaignModel["teams"] {
+  const out: CampaignModel["teams"] = {};
+  for (const tm of teams) {
+    const id = typeof tm === "string" ? tm : tm.colour;
+    out[id] = { name: id, colour: id };
+  }
+  return out;
+}
+
+const GONE = ["destroyed", "captured"];
+
+/** The model of a room whose view has not come yet: an empty sheet. */
+export function emptyCampaign(): CampaignModel {
+  const metric: Metric = { cols: 40, rows: 30, origin: { x: 0, y: 0 }, latitudeUp: false, kmPerCell: 10 };
+  return {
+    metric, terrain: filled(metric, "plain"), owners: filled<string | null>(metric, null), rivers: [], roads: [], railways: [],
+    cities: [], forces: [], turn: null, toMove: [], moveCosts: { ...DEFAULT_MOVE_COSTS }, tracks: [], riverCells: new Set(),
+    speeds: null, riverCrossing: null, engineMap: false, napoleonic: false, napMovement: null, leftUnit: "km", battles: [],
+    diagonal: false, drill: false, recon: { left: null, answers: [] }, phase: "", level: null, houseRules: [], teams: {},
+  };
+}
+
+/** The campaign room's state read into the model by its ruleset's reader; an empty sheet until a view has come. */
+export function readCampaign(state: unknown): CampaignModel {
+  const v = campaignView(state);
+  if (!v) return emptyCampaign();
+  return v.ruleset === "continental" ? readContinental(v.view) : v.ruleset === "napoleonic" ? readNapoleonic(v.view) : readDrill(v.view);
+}
+
+/** The Continental War (server/continental/fog.py): terrain by cell label, the states' rows, networks of cells,
+ * counters (the team's own, and the enemies it found: those known only by position have no arm), the
+ * reconnaissance quota and answers (C-8.3). */
+export function readContinental(v: ContinentalView): CampaignModel {
+  const map = v.map;
+  const metric = mapMetric(map.size, map.origin);
+  const terrain = filled(metric, "plain");
+  for (const [label, kind] of Object.entries(map.terrain)) {
+    // {"45-22": "forest", …}: cells not listed are plain
+    const m = /^(-?\d+)-(-?\d+)$/.exec(label);
+    const c = m ? at(metric, [Number(m[1]), Number(m[2])]) : null;
+    if (c && inside(metric, c)) terrain[c.y]![c.x] = kind;
+  }
+  const owners = rowsGrid<string | null>(metric, map.states, map.legend.states, null, (s) => (s !== "." && s !== "~" ? s : null));
+  const seen = (v.enemy_units ?? []).map((u) => ({ u, reported: u.arm == null }));
+  const forces: Force[] = [...(v.units ?? []).map((u) => ({ u, reported: false })), ...seen]
+    .filter(({ u }) => !GONE.includes(u.status ?? ""))
+    .map(({ u, reported }) => {
+      // C-4 (D-C-1): the campaign engine counts movement in fractions of the day's turn used so far.
+      const used = u.used ?? null;
+      return {
+        id: u.id, name: u.name ?? u.id, team: u.team, type: u.arm ?? "division", cell: at(metric, u.cell),
+        second: u.second ? at(metric, u.second) : null, facing: u.facing ?? null, size: { w: 1, h: 1 },
+        strength: u.rating ?? null, morale: null,
+        movementLeft: used !== null ? Math.max(0, 1 - used - (u.debt ?? 0)) : null,
+        composition: (u.regiments ?? []).map((r) => `${String(r[0])}${r.length > 1 ? ` (${String(r[1])})` : ""}`),
+        reported, status: u.status ?? "", general: null, counter: u,
+      };
+    });
+  const recon = v.recon && typeof v.recon.quota === "number" ? v.recon : null;
+  const rivers = network(map.rivers, metric);
+  return {
+    ...emptyCampaign(), metric, terrain, owners, forces,
+    cities: map.places.map((p) => ({ name: p.name, cell: at(metric, p.cell), capital: p.kind === "capital", fortress: p.kind === "fortress", owner: p.state })),
+    rivers, roads: network(map.roads, metric), railways: network(map.railways, metric), tracks: network(map.tracks, metric),
+    riverCells: new Set(rivers.flat().map(key)),
+    turn: v.turn, toMove: v.active, diagonal: true, engineMap: true, leftUnit: "turn",
+    speeds: v.tables.speeds_km, riverCrossing: v.tables.river_crossing_turns,
     recon: {
-      left: num(recon.left ?? recon.questions_left ?? recon.budget) ??
-        (num(recon.quota) !== null ? Math.round(((num(recon.quota) ?? 0) - (num(recon.spent) ?? 0)) * 100) / 100 : null),
-      answers: listOf(Array.isArray(state.answers) ? state.answers : recon.answers).map((a) => ({
-        question: questionText(a.question ?? a.q), answer: answerText(a.answer ?? a.a),
-        falseAnswer: a.false === true || a.is_false === true, team: str(a.team), truth: a.truth === undefined ? null : answerText(a.truth),
-      })),
+      left: recon ? Math.round((Number(recon.quota) - Number(recon.spent)) * 100) / 100 : null,
+      answers: (v.answers ?? []).map(readAnswer),
     },
-    phase: str(state.phase),
-    level: num(state.level),
-    houseRules: Array.isArray(state.house_rules) ? state.house_rules.map((r) => str(r)) : [],
-    teams,
+    phase: v.phase, level: v.level, houseRules: v.house_rules, teams: readTeams(v.teams),
+  };
+}
+
+/** The Napoleonic campaign (server/napoleonic/campaign/view.py): terrain rows, roads and rivers as lines, armies
+ * (an enemy's only with the number of its units, D-NAP-2) with their movement points, the battles on the map. */
+export function readNapoleonic(v: NapoleonicView): CampaignModel {
+  const map = v.map;
+  const metric = mapMetric(map.size, map.origin);
+  const forces: Force[] = v.armies.filter((a) => !GONE.includes(a.status)).map((a) => ({
+    id: a.id, name: a.name, team: a.team, type: "army", cell: at(metric, a.cell), second: null, facing: null, size: { w: 1, h: 1 },
+    // an army's strength is its regiments and companies (their count is all an enemy is told), its morale the mean
+    // of its units' when its own team sees them (D-NAP-2)
+    strength: typeof a.units === "number" ? a.units : a.units.length,
+    morale: typeof a.units === "number" ? null : meanMorale(a.units),
+    movementLeft: a.points ?? null,
+    composition: [...(a.general ? [t("unit.general", { name: proper(a.general) })] : []),
+      ...(typeof a.units === "number" ? [tn("n.units", a.units)] : countByType(a.units))],
+    // an enemy army a Napoleonic team sees is where it is (D-NAP-2), only its regiments are not told
+    reported: false, status: a.status, general: a.general || null, counter: null,
+  }));
+  const rivers = polylines(map.rivers, metric);
+  // a view recorded before the campaign sent its tables (test/fixtures) has none: plain ground is assumed (stepCost)
+  const movement = v.tables?.movement;
+  return {
+    ...emptyCampaign(), metric, forces,
+    terrain: rowsGrid(metric, map.terrain, map.legend.terrain, "plain", (s) => s),
+    owners: filled<string | null>(metric, null),
+    cities: map.places.map((p) => ({ name: p.name, cell: at(metric, p.cell), capital: p.kind === "capital", fortress: p.kind === "fortress", owner: p.state ?? null })),
+    rivers, roads: polylines(map.roads, metric), riverCells: new Set(rivers.flat().map(key)),
+    turn: v.turn, toMove: v.active, diagonal: true, napoleonic: true, leftUnit: "points",
+    napMovement: movement ? { terrain: movement.terrain, roadStep: movement.road_step, riverExtra: movement.river_extra } : null,
+    battles: v.battles.map((b) => ({ id: b.id, cell: at(metric, b.cell), kind: b.kind, status: b.status, attacker: b.attacker, defender: b.defender, raw: b })),
+    teams: readTeams(v.teams),
+  };
+}
+
+/** The drill (server/drill/engine.py): counters on a bare grid of indices, one cell a turn. */
+export function readDrill(v: DrillView): CampaignModel {
+  const metric: Metric = { cols: v.width, rows: v.height, origin: { x: 0, y: 0 }, latitudeUp: false, kmPerCell: 10 };
+  return {
+    ...emptyCampaign(), metric, terrain: filled(metric, "plain"), owners: filled<string | null>(metric, null),
+    forces: v.counters.map((c) => ({
+      id: c.id, name: c.id, team: c.team, type: "division", cell: { x: c.x, y: c.y }, second: null, facing: null, size: { w: 1, h: 1 },
+      strength: null, morale: null, movementLeft: null, composition: [], reported: false, status: "", general: null, counter: null,
+    })),
+    turn: v.turn, toMove: v.active, diagonal: true, drill: true, leftUnit: "steps", teams: readTeams(v.teams),
   };
 }
 
@@ -336,7 +358,6 @@ export function stepCost(model: CampaignModel, force?: Force): { step(from: Cell
         return diag * (base + (model.riverCells.has(key) && !roadCells.has(key) ? nm.riverExtra : 0));
       }
       if (model.engineMap) return stepKm(from, to, model.metric.kmPerCell);
-      if (model.roadCost !== null && roads.has(seg)) return model.roadCost;
       return model.moveCosts[t] ?? 10;
     },
   };

@@ -59,7 +59,7 @@ export function readNapoleon(state: NapoleonicView): NapView {
     places: state.map.places.map((p) => ({ name: p.name, kind: p.kind, cell: pair(p.cell) })),
     armies: state.armies,
     battles: state.battles.map((b) => ({ id: b.id, cell: pair(b.cell), status: b.status, attacker: b.attacker, defender: b.defender })),
-    reinforcementRange: typeof state.tables.reinforcement_range === "number" ? state.tables.reinforcement_range : 7,
+    reinforcementRange: state.tables?.reinforcement_range ?? 7,
   };
 }
 

@@ -314,7 +314,7 @@ export const placeRadius = (s: number): number => Math.max(3.5, Math.min(8, s * 
  * its counter is too small to carry them. */
 export function forceLabel(ctx: CanvasRenderingContext2D, d: Drawn, s: number): LabelRequest<{ text: string; font: string }> {
   const f = d.force;
-  const general = typeof f.raw.general === "string" && f.raw.general ? f.raw.general : null;
+  const general = f.general;
   const figures = s < COMPACT_BELOW && f.strength !== null ? ` ${f.strength}${f.morale !== null ? ` · ${Math.round(f.morale)}` : ""}` : "";
   const text = `${proper(general ?? f.name)}${figures}`;
   ctx.font = FORCE_FONT;

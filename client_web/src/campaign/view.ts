@@ -284,17 +284,17 @@ export class CampaignView {
     const coord = (c: Cell) => formatCoord(this.model.metric, c).split(",").map(Number);
     const facing = h("select", {}, ...FACINGS.map((f) => h("option", { value: f }, f)));
     if (typeof sel.facing === "string") facing.value = sel.facing;
-    const raw = sel.raw;
+    const raw = sel.counter;
     const target = this.target;
     const isArtillery = armKind(sel.type) === "artillery";
     return h("div", { class: "engine-orders", "data-testid": "unit-orders" },
       h("h4", {}, t("battle.orders")),
       h("div", { class: "buttons" },
         facing, h("button", { onclick: () => void this.actions.order({ type: "turn", unit: sel.id, facing: facing.value }).catch(() => {}) }, t("order.turn")),
-        h("button", { onclick: send({ type: "frontage", unit: sel.id, width: raw.wide ? 1 : 2 }) }, raw.wide ? t("order.narrow") : t("order.wide")),
-        h("button", { onclick: send({ type: "formation", unit: sel.id, formation: raw.formation === "support" ? "line" : "support" }) },
-          raw.formation === "support" ? t("order.line") : t("order.support")),
-        h("button", { onclick: send({ type: "cover", unit: sel.id, cover: !raw.cover }) }, raw.cover ? t("order.uncover") : t("order.cover")),
+        h("button", { onclick: send({ type: "frontage", unit: sel.id, width: raw?.wide ? 1 : 2 }) }, raw?.wide ? t("order.narrow") : t("order.wide")),
+        h("button", { onclick: send({ type: "formation", unit: sel.id, formation: raw?.formation === "support" ? "line" : "support" }) },
+          raw?.formation === "support" ? t("order.line") : t("order.support")),
+        h("button", { onclick: send({ type: "cover", unit: sel.id, cover: !raw?.cover }) }, raw?.cover ? t("order.uncover") : t("order.cover")),
         h("button", { onclick: send({ type: "split", unit: sel.id }) }, t("order.split"))),
       target && this.path && this.path.cells.length > 1 ? h("div", { class: "buttons" },
         h("button", { onclick: send({ type: "march", unit: sel.id, path: this.path.cells.slice(1).map(coord) }) }, t("order.march"))) : null,
@@ -610,7 +610,7 @@ export class CampaignView {
       if (sel.facing !== null) rows.push([t("unit.facing"), facingWord(sel.facing)]);
       this.panel.append(
         h("h3", {}, teamMark(sel.team), ` ${proper(sel.name)}`),
-        h("div", { class: "muted" }, (this.model.napoleonic ? armWord("army") : armWord(armKind(sel.type))) + (sel.raw.general ? ` · ${proper(String(sel.raw.general))}` : "")),
+        h("div", { class: "muted" }, (this.model.napoleonic ? armWord("army") : armWord(armKind(sel.type))) + (sel.general ? ` · ${proper(sel.general)}` : "")),
         h("table", { class: "kv" }, ...rows.map(([k, val]) => h("tr", {}, h("th", {}, k), h("td", {}, val)))),
       );
       if (sel.composition.length) {
@@ -638,10 +638,6 @@ export class CampaignView {
             } }, t("pending.amend", { n: String(this.pendingFor(sel.id)!.number) })) : null,
             h("button", { onclick: () => { this.target = null; this.replan(); this.draw(); this.renderPanel(); } }, t("map.cancel"))),
         );
-      }
-      if (this.own(sel) && sel.orders.length) {
-        this.panel.append(h("div", { class: "buttons" }, ...sel.orders.filter((o) => o !== "move").map((o) =>
-          h("button", { onclick: () => void this.actions.order({ type: o, unit: sel.id }).catch(() => {}) }, o))));
       }
       if (this.own(sel) && this.model.engineMap) this.panel.append(this.engineOrders(sel));
       if (this.nap && sel.team === this.playerTeam()) this.panel.append(this.armyOrders(this.nap, sel));

@@ -551,6 +551,11 @@ export interface ContinentalInterventionsLimitedData {
   rule: string;
 }
 
+/** The symbols of the states' rows: symbol → state (null: no state's, the sea). */
+export interface ContinentalLegendView {
+  states: Record<string, string | null>;
+}
+
 export interface ContinentalLossesData {
   cause: string;
   cell: number[];
@@ -564,7 +569,7 @@ export interface ContinentalLossesData {
  * their `legend`), rivers, roads, railways and tracks as lists of cells, the places.
  */
 export interface ContinentalMapView {
-  legend: Record<string, unknown>;
+  legend: ContinentalLegendView;
   /** [x, y], y north */
   origin: number[];
   places: ContinentalPlace[];
@@ -855,6 +860,16 @@ export interface ContinentalStrike {
   unit: string;
 }
 
+/**
+ * C-T4, D-C-2 (`rule`): km per turn by ground (and `road`, `track_<ground>`) and arm — a number, null
+ * (impassable) or "tracks" (only along tracks) — and the turns a river crossing takes by arm (null: none).
+ */
+export interface ContinentalTablesView {
+  river_crossing_turns: Record<string, number | null>;
+  rule: string;
+  speeds_km: Record<string, Record<string, number | string | null>>;
+}
+
 /** C-4.5: strategic transfer to a city. */
 export interface ContinentalTransfer {
   to: string;
@@ -952,7 +967,7 @@ export interface ContinentalUnitView {
 export interface ContinentalView {
   active: string[];
   aggressor: string | null;
-  answers?: Record<string, unknown>[] | null;
+  answers?: ReconAnswerView[] | null;
   armies?: Record<string, unknown> | null;
   clock: Record<string, unknown> | null;
   closures: Record<string, Record<string, number>>;
@@ -974,7 +989,7 @@ export interface ContinentalView {
   phase: string;
   prisoners: Record<string, unknown>;
   proposals?: Record<string, unknown>[] | null;
-  recon?: Record<string, unknown> | null;
+  recon?: ReconBudgetView | Record<string, ReconBudgetView> | null;
   recon_deception: boolean;
   refused_order_fine: boolean;
   regulations?: Record<string, unknown> | null;
@@ -982,8 +997,8 @@ export interface ContinentalView {
   result: Record<string, unknown> | null;
   scenario: string;
   standing_information?: Record<string, unknown> | null;
-  tables: Record<string, unknown>;
-  teams: Record<string, unknown>[];
+  tables: ContinentalTablesView;
+  teams: TeamView[];
   title: string;
   turn: number;
   units?: ContinentalUnitView[] | null;
@@ -1036,6 +1051,14 @@ export interface DrillCounterSpottedData {
   y: number;
 }
 
+/** A counter on the drill's grid: [x, y] grid indices, y growing south (row 0 first). */
+export interface DrillCounterView {
+  id: string;
+  team: string;
+  x: number;
+  y: number;
+}
+
 export interface DrillDrillOverData {
   turn: number;
 }
@@ -1055,6 +1078,20 @@ export interface DrillTurnEndedData {
   flagged: boolean;
   team: string;
   turn: number;
+}
+
+/**
+ * The drill's state for one viewer class: the grid, the turn, the teams (colours) and those to move, and the
+ * counters the viewer sees: a team its own and enemies next to one of them, the moderator and spectators all,
+ * the public none.
+ */
+export interface DrillView {
+  active: string[];
+  counters: DrillCounterView[];
+  height: number;
+  teams: string[];
+  turn: number;
+  width: number;
 }
 
 export interface EndTurn {
@@ -1384,6 +1421,18 @@ export interface MovedData {
   unit: string;
 }
 
+/**
+ * D-NAP-1: movement points to enter a cell by terrain (an orthogonal step; a diagonal one costs 1.5 times,
+ * D-GEN-2; null: impassable), the step along a road whatever the terrain, and the extra for a river cell
+ * without a bridge.
+ */
+export interface MovementTableView {
+  _about?: string | null;
+  river_extra: number;
+  road_step: number;
+  terrain: Record<string, number | null>;
+}
+
 export interface NapoleonicArmyMovedData {
   army: string;
   cell: number[];
@@ -1606,12 +1655,18 @@ export interface NapoleonicInterceptionPossibleData {
   target: string;
 }
 
+/** The symbols of the terrain rows (symbol → terrain) and of the states (symbol → state, null for none). */
+export interface NapoleonicLegendView {
+  states: Record<string, string | null>;
+  terrain: Record<string, string>;
+}
+
 /**
  * The scenario's map: terrain rows (a symbol a cell, north first) with their legend, the places, and the roads
  * and rivers as lines of cells.
  */
 export interface NapoleonicMapView {
-  legend: Record<string, unknown>;
+  legend: NapoleonicLegendView;
   /** [x, y], y north */
   origin: number[];
   places: NapoleonicPlace[];
@@ -1792,6 +1847,15 @@ export interface NapoleonicStormRepulsedData {
   winner: string;
 }
 
+/**
+ * The tables a client needs: the movement table (D-NAP-1) and how far a reinforcement may be ordered to a
+ * battle (N-START-4, D-N-12: 1 to `reinforcement_range` cells).
+ */
+export interface NapoleonicTablesView {
+  movement: MovementTableView;
+  reinforcement_range: number;
+}
+
 export interface NapoleonicTermsAgreedData {
   by: string;
   default: boolean;
@@ -1847,8 +1911,8 @@ export interface NapoleonicView {
   prisoners: Record<string, number>;
   scenario: string;
   sieges: NapoleonicSiegeView[];
-  tables: Record<string, unknown>;
-  teams: Record<string, unknown>[];
+  tables: NapoleonicTablesView;
+  teams: TeamView[];
   title: string;
   turn: number;
 }
@@ -1969,6 +2033,44 @@ export interface Reach {
   road: boolean;
   /** [x, y] */
   to: number[];
+}
+
+/**
+ * C-8.3: an answer given, numbered in the campaign. `answer` is "yes"/"no", a count, a list of arms, a cell
+ * label ("45-22") or, for mobilization, the cities by state. The moderator also sees whether it was `false` and
+ * the `truth` (D-C-7).
+ */
+export interface ReconAnswerView {
+  answer: unknown;
+  cost: number;
+  false?: boolean | null;
+  number: number;
+  question: ReconQuestionView;
+  team: string;
+  truth?: unknown;
+  turn: number;
+}
+
+/**
+ * C-8.3: a team's reconnaissance quota (questions' worth), what it has spent, how many answers it was given
+ * and how many of them were false (D-C-7; the team itself is told the count, not which).
+ */
+export interface ReconBudgetView {
+  answers: number;
+  false: number;
+  quota: number;
+  spent: number;
+}
+
+/**
+ * C-8.3: what was asked: `kind` presence, count or arm of a `cell`, locate a `unit` (by name), feature a
+ * `feature`, or mobilization.
+ */
+export interface ReconQuestionView {
+  cell: number[] | null;
+  feature: string | null;
+  kind: string;
+  unit: string | null;
 }
 
 /**
@@ -2158,6 +2260,12 @@ export interface TargetsOrder {
   type: "targets";
   /** a unit of the side giving the order */
   unit: string;
+}
+
+/** A team of a campaign (C-1.2): its colour, which names it everywhere, and its number of seats. */
+export interface TeamView {
+  colour: string;
+  seats: number;
 }
 
 export interface Terms {
