@@ -33,13 +33,14 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import against, git_commit, previous_result
-from server.core.engine import Actor, Engine, team_viewer
+from server.core.engine import Actor, Engine
 from server.core.errors import RuleError
 from server.core.replay import Recorder
 from server.core.seeds import child_seed
 from server.engines import ENGINES
 from server.napoleonic.battle.mapgen import CellTerrain, generate
 from server.napoleonic.battle.state import BattleState
+from server.rooms.ai_view import ai_view
 from tests.napoleonic.battle.driver import play_phase
 from tests.skirmish import driver as skirmish_driver
 
@@ -57,13 +58,9 @@ def pct(values: list[float], q: float) -> float:
 
 
 def decide(engine: Engine[Any], state: Any, team: str, seed: int) -> list[Mapping[str, Any]]:
-    """What the rooms do (server/rooms/commanders.py): the view, the options query's answer, the commander."""
+    """What the rooms do (server/rooms/ai_view.py): the view with the options query's answers, the commander."""
     t0 = time.perf_counter()
-    view = engine.view(state, team_viewer(team))
-    legal = getattr(engine, "legal_orders", None)
-    if callable(legal):
-        view = {**view, "options": legal(state, team)}
-    orders = list(engine.commander(view, team, seed) or ())
+    orders = list(engine.commander(ai_view(engine, state, team), team, seed) or ())
     DECISIONS_MS.append((time.perf_counter() - t0) * 1000)
     return orders
 

@@ -26,9 +26,9 @@ import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Protocol
 
-from server.core.engine import Engine, team_viewer
 from server.core.errors import RuleError
 from server.rooms import ai_seats
+from server.rooms.ai_view import decide
 from server.rooms.ids import RoomId
 from server.rooms.members import Member
 from server.rooms.requests import Request
@@ -74,21 +74,6 @@ def think_budget_ms(room: Room, team: str) -> int:
     if clocks is None or team not in clocks.teams:
         return THINK_MS
     return max(0, min(THINK_MS, clocks.remaining_ms(team, room.now()) - CLOCK_MARGIN_MS))
-
-
-def decide(engine: Engine[Any], game: Any, team: str, seed: int) -> Sequence[Mapping[str, Any]] | None:
-    """The AI's decision (in a worker thread): the team's view — what its players receive — with the options
-    query's answer for the team as a whole (the engine's `options` hook; before it, the skirmish's
-    `legal_orders`), then the engine's commander. Nothing else of the state reaches it."""
-    view = engine.view(game, team_viewer(team))
-    for name, args in (("options", (team_viewer(team), None)), ("legal_orders", (team,))):
-        query = getattr(engine, name, None)
-        if callable(query):
-            answer = query(game, *args)
-            if answer is not None:
-                view = {**view, "options": answer}
-                break
-    return engine.commander(view, team, seed)
 
 
 class Commanders:

@@ -8,8 +8,9 @@ the side's order (D-S-4: one order, then the other side's). What it prefers:
 - hits to choose (D-S-9): riflemen before the machine gun, the leader last;
 - an ambush (S-9.3, D-S-13) is sprung when an enemy it sees is within `AMBUSH_RANGE` of the hidden unit;
 - a weapon lying next to a crewman is taken up (S-8.5);
-- a body that sees a target within `FIRE_RANGE` fires at the nearest, as a group (S-7.6) — the attacker only
-  within `CLOSE_RANGE`, further off it closes in first; a demoralised body falls back (D-S-12);
+- a body that sees a target within `FIRE_RANGE` fires at the nearest, as a group (S-7.6) — the attacker of a
+  scenario with an objective only within `CLOSE_RANGE`, further off it closes in first (without an objective only
+  the defenders' rout wins, D-S-15, so it fires at every range); a demoralised body falls back (D-S-12);
 - otherwise the attacker closes on the objective (or the nearest enemy seen, or last seen) by its full move, the
   defender holds until an enemy is seen and fires; units before groups before the whole army.
 The seed breaks ties between equal choices, so the decision is a function of (view, side, seed).
@@ -83,8 +84,9 @@ def command(view: Mapping[str, Any], team: str, rng_seed: int) -> list[dict[str,
         advance.append(o)
         if len(o["moves"]) > 1:
             advance.append({**o, "moves": o["moves"][:1]})
-    shoot = [o for d, o in sorted(fires, key=lambda t: t[0]) if not attacker or d <= CLOSE_RANGE]
-    rest = [o for d, o in sorted(fires, key=lambda t: t[0]) if attacker and d > CLOSE_RANGE]
+    close = CLOSE_RANGE if view.get("objective") else FIRE_RANGE  # no objective: only the defenders' rout wins
+    shoot = [o for d, o in sorted(fires, key=lambda t: t[0]) if not attacker or d <= close]
+    rest = [o for d, o in sorted(fires, key=lambda t: t[0]) if attacker and d > close]
     out += [*shoot, *advance, *rest]  # the attacker closes in before it trades fire at long range
     return [*out[:12], {"type": "pass"}]
 

@@ -48,10 +48,52 @@ def belief(view: Mapping[str, Any], side: str, rng_seed: int) -> BattleState:
 
 
 def command(view: Mapping[str, Any], side: str, rng_seed: int, ai: BattleAI | None = None) -> Sequence[dict[str, Any]]:
-    """The orders of `side`'s order phase (D-N-1), from its view; none when it is not its phase."""
+    """The orders of `side`'s order phase (D-N-1), from its view; none when it is not its phase. Where the view
+    carries the options query's answer for each of the side's units (`unit_options`, issue 14: what the room
+    offers that unit now, as the side sees the field), a unit's orders are kept only when its first is among
+    them (`offered`): the later ones were planned after it."""
     if view.get("result") is not None or view.get("active") != side:
         return []
-    return (ai or BattleAI()).plan(belief(view, side, rng_seed), side).orders
+    orders = (ai or BattleAI()).plan(belief(view, side, rng_seed), side).orders
+    menus = view.get("unit_options")
+    if not isinstance(menus, Mapping):
+        return orders
+    verdict: dict[str, bool] = {}
+    kept = []
+    for order in orders:
+        uid = order.get("unit")
+        if isinstance(uid, str) and isinstance(menus.get(uid), Mapping):
+            if uid not in verdict:
+                verdict[uid] = offered(menus[uid], order)
+            if not verdict[uid]:
+                continue
+        kept.append(order)
+    return kept
+
+
+def offered(menu: Mapping[str, Any], order: Mapping[str, Any]) -> bool:
+    """Whether the options query's answer for a unit (server/napoleonic/battle/options.py) offers this order:
+    a move to a cell it lists, a wheel of its degrees, a formation (or limbering) it lists, round-shot targets
+    among its targets, a charge when it allows one; other kinds unless the answer refuses that kind outright."""
+    if not menu.get("active", True):
+        return False
+    kind = order.get("type")
+    if kind == "move":
+        path = list(order.get("path") or [])
+        return bool(path) and any(list(m.get("to") or ()) == list(path[-1]) for m in menu.get("moves") or ())
+    if kind == "wheel":
+        return any(w.get("degrees") == order.get("degrees") for w in menu.get("wheels") or ())
+    if kind in ("formation", "limber", "unlimber"):
+        want = {"limber": "limbered", "unlimber": "deployed"}.get(str(kind)) or order.get("formation")
+        return any(f.get("formation") == want for f in menu.get("formations") or ())
+    if kind == "targets":
+        known = {str(t.get("unit")) for t in menu.get("targets") or ()}
+        return all(str(t.get("unit")) in known for t in order.get("targets") or ())
+    if kind == "charge":
+        return bool(menu.get("charge"))
+    if kind == "about_face":
+        return menu.get("about_face") is not None
+    return not any(r.get("order") == kind for r in menu.get("refused") or ())
 
 
 class CommandedBattleEngine(BattleEngine):
