@@ -3,8 +3,8 @@ per event kind its fields, their types, and which are present only in some of it
 engines emit in random battles and storms validates against its kind's model (no field missing, none unknown), and
 every kind their sources emit has one (tests/protocol/test_events.py). The room's own events (`room_opened`,
 `turn`, the clocks', `chat`, `secret_module`) are in docs/protocol.md. The campaigns' events (Continental War and
-Napoleonic) and the drill's are typed the same way, each kind's model named for its ruleset (`EVENTS` by engine kind;
-tests/protocol/test_events.py checks them along played campaigns).
+Napoleonic), the drill's and the skirmish's are typed the same way, each kind's model named for its ruleset (`EVENTS`
+by engine kind; tests/protocol checks them along played campaigns and skirmishes).
 
 Names of units are their ids; `rule` the rule (or rules, comma separated) applied. Cells are [x, y]: in battle and
 storm events y grows south; in campaign events y is the latitude and grows north (docs/protocol.md, Coordinates).
@@ -226,11 +226,73 @@ DRILL_EVENT_FIELDS: dict[str, dict[str, Any]] = {
 }
 """The drill's events (the rooms' smoke-test ruleset)."""
 
+_PLACED = list[dict[str, Any]]  # figures placed: {id, x, y, facing} (and unit, role, weapon, vehicle once revealed)
+SKIRMISH_EVENT_FIELDS: dict[str, dict[str, Any]] = {
+    "skirmish_started": {"scenario": str, "name": str, "sides": list[dict[str, Any]], "table": dict[str, Any],
+                         "objective": str | None, "turns": int, "rule": str},
+    "terrain_count": {"count": int, "placer": str | None, "rule": str},
+    "terrain_placed": {"element": dict[str, Any], "rule": str},
+    "terrain_skipped": {"kind": str, "rule": str},
+    "terrain_by_server": {"count": int, "rule": str},
+    "deployment": {"first": str, "rule": str},
+    "deployed": {"side": str, "figures": _PLACED, "held": list[str], "rule": str},
+    "side_deployed": {"side": str, "rule": str},
+    "deployment_revealed": {"side": str, "figures": _PLACED, "rule": str},
+    "ambush_sprung": {"side": str, "unit": str, "figures": _PLACED, "rule": str},
+    "enemy_appeared": {"side": str, "figures": _PLACED, "rule": str},
+    "ambush_fire": {"unit": str, "figures": list[str], "rule": str},
+    "turn_started": {"turn": int, "turns": int, "rule": str},
+    "initiative": {"turn": int, "first": str, "rule": str},
+    "orders_rolled": {"orders": dict[str, int], "rule": str},
+    "orders_lost": {"side": str, "orders": int, "reason": str, "rule": str},
+    "next_order": {"side": str, "rolled": bool, "left": dict[str, int], "rule": str},
+    "order_passed": {"side": str, "rule": str},
+    "order_given": {"side": str, "action": str, "orders_left": int, "rule": str, "body": (str, Opt),
+                    "kind": (str, Opt), "figures": (list[str], Opt)},
+    "enemy_order": {"side": str, "action": str | None, "orders_left": int, "rule": str, "figures": list[str]},
+    "group_formed": {"group": str, "commander": str, "members": list[str], "rule": str},
+    "group_left": {"group": str, "figures": list[str], "rule": str},
+    "group_dissolved": {"group": str, "reason": str, "rule": str},
+    "figure_moved": {"figure": str, "side": str, "path": list[Cell], "facing": str, "from": Cell, "to": Cell,
+                     "spent": float, "stopped": str | None, "rule": str},
+    "enemy_moved": {"figure": str, "side": str, "from": Cell | None, "to": Cell | None, "facing": str | None,
+                    "stopped": str | None, "rule": str},
+    "fire_order": {"side": str, "body": str, "target": str, "group": bool, "penalty": int, "rule": str},
+    "random_fire": {"turn": int, "volleys": int, "rule": str},
+    "blast": {"cell": Cell, "cause": str, "rule": str},
+    "hits": {"owner": str, "figures": list[str], "hits": int, "cause": str, "shooter": str, "rule": str},
+    "hits_to_choose": {"owner": str, "candidates": list[str], "count": int, "tier": str, "default": list[str],
+                       "rule": str},
+    "hits_chosen": {"owner": str, "figures": list[str], "tier": str, "by": str, "rule": str},
+    "hits_by_default": {"owner": str, "flagged": bool, "rule": str},
+    "figure_hit": {"figure": str, "side": str, "status": str, "cause": str, "rule": str,
+                   "points": (dict[str, int], Opt)},
+    "weapon_dropped": {"weapon": str, "figure": str, "unit": str, "cell": Cell, "until_turn": int, "rule": str},
+    "weapon_lost": {"weapon": str, "unit": str, "cell": Cell, "rule": str},
+    "weapon_taken_up": {"figure": str, "weapon": str, "dropped": str, "rule": str},
+    "hand_to_hand": {"turn": int, "fighters": int, "rule": str},
+    "joins_fight": {"figure": str, "against": str, "rule": str},
+    "survival_test": {"turn": int, "down": int, "rule": str},
+    "figure_rallied": {"figure": str, "side": str, "rule": str},
+    "morale": {"unit": str, "side": str, "outcome": str, "demoralised": bool, "rule": str},
+    "game_over": {"winner": str | None, "reason": str, "turn": int, "points": dict[str, int], "rule": str},
+    "ruling": {"text": (str, Opt), "rule": (str, Opt), "figure": (str, Opt), "status": (str, Opt),
+               "side": (str, Opt), "orders_left": (int, Opt), "unit": (str, Opt), "demoralised": (bool, Opt)},
+    "roll": {"purpose": str, "side": str | None, "figure": str | None, "unit": str | None, "faces": int,
+             "dice": int, "result": list[int], "what": (str, Opt), "weapon": (str, Opt), "target": (str, Opt),
+             "range": (int, Opt), "band": (str, Opt), "need": (int, Opt), "cover": (int, Opt), "hits": (int, Opt),
+             "cause": (str, Opt), "bonus": (int, Opt), "against": (str, Opt), "aspect": (str, Opt),
+             "lost": (int, Opt), "start": (int, Opt)},
+}
+"""Per skirmish event kind (S-*, D-S-*): field → type, or (type, "optional"). Cells [x, y] on the table, y south;
+a figure's facing a compass point ("n" … "nw")."""
+
 CONTINENTAL_EVENTS = {kind: _model(kind, spec, "Continental") for kind, spec in CONTINENTAL_EVENT_FIELDS.items()}
 NAPOLEONIC_EVENTS = {kind: _model(kind, spec, "Napoleonic") for kind, spec in NAPOLEONIC_EVENT_FIELDS.items()}
 DRILL_EVENTS = {kind: _model(kind, spec, "Drill") for kind, spec in DRILL_EVENT_FIELDS.items()}
+SKIRMISH_EVENTS = {kind: _model(kind, spec, "Skirmish") for kind, spec in SKIRMISH_EVENT_FIELDS.items()}
 EVENTS: dict[str, dict[str, type[BaseModel]]] = {
     "battle": BATTLE_EVENTS, "siege": BATTLE_EVENTS, "campaign": CONTINENTAL_EVENTS,
-    "napoleonic": NAPOLEONIC_EVENTS, "drill": DRILL_EVENTS,
+    "napoleonic": NAPOLEONIC_EVENTS, "drill": DRILL_EVENTS, "skirmish": SKIRMISH_EVENTS,
 }
 """The models of each engine kind's event `data` (the engine's `kind`: "campaign" is the Continental War)."""

@@ -20,6 +20,7 @@ from shared.protocol.campaign_views import ContinentalView, DrillView, Napoleoni
 from shared.protocol.client import ClientMessage
 from shared.protocol.events import EVENTS
 from shared.protocol.server import ServerMessage
+from shared.protocol.skirmish_views import SkirmishView
 from shared.protocol.views import BattleView
 
 SCHEMA_PATH = Path(__file__).with_name("schema.json")
@@ -28,8 +29,9 @@ ORDERS: dict[str, Any] = {"BattleOrder": BattleOrder, "NapoleonicOrder": Napoleo
 """The typed orders of each ruleset (their wire models live in the ruleset's package, which validates with them;
 the schema gathers them for clients and bots)."""
 VIEWS: dict[str, Any] = {"BattleView": BattleView, "ContinentalView": ContinentalView,
-                         "NapoleonicView": NapoleonicView, "DrillView": DrillView}
-"""The rooms' `state` (snapshot and view) by ruleset, where it is typed (shared/protocol/views.py)."""
+                         "NapoleonicView": NapoleonicView, "DrillView": DrillView, "SkirmishView": SkirmishView}
+"""The rooms' `state` (snapshot and view) by ruleset (shared/protocol/views.py, campaign_views.py,
+skirmish_views.py)."""
 
 
 def _define(defs: dict[str, Any], new: dict[str, Any]) -> None:

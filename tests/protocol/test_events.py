@@ -27,6 +27,7 @@ SOURCES = {
     "campaign": ("continental",),
     "napoleonic": ("napoleonic/campaign", "napoleonic/siege/sequence.py", "napoleonic/siege/fortress.py"),
     "drill": ("drill",),
+    "skirmish": ("skirmish",),
 }
 """Where each campaign-like engine's events come from (the Napoleonic campaign's sieges and fortresses are built
 by server/napoleonic/siege for it)."""

@@ -1094,6 +1094,15 @@ export interface DrillView {
   width: number;
 }
 
+/** S-8.5: a crew-served weapon dropped in `cell`, to be taken up until turn `until`. */
+export interface DroppedWeaponView {
+  /** [x, y], y south */
+  cell: number[];
+  unit: string;
+  until: number;
+  weapon: string;
+}
+
 export interface EndTurn {
   /** client message id, echoed by ack/error */
   cid: number;
@@ -1200,6 +1209,13 @@ export interface Hello {
   token: string;
 }
 
+/** D-S-9: a side choosing which of its figures take hits (public: who, how many, which tier). */
+export interface HitsPendingView {
+  count: number;
+  owner: string;
+  tier: string;
+}
+
 export interface Intercept {
   /** an army's id (checked against the map) */
   army?: string;
@@ -1245,6 +1261,12 @@ export interface LaddersData {
   rule: string;
   turn: number;
   unit: string;
+}
+
+export interface LastSeenView {
+  turn: number;
+  x: number;
+  y: number;
 }
 
 export interface Leave {
@@ -2035,6 +2057,12 @@ export interface Reach {
   to: number[];
 }
 
+/** D-S-6: the cells a figure could move to (`full`) and move to before firing (`half`). */
+export interface ReachView {
+  full: number[][];
+  half: number[][];
+}
+
 /**
  * C-8.3: an answer given, numbered in the campaign. `answer` is "yes"/"no", a count, a list of arms, a cell
  * label ("45-22") or, for mobilization, the cities by state. The moderator also sees whether it was `false` and
@@ -2158,6 +2186,249 @@ export interface SiegeOrder {
   type: "siege";
 }
 
+export interface SkirmishAmbushFireData {
+  figures: string[];
+  rule: string;
+  unit: string;
+}
+
+export interface SkirmishAmbushSprungData {
+  figures: Record<string, unknown>[];
+  rule: string;
+  side: string;
+  unit: string;
+}
+
+export interface SkirmishBlastData {
+  cause: string;
+  cell: number[];
+  rule: string;
+}
+
+/** D-S-9: the viewer's side chooses `count` of the `candidates` to take hits of `tier`, caused by `cause`. */
+export interface SkirmishDecisionView {
+  candidates: string[];
+  cause: string;
+  count: number;
+  owner: string;
+  tier: string;
+}
+
+export interface SkirmishDeployedData {
+  figures: Record<string, unknown>[];
+  held: string[];
+  rule: string;
+  side: string;
+}
+
+export interface SkirmishDeploymentData {
+  first: string;
+  rule: string;
+}
+
+export interface SkirmishDeploymentRevealedData {
+  figures: Record<string, unknown>[];
+  rule: string;
+  side: string;
+}
+
+/**
+ * A terrain element (D-S-2): its kind, its rectangle of cells, whether it is the objective, who placed it
+ * (`scenario`, a team, or `server`).
+ */
+export interface SkirmishElementView {
+  by: string;
+  h: number;
+  id: string;
+  kind: string;
+  objective: boolean;
+  w: number;
+  x: number;
+  y: number;
+}
+
+export interface SkirmishEnemyAppearedData {
+  figures: Record<string, unknown>[];
+  rule: string;
+  side: string;
+}
+
+export interface SkirmishEnemyMovedData {
+  facing: string | null;
+  figure: string;
+  from: number[] | null;
+  rule: string;
+  side: string;
+  stopped: string | null;
+  to: number[] | null;
+}
+
+export interface SkirmishEnemyOrderData {
+  action: string | null;
+  figures: string[];
+  orders_left: number;
+  rule: string;
+  side: string;
+}
+
+export interface SkirmishFigureHitData {
+  cause: string;
+  figure: string;
+  points?: Record<string, number>;
+  rule: string;
+  side: string;
+  status: string;
+}
+
+export interface SkirmishFigureMovedData {
+  facing: string;
+  figure: string;
+  from: number[];
+  path: number[][];
+  rule: string;
+  side: string;
+  spent: number;
+  stopped: string | null;
+  to: number[];
+}
+
+export interface SkirmishFigureRalliedData {
+  figure: string;
+  rule: string;
+  side: string;
+}
+
+/**
+ * A figure the viewer sees. Of its own side's (all, for the moderator and spectators) also whether it has
+ * been `ordered` this turn, is in `contact`, its fire `group` and the enemies it may not fire at.
+ */
+export interface SkirmishFigureView {
+  cells: number[][];
+  contact?: boolean | null;
+  facing: string;
+  group?: string | null;
+  id: string;
+  model: string;
+  no_fire_at?: string[] | null;
+  ordered?: boolean | null;
+  role: string;
+  side: string;
+  status: string;
+  unit: string;
+  vehicle: string | null;
+  weapon: string | null;
+  x: number;
+  y: number;
+}
+
+export interface SkirmishFireOrderData {
+  body: string;
+  group: boolean;
+  penalty: number;
+  rule: string;
+  side: string;
+  target: string;
+}
+
+export interface SkirmishGameOverData {
+  points: Record<string, number>;
+  reason: string;
+  rule: string;
+  turn: number;
+  winner: string | null;
+}
+
+export interface SkirmishGroupDissolvedData {
+  group: string;
+  reason: string;
+  rule: string;
+}
+
+export interface SkirmishGroupFormedData {
+  commander: string;
+  group: string;
+  members: string[];
+  rule: string;
+}
+
+export interface SkirmishGroupLeftData {
+  figures: string[];
+  group: string;
+  rule: string;
+}
+
+/** S-8.7: figures a commander leads together. */
+export interface SkirmishGroupView {
+  commander: string;
+  id: string;
+  members: string[];
+}
+
+export interface SkirmishHandToHandData {
+  fighters: number;
+  rule: string;
+  turn: number;
+}
+
+export interface SkirmishHitsByDefaultData {
+  flagged: boolean;
+  owner: string;
+  rule: string;
+}
+
+export interface SkirmishHitsChosenData {
+  by: string;
+  figures: string[];
+  owner: string;
+  rule: string;
+  tier: string;
+}
+
+export interface SkirmishHitsData {
+  cause: string;
+  figures: string[];
+  hits: number;
+  owner: string;
+  rule: string;
+  shooter: string;
+}
+
+export interface SkirmishHitsToChooseData {
+  candidates: string[];
+  count: number;
+  default: string[];
+  owner: string;
+  rule: string;
+  tier: string;
+}
+
+export interface SkirmishInitiativeData {
+  first: string;
+  rule: string;
+  turn: number;
+}
+
+export interface SkirmishJoinsFightData {
+  against: string;
+  figure: string;
+  rule: string;
+}
+
+export interface SkirmishMoraleData {
+  demoralised: boolean;
+  outcome: string;
+  rule: string;
+  side: string;
+  unit: string;
+}
+
+export interface SkirmishNextOrderData {
+  left: Record<string, number>;
+  rolled: boolean;
+  rule: string;
+  side: string;
+}
+
 /**
  * The skirmish side's legal orders now (server/skirmish/options.py: `legal_orders`): `orders` lists, per body
  * it may order, the actions, figures, reachable cells (full and half move) and targets, or the decision,
@@ -2169,6 +2440,288 @@ export interface SkirmishOptions {
   orders_left?: number | null;
   side: string;
   stage: string;
+}
+
+export interface SkirmishOrderGivenData {
+  action: string;
+  body?: string;
+  figures?: string[];
+  kind?: string;
+  orders_left: number;
+  rule: string;
+  side: string;
+}
+
+export interface SkirmishOrderPassedData {
+  rule: string;
+  side: string;
+}
+
+export interface SkirmishOrdersLostData {
+  orders: number;
+  reason: string;
+  rule: string;
+  side: string;
+}
+
+export interface SkirmishOrdersRolledData {
+  orders: Record<string, number>;
+  rule: string;
+}
+
+export interface SkirmishRandomFireData {
+  rule: string;
+  turn: number;
+  volleys: number;
+}
+
+/** D-S-15: who won, why, in which turn, and the sides' points. */
+export interface SkirmishResultView {
+  points: Record<string, number>;
+  reason: string;
+  turn: number;
+  winner: string | null;
+}
+
+export interface SkirmishRollData {
+  against?: string;
+  aspect?: string;
+  band?: string;
+  bonus?: number;
+  cause?: string;
+  cover?: number;
+  dice: number;
+  faces: number;
+  figure: string | null;
+  hits?: number;
+  lost?: number;
+  need?: number;
+  purpose: string;
+  range?: number;
+  result: number[];
+  side: string | null;
+  start?: number;
+  target?: string;
+  unit: string | null;
+  weapon?: string;
+  what?: string;
+}
+
+export interface SkirmishRulingData {
+  demoralised?: boolean;
+  figure?: string;
+  orders_left?: number;
+  rule?: string;
+  side?: string;
+  status?: string;
+  text?: string;
+  unit?: string;
+}
+
+/**
+ * Every number of the skirmish (D-S-*; a scenario's settings under the room's house rules), distances in
+ * cells; the weapons are the view's `weapons`.
+ */
+export interface SkirmishSettingsView {
+  ambush_distance: number;
+  ambush_zone: number;
+  attacker_zone: number;
+  choose_hits: boolean;
+  defender_zone: number;
+  deploy_distance: number;
+  fog: string;
+  grenade_need: number;
+  hard_cover: number;
+  height: number;
+  infantry_move: number;
+  knock_out_front: number;
+  knock_out_side: number;
+  melee_close_weapon: number;
+  melee_commander: number;
+  melee_contact: number;
+  melee_extra: number;
+  melee_max_rolls: number;
+  morale_commander: number;
+  morale_hold: number;
+  morale_losses: number[];
+  move_fire_penalty: number;
+  objective_radius: number;
+  obstacle_cost: number;
+  pickup_turns: number;
+  random_fire_penalty: number;
+  rough_cost: number;
+  six_hits_short: boolean;
+  soft_cover: number;
+  survive_on: number;
+  tank_rough_cost: number;
+  tank_turn_cost: number;
+  terrain_count: number | null;
+  terrain_margin: number;
+  turns: number;
+  width: number;
+}
+
+export interface SkirmishSideDeployedData {
+  rule: string;
+  side: string;
+}
+
+/**
+ * A side (public, D-GEN-1): the team playing it, its role and table edge, its order dice this turn (rolled,
+ * left, given: S-5.2) and its victory points.
+ */
+export interface SkirmishSideView {
+  deployed: boolean;
+  edge: string;
+  name: string;
+  nation: string;
+  orders_given: number;
+  orders_left: number;
+  orders_rolled: number;
+  points: number;
+  role: string;
+  team: string;
+}
+
+export interface SkirmishSkirmishStartedData {
+  name: string;
+  objective: string | null;
+  rule: string;
+  scenario: string;
+  sides: Record<string, unknown>[];
+  table: Record<string, unknown>;
+  turns: number;
+}
+
+export interface SkirmishSurvivalTestData {
+  down: number;
+  rule: string;
+  turn: number;
+}
+
+export interface SkirmishTableView {
+  elements: SkirmishElementView[];
+  height: number;
+  width: number;
+}
+
+export interface SkirmishTerrainByServerData {
+  count: number;
+  rule: string;
+}
+
+export interface SkirmishTerrainCountData {
+  count: number;
+  placer: string | null;
+  rule: string;
+}
+
+export interface SkirmishTerrainPlacedData {
+  element: Record<string, unknown>;
+  rule: string;
+}
+
+export interface SkirmishTerrainSkippedData {
+  kind: string;
+  rule: string;
+}
+
+/**
+ * A kind of ground (D-S-2, D-S-6, D-S-7): cover it gives, whether it blocks sight, the movement multiplier of
+ * a step into it for infantry and tanks (null: impassable), whether it is an obstacle (wall, hedge).
+ */
+export interface SkirmishTerrainView {
+  blocks: boolean;
+  cover: number;
+  infantry_cost: number;
+  obstacle: boolean;
+  tank_cost: number | null;
+}
+
+export interface SkirmishTurnStartedData {
+  rule: string;
+  turn: number;
+  turns: number;
+}
+
+/**
+ * A unit of the viewer's side (S-8): its commander, members and sub-units, its strength at the start, figures
+ * lost, morale (D-S-12), whether ordered this turn, and the members in its commander's cohesion (S-8.3).
+ */
+export interface SkirmishUnitView {
+  children: string[];
+  commander: string | null;
+  demoralised: boolean;
+  id: string;
+  in_cohesion: string[];
+  kind: string;
+  lost: number;
+  members: string[];
+  name: string;
+  ordered: boolean;
+  parent: string | null;
+  start: number;
+}
+
+/**
+ * A skirmish room's state for one viewer class. Everyone: the table and its terrain kinds, the settings and
+ * weapons, the stage and turn, whose order it is (`next`, `active`), the sides and their order dice, the hits a
+ * side is choosing, the result. The figures the viewer sees (the moderator and spectators all, a side its own
+ * and the enemies it sees now: D-S-7, never a held-back ambush: D-S-13), its side's units, groups, hits to
+ * choose (`decision`) and dropped weapons, where it `last_seen` enemies, and for the side to order now the
+ * `reach` of its figures free to act and the ambushes it may spring (unit → figure → cell).
+ */
+export interface SkirmishView {
+  active: string[];
+  ambushes: Record<string, Record<string, number[]>> | null;
+  decision: SkirmishDecisionView | null;
+  dropped: DroppedWeaponView[];
+  figures: SkirmishFigureView[];
+  fog: string;
+  groups: SkirmishGroupView[];
+  hits_pending: HitsPendingView | null;
+  initiative: string | null;
+  kind: "skirmish";
+  last_seen: Record<string, LastSeenView>;
+  next: string | null;
+  objective: string | null;
+  reach: Record<string, ReachView> | null;
+  result: SkirmishResultView | null;
+  scenario: string;
+  settings: SkirmishSettingsView;
+  sides: SkirmishSideView[];
+  stage: string;
+  table: SkirmishTableView;
+  terrain: Record<string, SkirmishTerrainView>;
+  terrain_left: number;
+  terrain_next: string | null;
+  turn: number;
+  turns: number;
+  units: SkirmishUnitView[];
+  weapons: Record<string, WeaponView>;
+}
+
+export interface SkirmishWeaponDroppedData {
+  cell: number[];
+  figure: string;
+  rule: string;
+  unit: string;
+  until_turn: number;
+  weapon: string;
+}
+
+export interface SkirmishWeaponLostData {
+  cell: number[];
+  rule: string;
+  unit: string;
+  weapon: string;
+}
+
+export interface SkirmishWeaponTakenUpData {
+  dropped: string;
+  figure: string;
+  rule: string;
+  weapon: string;
 }
 
 /**
@@ -2316,6 +2869,29 @@ export interface View {
   server_ms: number;
   state: Record<string, unknown>;
   t: "view";
+}
+
+/**
+ * A weapon (D-S-8, D-S-14): short and long range in cells, dice and the number needed at each, the dice
+ * without an assistant, the minimum range, and what it does (blast, indirect fire, harms vehicles, fires at
+ * random, crew-served, close combat).
+ */
+export interface WeaponView {
+  blast: boolean;
+  close_combat: boolean;
+  crew_served: boolean;
+  dice_alone: number | null;
+  dice_long: number;
+  dice_short: number;
+  harms_vehicles: boolean;
+  indirect: boolean;
+  long: number;
+  min_range: number;
+  name: string;
+  need_long: number;
+  need_short: number;
+  random_fire: boolean;
+  short: number;
 }
 
 /** Answer to a good `hello`: who the session is and which rooms it may join. */

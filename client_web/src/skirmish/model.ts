@@ -1,8 +1,10 @@
-/** The skirmish's view as the server sends it (server/skirmish/view.py, docs/skirmish.md "Views and events"), read
- * tolerantly: the 40 × 30 table and its terrain, the figures this viewer may see (their weapon, unit, status), the
- * units with their cohesion, the sides' order dice, whose order it is, the hits to choose and the move range of the
- * side to order. The client judges nothing: ranges and costs come from the server. */
-import { isObj, listOf, num, str, type Obj } from "../read";
+/** The skirmish's view as the server sends it: the protocol's `SkirmishView` (server/skirmish/view.py,
+ * shared/protocol/skirmish_views.py, generated into ../net/protocol.ts; docs/skirmish.md "Views and events"): the
+ * 40 × 30 table and its terrain, the figures this viewer may see (their weapon, unit, status), the units with their
+ * cohesion, the sides' order dice, whose order it is, the hits to choose and the move range of the side to order.
+ * The client judges nothing: ranges and costs come from the server. Before the room's first view the model is an
+ * empty table. */
+import type { SkirmishFigureView, SkirmishView } from "../net/protocol";
 
 export type Cell = [number, number];
 
@@ -53,67 +55,61 @@ export interface SkirmishModel {
   infantryMove: number;
 }
 
-const cell = (v: unknown): Cell | null => (Array.isArray(v) && typeof v[0] === "number" && typeof v[1] === "number" ? [v[0], v[1]] : null);
-const cells = (v: unknown): Cell[] => (Array.isArray(v) ? v.map(cell).filter((c): c is Cell => c !== null) : []);
-const strs = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
+const cell = (v: readonly number[]): Cell => [v[0] ?? 0, v[1] ?? 0];
 
-function figure(o: Obj): Figure {
+/** A room's `state` as the skirmish's view, or null before one has come. */
+export function skirmishView(state: unknown): SkirmishView | null {
+  const v = state as Partial<SkirmishView> | null;
+  return v && typeof v === "object" && v.kind === "skirmish" && v.table && Array.isArray(v.figures) ? (v as SkirmishView) : null;
+}
+
+/** The model of a room whose view has not come yet: the default 40 × 30 table (D-S-1), empty. */
+export function emptySkirmish(): SkirmishModel {
   return {
-    id: str(o.id), side: str(o.side), unit: str(o.unit), role: str(o.role), weapon: typeof o.weapon === "string" ? o.weapon : null,
-    model: str(o.model), vehicle: typeof o.vehicle === "string" ? o.vehicle : null, x: num(o.x) ?? 0, y: num(o.y) ?? 0,
-    facing: str(o.facing, "n"), cells: cells(o.cells), status: str(o.status, "in_action"), ordered: o.ordered === true,
-    contact: o.contact === true, group: typeof o.group === "string" ? o.group : null, own: "ordered" in o,
+    scenario: "", width: 40, height: 30, elements: [], objective: null, stage: "", turn: 0, turns: 8, initiative: null,
+    active: [], next: null, terrainLeft: 0, terrainNext: null, sides: [], result: null, figures: [], units: [],
+    decision: null, hitsPending: null, lastSeen: [], reach: null, ambushes: new Map(), terrain: new Map(), infantryMove: 4,
   };
 }
 
-export function readSkirmish(state: Record<string, unknown>): SkirmishModel {
-  const table = isObj(state.table) ? state.table : {};
-  const settings = isObj(state.settings) ? state.settings : {};
-  const reach = isObj(state.reach)
-    ? new Map(Object.entries(state.reach).filter(([, r]) => isObj(r)).map(([id, r]) => [id, { full: cells((r as Obj).full), half: cells((r as Obj).half) }]))
-    : null;
-  const terrain = new Map<string, TerrainKind>();
-  if (isObj(state.terrain)) for (const [k, v] of Object.entries(state.terrain)) {
-    if (isObj(v)) terrain.set(k, { cover: num(v.cover) ?? 0, blocks: v.blocks === true, infantryCost: num(v.infantry_cost) ?? 1, obstacle: v.obstacle === true });
-  }
-  const d = isObj(state.decision) ? state.decision : null;
-  const hp = isObj(state.hits_pending) ? state.hits_pending : null;
-  const r = isObj(state.result) ? state.result : null;
+function figure(f: SkirmishFigureView): Figure {
   return {
-    scenario: str(state.scenario),
-    width: num(table.width) ?? 40,
-    height: num(table.height) ?? 30,
-    elements: listOf(table.elements).map((e) => ({ id: str(e.id), kind: str(e.kind), x: num(e.x) ?? 0, y: num(e.y) ?? 0, w: num(e.w) ?? 1, h: num(e.h) ?? 1, objective: e.objective === true })),
-    objective: typeof state.objective === "string" ? state.objective : null,
-    stage: str(state.stage),
-    turn: num(state.turn) ?? 0,
-    turns: num(state.turns) ?? 8,
-    initiative: typeof state.initiative === "string" ? state.initiative : null,
-    active: strs(state.active),
-    next: typeof state.next === "string" ? state.next : null,
-    terrainLeft: num(state.terrain_left) ?? 0,
-    terrainNext: typeof state.terrain_next === "string" ? state.terrain_next : null,
-    sides: listOf(state.sides).map((s) => ({
-      team: str(s.team), name: str(s.name), nation: str(s.nation), role: str(s.role), edge: str(s.edge),
-      ordersRolled: num(s.orders_rolled) ?? 0, ordersLeft: num(s.orders_left) ?? 0, ordersGiven: num(s.orders_given) ?? 0,
-      deployed: s.deployed === true, points: num(s.points) ?? 0,
+    id: f.id, side: f.side, unit: f.unit, role: f.role, weapon: f.weapon, model: f.model, vehicle: f.vehicle, x: f.x, y: f.y,
+    facing: f.facing, cells: f.cells.map(cell), status: f.status, ordered: f.ordered === true, contact: f.contact === true,
+    group: f.group ?? null, own: f.ordered !== undefined,
+  };
+}
+
+/** The skirmish room's state read into the model; an empty table until a view has come. */
+export function readSkirmish(state: unknown): SkirmishModel {
+  const v = skirmishView(state);
+  return v ? readSkirmishView(v) : emptySkirmish();
+}
+
+export function readSkirmishView(v: SkirmishView): SkirmishModel {
+  const r = v.result;
+  return {
+    scenario: v.scenario, width: v.table.width, height: v.table.height,
+    elements: v.table.elements.map((e) => ({ id: e.id, kind: e.kind, x: e.x, y: e.y, w: e.w, h: e.h, objective: e.objective })),
+    objective: v.objective, stage: v.stage, turn: v.turn, turns: v.turns, initiative: v.initiative, active: v.active, next: v.next,
+    terrainLeft: v.terrain_left, terrainNext: v.terrain_next,
+    sides: v.sides.map((s) => ({
+      team: s.team, name: s.name, nation: s.nation, role: s.role, edge: s.edge, ordersRolled: s.orders_rolled,
+      ordersLeft: s.orders_left, ordersGiven: s.orders_given, deployed: s.deployed, points: s.points,
     })),
-    result: r ? { winner: typeof r.winner === "string" ? r.winner : null, reason: str(r.reason), turn: num(r.turn) ?? 0 } : null,
-    figures: listOf(state.figures).map(figure),
-    units: listOf(state.units).map((u) => ({
-      id: str(u.id), name: str(u.name), kind: str(u.kind), parent: typeof u.parent === "string" ? u.parent : null,
-      commander: typeof u.commander === "string" ? u.commander : null, members: strs(u.members), children: strs(u.children),
-      start: num(u.start) ?? 0, lost: num(u.lost) ?? 0, demoralised: u.demoralised === true, ordered: u.ordered === true,
-      inCohesion: strs(u.in_cohesion),
+    result: r ? { winner: r.winner, reason: r.reason, turn: r.turn } : null,
+    figures: v.figures.map(figure),
+    units: v.units.map((u) => ({
+      id: u.id, name: u.name, kind: u.kind, parent: u.parent, commander: u.commander, members: u.members, children: u.children,
+      start: u.start, lost: u.lost, demoralised: u.demoralised, ordered: u.ordered, inCohesion: u.in_cohesion,
     })),
-    decision: d ? { owner: str(d.owner), candidates: strs(d.candidates), count: num(d.count) ?? 0, tier: str(d.tier), cause: str(d.cause) } : null,
-    hitsPending: hp ? { owner: str(hp.owner), count: num(hp.count) ?? 0, tier: str(hp.tier) } : null,
-    lastSeen: isObj(state.last_seen) ? Object.entries(state.last_seen).filter(([, v]) => isObj(v)).map(([id, v]) => ({ id, x: num((v as Obj).x) ?? 0, y: num((v as Obj).y) ?? 0, turn: num((v as Obj).turn) ?? 0 })) : [],
-    reach,
-    ambushes: new Map(isObj(state.ambushes) ? Object.entries(state.ambushes).filter(([, v]) => isObj(v)).map(([u, v]) =>
-      [u, new Map(Object.entries(v as Obj).map(([f, c]) => [f, cell(c)]).filter((e): e is [string, Cell] => e[1] !== null))]) : []),
-    terrain,
-    infantryMove: num(settings.infantry_move) ?? 4,
+    decision: v.decision ? { ...v.decision } : null,
+    hitsPending: v.hits_pending ? { ...v.hits_pending } : null,
+    lastSeen: Object.entries(v.last_seen).map(([id, s]) => ({ id, x: s.x, y: s.y, turn: s.turn })),
+    reach: v.reach ? new Map(Object.entries(v.reach).map(([id, r]) => [id, { full: r.full.map(cell), half: r.half.map(cell) }])) : null,
+    ambushes: new Map(Object.entries(v.ambushes ?? {}).map(([u, places]) => [u, new Map(Object.entries(places).map(([f, c]) => [f, cell(c)]))])),
+    terrain: new Map(Object.entries(v.terrain).map(([k, t]) => [k, { cover: t.cover, blocks: t.blocks, infantryCost: t.infantry_cost, obstacle: t.obstacle }])),
+    infantryMove: v.settings.infantry_move,
   };
 }
 
