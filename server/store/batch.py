@@ -4,7 +4,8 @@ pipelined round trip (Redis), and each writer is answered only once its own writ
 A write waits in a queue; the first one starts the flusher, which runs at the next turn of the event loop and takes
 everything queued by then. While a flush is under way (a thread doing the fsync, a pipeline waiting for Redis's
 reply) the next writes queue up, and are taken together as soon as it returns: the groups grow with the store's
-latency, and a lone write waits no longer than its own flush.
+latency, and a lone write waits no longer than its own flush. With `in_flight` above 1, that many flushers take
+turns, each with what was queued when it looked.
 """
 
 from __future__ import annotations
@@ -23,11 +24,14 @@ class GroupCommit(Generic[T]):
     """`grouped` False (--no-group-commit): each write is flushed on its own as it comes, through the same `flush`
     (the benchmark's baseline: one fsync, one round trip, per command)."""
 
-    def __init__(self, flush: Flush[T], *, grouped: bool = True):
+    def __init__(self, flush: Flush[T], *, grouped: bool = True, in_flight: int = 1):
         self._flush = flush
         self.grouped = grouped
+        self.in_flight = in_flight
+        """Flushes under way at once. 1 for the embedded store (its groups go out one after the other anyway);
+        more for Redis, where a group waiting for its reply held back every command that came meanwhile."""
         self._queued: list[tuple[T, asyncio.Future[None]]] = []
-        self._flusher: asyncio.Task[None] | None = None
+        self._flushers: set[asyncio.Task[None]] = set()
         self.groups = 0
         """Flushes so far (with `writes`: the mean group size; /metrics shows both)."""
         self.writes = 0
@@ -44,8 +48,8 @@ class GroupCommit(Generic[T]):
             return
         done = asyncio.get_running_loop().create_future()
         self._queued.append((item, done))
-        if self._flusher is None:
-            self._flusher = asyncio.create_task(self._run())
+        if len(self._flushers) < self.in_flight:
+            self._flushers.add(asyncio.create_task(self._run()))
         await done
 
     async def _run(self) -> None:
@@ -63,8 +67,8 @@ class GroupCommit(Generic[T]):
                 self.groups += 1
                 self.writes += len(group)
                 _answer(group, outcomes)
-        finally:
-            self._flusher = None
+        finally:  # at once, not in a done callback: a write queued before that ran would find no flusher coming
+            self._flushers.discard(asyncio.current_task())
 
 
 def _answer(group: list[tuple[T, asyncio.Future[None]]], outcomes: Sequence[BaseException | None]) -> None:
