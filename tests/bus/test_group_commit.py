@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -143,3 +144,49 @@ async def test_redis_appends_of_many_rooms_go_in_one_pipeline_each_checked_by_th
     )
     assert outcomes[0] is None and isinstance(outcomes[1], Fenced) and isinstance(outcomes[2], LogConflict)
     assert await log.read("c-held2", 0) == []
+
+
+async def test_group_commit_queue_groups_a_moment_and_never_strands_a_write() -> None:
+    """The queue alone (server/store/batch.py): the writes of one moment are one group; the next write after a
+    group's answer starts a flush of its own (a flusher ending must not leave it waiting); with `in_flight` 2 a
+    second group goes out while the first waits, never a third."""
+    from server.store.batch import GroupCommit
+
+    groups: list[list[int]] = []
+    running, most = 0, 0
+    gate = asyncio.Event()
+
+    async def flush(items: Sequence[int]) -> list[BaseException | None]:
+        nonlocal running, most
+        groups.append(list(items))
+        running += 1
+        most = max(most, running)
+        await gate.wait()
+        running -= 1
+        return [None if i % 7 else ValueError(i) for i in items]
+
+    commits: GroupCommit[int] = GroupCommit(flush, in_flight=2)
+    gate.set()
+    outcomes = await asyncio.gather(*(commits.write(i) for i in range(1, 11)), return_exceptions=True)
+    assert groups == [list(range(1, 11))] and isinstance(outcomes[6], ValueError) and outcomes.count(None) == 9
+    alone: GroupCommit[int] = GroupCommit(flush)  # in_flight 1, as the embedded store's
+
+    async def one_after_the_other() -> None:  # each its own flush, none stranded
+        for i in (11, 12, 13):
+            await alone.write(i)
+
+    await asyncio.wait_for(one_after_the_other(), 1)
+    assert groups[-3:] == [[11], [12], [13]]
+    gate.clear()
+    first = asyncio.gather(*(commits.write(i) for i in range(20, 23)), return_exceptions=True)
+    await asyncio.sleep(0.01)
+    second = asyncio.gather(*(commits.write(i) for i in range(30, 33)), return_exceptions=True)
+    await asyncio.sleep(0.01)
+    third = asyncio.gather(*(commits.write(i) for i in range(40, 43)), return_exceptions=True)
+    await asyncio.sleep(0.01)
+    assert groups[-2:] == [[20, 21, 22], [30, 31, 32]] and most == 2  # the third waits for a flusher
+    gate.set()
+    done = await asyncio.wait_for(asyncio.gather(first, second, third), 1)
+    assert groups[-1] == [40, 41, 42] and most == 2
+    assert [[type(x).__name__ for x in d] for d in done] == [["NoneType", "ValueError", "NoneType"], ["NoneType"] * 3,
+                                                            ["NoneType", "NoneType", "ValueError"]]  # 21, 42: refused
