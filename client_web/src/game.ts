@@ -678,7 +678,7 @@ export class GamePage {
         const mine = team !== null && (team === b.attacker || team === b.defender);
         const contact = b.status === "contact";
         const quick = b.raw.quick;
-        const quickBy = b.status === "running" && quick && typeof quick === "object" && "offered_by" in quick ? String(quick.offered_by) : null;
+        const quickBy = b.status === "running" && quick ? quick.offered_by : null;
         return h("li", {},
           `${this.names(id).place(b.raw.cell ?? [b.cell.x, b.cell.y])} · ${teamWord(b.attacker)} × ${teamWord(b.defender)} · ${kindWord(b.kind)} · ${statusWord(b.status)} `,
           this.rooms.includes(room) ? h("button", { onclick: () => { this.current = room; this.replayAt = null; this.renderAll(); } }, t("lobby.open")) : null,

@@ -133,6 +133,95 @@ class ReconAnswerView(_Shape):
     truth: Any = None
 
 
+class PeaceProposalView(_Shape):
+    """C-10.2, C-10.3: a peace proposal, numbered in the campaign: who offered it `to` whom, in which turn, the
+    `kind` (the current position, or a compromise with its `border`: [cell, the team it goes to] pairs), and its
+    `status` (open, accepted, rejected)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    number: int
+    from_: str = Field(alias="from")
+    to: str
+    kind: str
+    turn: int
+    border: list[tuple[Cell, str]]
+    status: str
+
+
+class PenaltyView(_Shape):
+    """C-1.10 and the like: penalty points charged to a team, with the rule, the reason and the turn."""
+
+    team: str
+    points: int
+    rule: str
+    reason: str
+    turn: int
+
+
+class InterdictionView(_Shape):
+    """C-9.7: a cut-off fire laid on `cell` by a team's artillery unit (`by`), its `fraction`, in `turn`."""
+
+    cell: Cell
+    team: str
+    fraction: float
+    by: str
+    turn: int
+
+
+class DefeatView(_Shape):
+    """C-10.1: when a team was defeated and how its war ended."""
+
+    turn: int
+    end: str
+
+
+class ContinentalResultView(_Shape):
+    """C-10.1, C-10.2: how the campaign ended (`end`: capitulation, annihilation, territory, peace …), the winner
+    (null: none, a peace), in which turn, and the teams' victory points."""
+
+    winner: str | None
+    end: str
+    turn: int
+    scores: dict[str, int]
+
+
+class ClockSettingsView(_Shape):
+    """C-1.9, C-5.2 (`rule`): the thinking time the room's clocks give per turn in seconds (the planning phase's
+    whole, null: no clock), whether unused time carries over, and the mediator's own at level 3."""
+
+    per_turn: float | None
+    accumulate: bool
+    mediator: float | None = None
+    rule: str
+
+
+class InterventionsView(_Shape):
+    """C-9.4: the turns the moderator intervened in, and whether interventions are limited."""
+
+    turns: list[int]
+    limited: bool
+
+
+class EchelonView(_Shape):
+    """A first-echelon army as another side is told of it: at deployment (C-6.2) its `zone` (south-west and
+    north-east cells) and number of `corps`; during the war (C-8.1) its number of `divisions`."""
+
+    army: str
+    zone: list[Cell] | None = None
+    corps: int | None = None
+    divisions: int | None = None
+
+
+class StandingInformationView(_Shape):
+    """C-6.2, C-8.1: what every side is told of another: its covering troops' cells, its first-echelon armies,
+    the names of its other armies."""
+
+    covering_troops: list[Cell]
+    first_echelon: list[EchelonView]
+    other_armies: list[str]
+
+
 class ContinentalTablesView(_Shape):
     """C-T4, D-C-2 (`rule`): km per turn by ground (and `road`, `track_<ground>`) and arm — a number, null
     (impassable) or "tracks" (only along tracks) — and the turns a river crossing takes by arm (null: none)."""
@@ -145,9 +234,10 @@ class ContinentalTablesView(_Shape):
 class ContinentalView(_Shape):
     """A Continental War room's state for one viewer class. Every viewer: the campaign's settings and phase, the
     map, control of cities, closures, penalties, peace and the result. The moderator and spectators also see every
-    `units`, `armies`, `interdictions` and `proposals` (the moderator the orders waiting, reconnaissance and the
-    rest); a team its own `units`, the `enemy_units` it has found, its own armies, answers, reconnaissance quota,
-    orders waiting (`pending`, level 3), and `standing_information` about the others once at war (C-8.1).
+    `units`, `armies` (team → army → its units), `interdictions` and `proposals` (the moderator the orders
+    waiting, reconnaissance and the rest); a team its own `units`, the `enemy_units` it has found, its own
+    armies, answers, reconnaissance quota, orders waiting (`pending`, level 3), and `standing_information` about
+    the others once at war (C-8.1).
     `tables.speeds_km` and `river_crossing_turns` price a path (C-T4, D-C-2)."""
 
     scenario: str
@@ -167,28 +257,28 @@ class ContinentalView(_Shape):
     violators: list[str]
     control: dict[str, str]
     closures: dict[str, dict[str, int]]
-    penalties: list[dict[str, Any]]
+    penalties: list[PenaltyView]
     peace_pairs: list[list[str]]
-    result: dict[str, Any] | None
+    result: ContinentalResultView | None
     map: ContinentalMapView
-    prisoners: dict[str, Any]
-    defeated: dict[str, Any]
-    clock: dict[str, Any] | None
+    prisoners: dict[str, int]
+    defeated: dict[str, DefeatView]
+    clock: ClockSettingsView | None
     tables: ContinentalTablesView
     units: list[ContinentalUnitView] | None = None
     enemy_units: list[ContinentalUnitView] | None = None
-    armies: dict[str, Any] | None = None
-    interdictions: list[dict[str, Any]] | None = None
-    proposals: list[dict[str, Any]] | None = None
+    armies: dict[str, dict[str, list[str]]] | None = None
+    interdictions: list[InterdictionView] | None = None
+    proposals: list[PeaceProposalView] | None = None
     answers: list[ReconAnswerView] | None = None
     recon: ReconBudgetView | dict[str, ReconBudgetView] | None = None
     pending: dict[str, Any] | list[dict[str, Any]] | None = None
     regulations: dict[str, Any] | None = None
-    reserves: dict[str, Any] | None = None
-    mobilization: dict[str, Any] | list[Any] | None = None
-    interventions: dict[str, Any] | None = None
-    deployment_report: dict[str, Any] | None = None
-    standing_information: dict[str, Any] | None = None
+    reserves: dict[str, list[tuple[str, int]]] | None = None
+    mobilization: dict[str, list[str]] | list[str] | None = None
+    interventions: InterventionsView | None = None
+    deployment_report: dict[str, StandingInformationView] | None = None
+    standing_information: dict[str, StandingInformationView] | None = None
 
 
 # --- the Napoleonic campaign ----------------------------------------------------------------------------------------
@@ -284,6 +374,60 @@ class NapoleonicArmyView(_Shape):
     retreat: RetreatView | None = None
 
 
+class SecretModuleView(_Shape):
+    """D-N-14: the player who goes to the secret module, for how many minutes, and why."""
+
+    player: str | None
+    minutes: float
+    reason: str
+
+
+class GeneralFateView(_Shape):
+    """N-VICTORY-3, D-N-14: the losing army's general: killed, captured or survived (the player of a killed or
+    captured one goes to the secret module)."""
+
+    army: str
+    general: str
+    team: str
+    player: str | None
+    fate: str
+    secret_module: SecretModuleView | None = None
+
+
+class ArmyAfterBattleView(_Shape):
+    """An army of the battle after it: its status, where it stood (`from`) and stands, its units left."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    army: str
+    team: str
+    status: str
+    from_: Cell = Field(alias="from")
+    cell: Cell
+    units: int
+
+
+class NapoleonicBattleResultView(_Shape):
+    """D-L-1, N-VICTORY-1 … 4: a battle's outcome on the campaign map: who won and why, `how` it was decided
+    (battle room, quick resolution, capitulation, ruling), the units destroyed and taken prisoner by team, the
+    armies after it and the losing general's fate."""
+
+    winner: str
+    loser: str
+    reason: str
+    how: str
+    destroyed: dict[str, list[str]]
+    prisoners: dict[str, list[str]]
+    armies: list[ArmyAfterBattleView]
+    general: GeneralFateView | None
+
+
+class QuickOfferView(_Shape):
+    """D-L-2: a quick resolution offered by a team, waiting for the other's answer."""
+
+    offered_by: str
+
+
 class NapoleonicBattleView(_Shape):
     """A battle on the campaign map: `status` contact (the defender answers, N-START-3), running (its room is
     open), declined or over; `armies` and `reinforcements` by team; `quick` a quick resolution's state (D-L-2)."""
@@ -296,8 +440,8 @@ class NapoleonicBattleView(_Shape):
     defender: str
     armies: dict[str, list[str]]
     reinforcements: dict[str, list[str]]
-    quick: dict[str, Any] | None
-    result: dict[str, Any] | None
+    quick: QuickOfferView | None
+    result: NapoleonicBattleResultView | None
 
 
 class NapoleonicSiegeView(_Shape):

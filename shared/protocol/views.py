@@ -150,6 +150,55 @@ class StormView(_Shape):
     ladders: dict[str, int] | None = None
 
 
+class BattleResultUnitView(_Shape):
+    """A unit after the battle (N-MORALE-7, D-N-14): its status (in_line, destroyed, prisoner, taken …), morale,
+    loss tolerance, guns and losses, whether it arrived on the field; in a storm whether it was a howitzer or a
+    fortress gun (N-SIEGE-9)."""
+
+    id: str
+    side: str
+    type: str
+    status: str
+    morale: int | None
+    loss_tolerance: int
+    guns: int
+    losses: float
+    arrived: bool
+    howitzer: bool | None = None
+    fortress_gun: bool | None = None
+
+
+class StormOutcomeView(_Shape):
+    """N-SIEGE-7, N-SIEGE-8: the storm's outcome: the fortress, the winner's role (besieger, garrison), whether it
+    capitulated, the terms (pending while they are agreed), the units still in the town, the howitzers."""
+
+    fortress: str
+    winner_role: str
+    capitulated: bool
+    terms: str | None
+    in_town: list[str]
+    howitzers: list[str]
+
+
+class BattleResultView(_Shape):
+    """D-L-1, N-VICTORY-1 … 4: the battle's result, what the campaign consumes: the winner and loser, why and in
+    which turn, who retreats (null: nobody, a stormed garrison) and how far, the losing general and whether he
+    fell, every unit after the battle, prisoners and guns taken by team; a storm's `siege` outcome."""
+
+    winner: str
+    loser: str
+    reason: str
+    turn: int
+    retreats: str | None
+    retreat_cells: int
+    general: str
+    general_killed: bool
+    units: list[BattleResultUnitView]
+    prisoners: dict[str, list[str]]
+    guns_taken: dict[str, int]
+    siege: StormOutcomeView | None = None
+
+
 class BattleView(_Shape):
     """A battle room's state for one viewer class. `active`: the side in its order phase (null once over);
     `characteristics`: the rules' values of the unit types on the field and their formations (issue 14); `siege`:
@@ -163,7 +212,7 @@ class BattleView(_Shape):
     phase: int
     active: str | None
     sides: list[BattleSideView]
-    result: dict[str, Any] | None
+    result: BattleResultView | None
     hidden: bool
     characteristics: CharacteristicsView
     units: list[BattleUnitView]

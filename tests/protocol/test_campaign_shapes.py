@@ -122,3 +122,56 @@ def test_drill_views_and_events_have_the_protocols_shapes_issue_14() -> None:
         state, events = engine.moderate(state, {"type": "note", "text": "well drilled"})
         check(events, DRILL_EVENTS, seen)
     assert set(DRILL_EVENTS) - {"counter_spotted"} <= seen
+
+
+def test_continental_views_of_peace_proposals_a_cutoff_fire_and_a_capitulation_issue_14() -> None:
+    """What the played campaigns rarely reach: a compromise proposal with its border (C-10.3), a cut-off fire
+    (C-9.7d), penalties (C-10.5) and a defeated team (C-10.1)."""
+    from tests.continental.helpers import BLUE, ENGINE, RED, end, order, place, start
+
+    def views(state: Any) -> None:
+        for viewer in VIEWERS:
+            ContinentalView.model_validate(ENGINE.view(state, viewer))
+
+    s = start(1)
+    ad = place(s, "red", "AD", (41, 22), facing="E")
+    place(s, "red", "RD", (43, 18), facing="E", uid="rA")
+    place(s, "blue", "RD", (56, 20), uid="bA")
+    s, _ = order(s, RED, type="strike", unit=ad, target=[44, 22], mode="cutoff")
+    s, _ = order(s, RED, type="move", unit="rA", path=[[44, 18]])  # red is the aggressor
+    s, _ = order(s, RED, type="propose_peace", to="blue", kind="compromise",
+                 border=[[[44, 18], "blue"], [[45, 19], "red"]])
+    views(s)
+    view = ContinentalView.model_validate(ENGINE.view(s, "team:blue"))
+    assert view.proposals and view.proposals[0].border[0] == ([44, 18], "blue")
+    assert ContinentalView.model_validate(ENGINE.view(s, MODERATOR)).interdictions
+    assert view.penalties
+    s, _ = end(s, "red")
+    s, _ = order(s, BLUE, type="capitulate")
+    views(s)
+    over = ContinentalView.model_validate(ENGINE.view(s, PUBLIC))
+    assert over.defeated and over.result is not None and over.result.end == "capitulation"
+
+
+def test_napoleonic_views_of_a_quick_resolution_offered_D_L_2_issue_14() -> None:
+    engine = NapoleonicEngine()
+    seen: set[str] = set()
+    offered: list[str] = []
+
+    def referee(state: Any, seen: set[str]) -> Any:
+        for battle in sorted(state.battles.values(), key=lambda b: int(b.id)):
+            if battle.status == RUNNING and battle.quick is None:
+                try:
+                    state, events = engine.apply(state, Actor(f"{battle.attacker}-1", battle.attacker, 1),
+                                                 {"type": "offer_quick", "battle": battle.id})
+                except RuleError:
+                    continue
+                check(events, NAPOLEONIC_EVENTS, seen)
+                for viewer in VIEWERS:
+                    view = NapoleonicView.model_validate(engine.view(state, viewer))
+                    offered.extend(b.quick.offered_by for b in view.battles if b.quick is not None)
+        return state
+
+    state, _ = engine.setup({"scenario": "napoleonic", "teams": ["red", "blue"]}, 1)
+    play(engine, state, NapoleonicView, NAPOLEONIC_EVENTS, seen, turns=8, referee=referee)
+    assert offered

@@ -39,3 +39,16 @@ def test_storm_views_have_the_protocols_shape_issue_14() -> None:
     for viewer in VIEWERS:
         view = BattleView.model_validate(engine.view(state, viewer))
         assert view.kind == "siege" and view.siege is not None
+
+
+def test_a_stormed_fortress_result_has_the_protocols_shape_issue_14() -> None:
+    """The golden storm of Dresden, replayed to the garrison's capitulation: the result with its siege outcome
+    (N-SIEGE-7, N-SIEGE-8) validates for every viewer."""
+    from server.core.replay import loads, replay
+    from tests.napoleonic.siege.test_golden import GOLDEN
+
+    engine = SiegeEngine()
+    state, _ = replay(loads((GOLDEN / "storm.replay.json").read_text(encoding="utf-8")), engine)
+    for viewer in VIEWERS:
+        view = BattleView.model_validate(engine.view(state, viewer))
+        assert view.result is not None and view.result.siege is not None and view.result.siege.capitulated

@@ -1,6 +1,6 @@
 /** The battle as the client draws it, read from the battle room's projected state: the protocol's `BattleView`
  * (shared/protocol/views.py, generated into ../net/protocol.ts; see docs/client.md). */
-import type { BattleUnitView, BattleView } from "../net/protocol";
+import type { BattleResultView, BattleUnitView, BattleView } from "../net/protocol";
 import { FIELD, FORMATION_SIZE, footprint, type Cell } from "./geometry";
 
 export interface BattleUnit {
@@ -37,7 +37,7 @@ export interface BattleModel {
   active: string[];
   phase: string;
   spectators: number | null;
-  result: Record<string, unknown> | null;
+  result: BattleResultView | null;
   sides: string[];
   /** a siege storm's fortress (N-SIEGE-5): who besieges and who holds it, breaches and forts; null in a field battle */
   siege: { fortress: string; besieger: string; garrison: string; breaches: number; forts: number; guns: number } | null;

@@ -54,6 +54,18 @@ export interface Appoint {
   type: "appoint";
 }
 
+/** An army of the battle after it: its status, where it stood (`from`) and stands, its units left. */
+export interface ArmyAfterBattleView {
+  army: string;
+  /** [x, y], y north */
+  cell: number[];
+  /** [x, y], y north */
+  from: number[];
+  status: string;
+  team: string;
+  units: number;
+}
+
 /** A campaign army's options (`unit` the army's id; null: the team's — the armies it may order). */
 export interface ArmyOptions {
   active: boolean;
@@ -161,6 +173,45 @@ export interface BattleOverData {
   winner: string;
 }
 
+/**
+ * A unit after the battle (N-MORALE-7, D-N-14): its status (in_line, destroyed, prisoner, taken …), morale,
+ * loss tolerance, guns and losses, whether it arrived on the field; in a storm whether it was a howitzer or a
+ * fortress gun (N-SIEGE-9).
+ */
+export interface BattleResultUnitView {
+  arrived: boolean;
+  fortress_gun?: boolean | null;
+  guns: number;
+  howitzer?: boolean | null;
+  id: string;
+  loss_tolerance: number;
+  losses: number;
+  morale: number | null;
+  side: string;
+  status: string;
+  type: string;
+}
+
+/**
+ * D-L-1, N-VICTORY-1 … 4: the battle's result, what the campaign consumes: the winner and loser, why and in
+ * which turn, who retreats (null: nobody, a stormed garrison) and how far, the losing general and whether he
+ * fell, every unit after the battle, prisoners and guns taken by team; a storm's `siege` outcome.
+ */
+export interface BattleResultView {
+  general: string;
+  general_killed: boolean;
+  guns_taken: Record<string, number>;
+  loser: string;
+  prisoners: Record<string, string[]>;
+  reason: string;
+  retreat_cells: number;
+  retreats: string | null;
+  siege?: StormOutcomeView | null;
+  turn: number;
+  units: BattleResultUnitView[];
+  winner: string;
+}
+
 export interface BattleSideView {
   attacker: boolean;
   edge: string;
@@ -227,7 +278,7 @@ export interface BattleView {
   order: string[];
   phase: number;
   reinforcements: ReinforcementView[];
-  result: Record<string, unknown> | null;
+  result: BattleResultView | null;
   sides: BattleSideView[];
   siege?: StormView | null;
   turn: number;
@@ -294,6 +345,17 @@ export interface ClimbedData {
   section: unknown;
   to: number[];
   unit: string;
+}
+
+/**
+ * C-1.9, C-5.2 (`rule`): the thinking time the room's clocks give per turn in seconds (the planning phase's
+ * whole, null: no clock), whether unused time carries over, and the mediator's own at level 3.
+ */
+export interface ClockSettingsView {
+  accumulate: boolean;
+  mediator?: number | null;
+  per_turn: number | null;
+  rule: string;
 }
 
 export interface ContactData {
@@ -809,6 +871,17 @@ export interface ContinentalResolutionData {
   turn: number;
 }
 
+/**
+ * C-10.1, C-10.2: how the campaign ended (`end`: capitulation, annihilation, territory, peace …), the winner
+ * (null: none, a peace), in which turn, and the teams' victory points.
+ */
+export interface ContinentalResultView {
+  end: string;
+  scores: Record<string, number>;
+  turn: number;
+  winner: string | null;
+}
+
 export interface ContinentalRoadsClosedData {
   cause: string;
   cells: number[][];
@@ -959,44 +1032,45 @@ export interface ContinentalUnitView {
 /**
  * A Continental War room's state for one viewer class. Every viewer: the campaign's settings and phase, the
  * map, control of cities, closures, penalties, peace and the result. The moderator and spectators also see every
- * `units`, `armies`, `interdictions` and `proposals` (the moderator the orders waiting, reconnaissance and the
- * rest); a team its own `units`, the `enemy_units` it has found, its own armies, answers, reconnaissance quota,
- * orders waiting (`pending`, level 3), and `standing_information` about the others once at war (C-8.1).
+ * `units`, `armies` (team → army → its units), `interdictions` and `proposals` (the moderator the orders
+ * waiting, reconnaissance and the rest); a team its own `units`, the `enemy_units` it has found, its own
+ * armies, answers, reconnaissance quota, orders waiting (`pending`, level 3), and `standing_information` about
+ * the others once at war (C-8.1).
  * `tables.speeds_km` and `river_crossing_turns` price a path (C-T4, D-C-2).
  */
 export interface ContinentalView {
   active: string[];
   aggressor: string | null;
   answers?: ReconAnswerView[] | null;
-  armies?: Record<string, unknown> | null;
-  clock: Record<string, unknown> | null;
+  armies?: Record<string, Record<string, string[]>> | null;
+  clock: ClockSettingsView | null;
   closures: Record<string, Record<string, number>>;
   control: Record<string, string>;
-  defeated: Record<string, unknown>;
-  deployment_report?: Record<string, unknown> | null;
+  defeated: Record<string, DefeatView>;
+  deployment_report?: Record<string, StandingInformationView> | null;
   enemy_units?: ContinentalUnitView[] | null;
   house_rules: string[];
-  interdictions?: Record<string, unknown>[] | null;
-  interventions?: Record<string, unknown> | null;
+  interdictions?: InterdictionView[] | null;
+  interventions?: InterventionsView | null;
   level: number;
   map: ContinentalMapView;
   mediator: string;
-  mobilization?: Record<string, unknown> | unknown[] | null;
+  mobilization?: Record<string, string[]> | string[] | null;
   neutrals: string[];
   peace_pairs: string[][];
-  penalties: Record<string, unknown>[];
+  penalties: PenaltyView[];
   pending?: Record<string, unknown> | Record<string, unknown>[] | null;
   phase: string;
-  prisoners: Record<string, unknown>;
-  proposals?: Record<string, unknown>[] | null;
+  prisoners: Record<string, number>;
+  proposals?: PeaceProposalView[] | null;
   recon?: ReconBudgetView | Record<string, ReconBudgetView> | null;
   recon_deception: boolean;
   refused_order_fine: boolean;
   regulations?: Record<string, unknown> | null;
-  reserves?: Record<string, unknown> | null;
-  result: Record<string, unknown> | null;
+  reserves?: Record<string, unknown[][]> | null;
+  result: ContinentalResultView | null;
   scenario: string;
-  standing_information?: Record<string, unknown> | null;
+  standing_information?: Record<string, StandingInformationView> | null;
   tables: ContinentalTablesView;
   teams: TeamView[];
   title: string;
@@ -1029,6 +1103,12 @@ export interface ContinentalZoneData {
   army: string;
   rule: string;
   zone: number[][];
+}
+
+/** C-10.1: when a team was defeated and how its war ended. */
+export interface DefeatView {
+  end: string;
+  turn: number;
 }
 
 export interface DispersalData {
@@ -1101,6 +1181,17 @@ export interface DroppedWeaponView {
   unit: string;
   until: number;
   weapon: string;
+}
+
+/**
+ * A first-echelon army as another side is told of it: at deployment (C-6.2) its `zone` (south-west and
+ * north-east cells) and number of `corps`; during the war (C-8.1) its number of `divisions`.
+ */
+export interface EchelonView {
+  army: string;
+  corps?: number | null;
+  divisions?: number | null;
+  zone?: number[][] | null;
 }
 
 export interface EndTurn {
@@ -1200,6 +1291,19 @@ export interface FortressGunData {
   unit: string;
 }
 
+/**
+ * N-VICTORY-3, D-N-14: the losing army's general: killed, captured or survived (the player of a killed or
+ * captured one goes to the secret module).
+ */
+export interface GeneralFateView {
+  army: string;
+  fate: string;
+  general: string;
+  player: string | null;
+  secret_module?: SecretModuleView | null;
+  team: string;
+}
+
 /** Authenticate: a seat's invite token, the moderator token or a campaign's spectator token. */
 export interface Hello {
   /** client message id, echoed by ack/error */
@@ -1230,6 +1334,22 @@ export interface InterceptionView {
   cell: number[];
   target: string;
   turn: number;
+}
+
+/** C-9.7: a cut-off fire laid on `cell` by a team's artillery unit (`by`), its `fraction`, in `turn`. */
+export interface InterdictionView {
+  by: string;
+  /** [x, y], y north */
+  cell: number[];
+  fraction: number;
+  team: string;
+  turn: number;
+}
+
+/** C-9.4: the turns the moderator intervened in, and whether interventions are limited. */
+export interface InterventionsView {
+  limited: boolean;
+  turns: number[];
 }
 
 /**
@@ -1522,6 +1642,22 @@ export interface NapoleonicBattleEndedData {
   winner: string;
 }
 
+/**
+ * D-L-1, N-VICTORY-1 … 4: a battle's outcome on the campaign map: who won and why, `how` it was decided
+ * (battle room, quick resolution, capitulation, ruling), the units destroyed and taken prisoner by team, the
+ * armies after it and the losing general's fate.
+ */
+export interface NapoleonicBattleResultView {
+  armies: ArmyAfterBattleView[];
+  destroyed: Record<string, string[]>;
+  general: GeneralFateView | null;
+  how: string;
+  loser: string;
+  prisoners: Record<string, string[]>;
+  reason: string;
+  winner: string;
+}
+
 export interface NapoleonicBattleStartedData {
   attacker: string;
   attacker_edge: string;
@@ -1547,9 +1683,9 @@ export interface NapoleonicBattleView {
   defender: string;
   id: string;
   kind: string;
-  quick: Record<string, unknown> | null;
+  quick: QuickOfferView | null;
   reinforcements: Record<string, string[]>;
-  result: Record<string, unknown> | null;
+  result: NapoleonicBattleResultView | null;
   status: string;
 }
 
@@ -1998,6 +2134,30 @@ export interface OverrunData {
   unit: string;
 }
 
+/**
+ * C-10.2, C-10.3: a peace proposal, numbered in the campaign: who offered it `to` whom, in which turn, the
+ * `kind` (the current position, or a compromise with its `border`: [cell, the team it goes to] pairs), and its
+ * `status` (open, accepted, rejected).
+ */
+export interface PeaceProposalView {
+  border: unknown[][];
+  from: string;
+  kind: string;
+  number: number;
+  status: string;
+  to: string;
+  turn: number;
+}
+
+/** C-1.10 and the like: penalty points charged to a team, with the rule, the reason and the turn. */
+export interface PenaltyView {
+  points: number;
+  reason: string;
+  rule: string;
+  team: string;
+  turn: number;
+}
+
 export interface PhaseOverData {
   flagged: boolean;
   rule: string;
@@ -2038,6 +2198,11 @@ export interface Posture {
   intercept?: boolean;
   support?: boolean;
   type: "posture";
+}
+
+/** D-L-2: a quick resolution offered by a team, waiting for the other's answer. */
+export interface QuickOfferView {
+  offered_by: string;
 }
 
 /**
@@ -2178,6 +2343,13 @@ export interface RollData {
   success?: boolean;
   target?: string;
   unit?: string | null;
+}
+
+/** D-N-14: the player who goes to the secret module, for how many minutes, and why. */
+export interface SecretModuleView {
+  minutes: number;
+  player: string | null;
+  reason: string;
 }
 
 export interface SiegeOrder {
@@ -2743,6 +2915,16 @@ export interface Snapshot {
   t: "snapshot";
 }
 
+/**
+ * C-6.2, C-8.1: what every side is told of another: its covering troops' cells, its first-echelon armies,
+ * the names of its other armies.
+ */
+export interface StandingInformationView {
+  covering_troops: number[][];
+  first_echelon: EchelonView[];
+  other_armies: string[];
+}
+
 export interface StormBegunData {
   besieger: string;
   field: Record<string, unknown>;
@@ -2759,6 +2941,19 @@ export interface StormFortressView {
   gun_positions: unknown;
   port: boolean;
   town_depth: unknown;
+}
+
+/**
+ * N-SIEGE-7, N-SIEGE-8: the storm's outcome: the fortress, the winner's role (besieger, garrison), whether it
+ * capitulated, the terms (pending while they are agreed), the units still in the town, the howitzers.
+ */
+export interface StormOutcomeView {
+  capitulated: boolean;
+  fortress: string;
+  howitzers: string[];
+  in_town: string[];
+  terms: string | null;
+  winner_role: string;
 }
 
 export interface StormOverData {
