@@ -130,7 +130,9 @@ def create_app(cap: int, redis_url: str | None) -> web.Application:
     return app
 
 
-def main() -> None:
+def baseline_args() -> argparse.Namespace:
+    """The flags every Python baseline server takes (this one and bench/servers/picows_server.py), with uvloop
+    installed when it is there."""
     parser = argparse.ArgumentParser()
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, required=True)
@@ -141,6 +143,11 @@ def main() -> None:
         import uvloop
 
         uvloop.install()
+    return args
+
+
+def main() -> None:
+    args = baseline_args()
     web.run_app(create_app(args.cap, args.redis_url), host=args.host, port=args.port, print=None,
                 access_log=None)
 

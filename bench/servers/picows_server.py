@@ -13,7 +13,6 @@ write buffer passes `--cap` bytes is cut off. With `--redis-url` the packed even
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import contextlib
 import time
@@ -24,7 +23,7 @@ import msgpack
 from picows import WSFrame, WSListener, WSMsgType, WSTransport, WSUpgradeRequest, ws_create_server
 from redis.asyncio import Redis
 
-from bench.servers.bare_aiohttp import ws_frame
+from bench.servers.bare_aiohttp import baseline_args, ws_frame
 
 
 class Hub:
@@ -153,16 +152,7 @@ async def serve(host: str, port: int, cap: int, redis_url: str | None) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--cap", type=int, default=1 << 20, help="write-buffer cap per spectator, bytes")
-    parser.add_argument("--redis-url", default=None)
-    args = parser.parse_args()
-    with contextlib.suppress(ImportError):
-        import uvloop
-
-        uvloop.install()
+    args = baseline_args()
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(serve(args.host, args.port, args.cap, args.redis_url))
 
