@@ -53,7 +53,7 @@ class _Append:
 
 PIPELINE_BYTES = 12 * 1024
 """Records per pipeline, by their bytes (see `RedisLog._pipeline`)."""
-IN_FLIGHT = 4
+IN_FLIGHT = 16
 """Groups waiting for Redis at once (server/store/batch.py)."""
 
 
