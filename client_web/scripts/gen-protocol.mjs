@@ -29,6 +29,11 @@ function tsType(s) {
     case "null":
       return "null";
     case "array":
+      if (s.prefixItems) {  // a fixed-length tuple (pydantic's tuple[A, B]): [A, B], then any further items
+        const head = s.prefixItems.map(tsType);
+        const rest = s.items && s.items !== false && s.maxItems === undefined ? [`...${wrap(tsType(s.items))}[]`] : [];
+        return `[${[...head, ...rest].join(", ")}]`;
+      }
       return `${wrap(tsType(s.items ?? {}))}[]`;
     case "object":
       if (s.properties) return inlineObject(s, false);

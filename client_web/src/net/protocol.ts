@@ -808,7 +808,7 @@ export interface ContinentalPostureData {
 
 /** C-10.2 (peace in the current position), C-10.3 (compromise: a `border` of [cell, team]). */
 export interface ContinentalProposePeace {
-  border?: unknown[][];
+  border?: [number[], string][];
   kind?: "current" | "compromise";
   to: string;
   type: "propose_peace";
@@ -1067,7 +1067,7 @@ export interface ContinentalView {
   recon_deception: boolean;
   refused_order_fine: boolean;
   regulations?: Record<string, unknown> | null;
-  reserves?: Record<string, unknown[][]> | null;
+  reserves?: Record<string, [string, number][]> | null;
   result: ContinentalResultView | null;
   scenario: string;
   standing_information?: Record<string, StandingInformationView> | null;
@@ -2140,7 +2140,7 @@ export interface OverrunData {
  * `status` (open, accepted, rejected).
  */
 export interface PeaceProposalView {
-  border: unknown[][];
+  border: [number[], string][];
   from: string;
   kind: string;
   number: number;
