@@ -11,7 +11,8 @@ What it decides, in this order:
   own units, with a friendly army's in the same cell, are at least `ATTACK_ODDS` of the enemy's; an army that is
   the weaker against an enemy it sees falls back towards the nearest friendly army or fortress (concentration,
   defence of fortresses); otherwise it marches on the nearest place the enemy controls, the smaller armies closing
-  on the largest first (concentration of force);
+  on the largest first (concentration of force); with no enemy in sight and no place of the enemy's, its armies
+  search, each towards a different place where none of its armies stands (the enemy is not left to hide);
 - armies standing in a fortress with an enemy in sight set themselves to intercept (N-START-2).
 Paths are planned on the scenario's map with the movement table of the view (D-NAP-1), within the army's points;
 the engine validates every order again. Deterministic: no randomness is needed (ties by army id and cell).
@@ -83,6 +84,9 @@ def command(view: Mapping[str, Any], team: str, rng_seed: int) -> list[dict[str,
     ready = sorted((a for a in mine if a["status"] == "ready" and float(a.get("points", 0)) > 0),
                    key=lambda a: (-_size(a), a["id"]))
     biggest = ready[0] if ready else None
+    places = sorted(_cell(p["cell"]) for p in view["map"]["places"])
+    own_cells = {_cell(a["cell"]) for a in mine}
+    claimed: set[Cell] = set()
     for a in ready:
         here = _cell(a["cell"])
         reach = _reach(gm, table, here, float(a["points"]), {_cell(e["cell"]) for e in enemies})
@@ -109,8 +113,11 @@ def command(view: Mapping[str, Any], team: str, rng_seed: int) -> list[dict[str,
             goal = min(enemy_places, key=lambda c: (cells_apart(here, c), c))
         elif near:
             goal = _cell(near[0][2]["cell"])
-        else:
-            goal = None
+        else:  # no enemy in sight and no place of its: search, each army towards a different place
+            unsearched = [c for c in places if c not in claimed and c not in own_cells]
+            goal = min(unsearched, key=lambda c: (cells_apart(here, c), c)) if unsearched else None
+            if goal is not None:
+                claimed.add(goal)
         if goal is None or goal == here:
             continue
         best = min(reach, key=lambda c: (cells_apart(c, goal), len(reach[c]), c))
