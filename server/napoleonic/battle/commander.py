@@ -15,8 +15,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from server.core.dice import Dice
+from server.core.engine import Actor
+from server.core.errors import RuleError
 
-from .ai import BattleAI
+from .ai import AI_PLAYER, BattleAI
 from .engine import BattleEngine
 from .state import BattleState, new_unit
 
@@ -50,25 +52,45 @@ def belief(view: Mapping[str, Any], side: str, rng_seed: int) -> BattleState:
 def command(view: Mapping[str, Any], side: str, rng_seed: int, ai: BattleAI | None = None) -> Sequence[dict[str, Any]]:
     """The orders of `side`'s order phase (D-N-1), from its view; none when it is not its phase. Where the view
     carries the options query's answer for each of the side's units (`unit_options`, issue 14: what the room
-    offers that unit now, as the side sees the field), a unit's orders are kept only when its first is among
-    them (`offered`): the later ones were planned after it."""
+    offers that unit now, as the side sees the field), a unit's first order is kept when the answer offers it, or
+    when it needs a cell that one of the side's own earlier orders frees (the answer was given before the phase's
+    orders); a unit's other orders stand or fall with its first. After a unit is dropped, every later order is
+    tried again on the belief, so that none planned around the dropped unit's move reaches the room to be refused."""
     if view.get("result") is not None or view.get("active") != side:
         return []
-    orders = (ai or BattleAI()).plan(belief(view, side, rng_seed), side).orders
+    ai = ai or BattleAI()
+    start = belief(view, side, rng_seed)
+    orders = ai.plan(start, side).orders
     menus = view.get("unit_options")
     if not isinstance(menus, Mapping):
         return orders
+    actor = Actor(AI_PLAYER, side)
     verdict: dict[str, bool] = {}
-    kept = []
+    kept: list[dict[str, Any]] = []
+    state, dropped = start, False
     for order in orders:
         uid = order.get("unit")
-        if isinstance(uid, str) and isinstance(menus.get(uid), Mapping):
-            if uid not in verdict:
-                verdict[uid] = offered(menus[uid], order)
-            if not verdict[uid]:
+        if isinstance(uid, str) and isinstance(menus.get(uid), Mapping) and uid not in verdict:
+            verdict[uid] = offered(menus[uid], order) or not _accepted(ai.engine, start, actor, order)
+        if isinstance(uid, str) and not verdict.get(uid, True):
+            dropped = True
+            continue
+        after = _accepted(ai.engine, state, actor, order)
+        if after is None:
+            if dropped:
                 continue
+            after = state  # the plan was made on this belief: keep the AI's order as planned
+        state = after
         kept.append(order)
     return kept
+
+
+def _accepted(engine: BattleEngine, state: BattleState, actor: Actor, order: Mapping[str, Any]) -> BattleState | None:
+    """The belief after the order, or None when the engine refuses it there."""
+    try:
+        return engine.apply(state, actor, dict(order))[0]
+    except RuleError:
+        return None
 
 
 def offered(menu: Mapping[str, Any], order: Mapping[str, Any]) -> bool:

@@ -43,3 +43,15 @@ def test_offered_reads_the_menu() -> None:
     assert not offered(menu, {"type": "charge"}) and not offered(menu, {"type": "about_face"})
     assert not offered(menu, {"type": "leave_melee"}) and offered(menu, {"type": "retreat"})
     assert not offered({**menu, "active": False}, {"type": "move", "path": [[3, 4]]})
+
+
+def test_a_unit_moving_into_a_cell_its_neighbour_frees_is_kept_and_nothing_the_ai_gives_is_refused_D_GEN_2() -> None:
+    """The options are the room's answer before the phase's orders: a move into a cell that one of the side's own
+    earlier orders frees is not among them, yet the engine accepts it in order. Dropping such a unit used to leave
+    the units planned around its move to be refused (seeds 2 and 3: two refusals each, whole battles against
+    random orders, bench/ai.py's harness)."""
+    from bench.ai import ai_battle
+
+    for seed in (2, 3):
+        _, refused = ai_battle(seed, "red")
+        assert refused == 0, f"seed {seed}: {refused} of the AI's orders refused"
