@@ -2149,7 +2149,7 @@ export interface PeaceProposalView {
   turn: number;
 }
 
-/** C-1.10 and the like: penalty points charged to a team, with the rule, the reason and the turn. */
+/** Penalty points charged to a team (C-9.3, C-10.4, C-10.5, or the moderator's): the rule, the reason, the turn. */
 export interface PenaltyView {
   points: number;
   reason: string;
