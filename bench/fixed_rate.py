@@ -47,7 +47,8 @@ async def amain(args: argparse.Namespace) -> dict[str, Any]:
                       flush=True)
     first = statistics.median(runs[kinds[0]])
     rows = [{"server": kind, "cpu_us_per_frame": v, "median": statistics.median(v), "least": min(v),
-             "median_vs_first": round(statistics.median(v) / first, 3) if first else None} for kind, v in runs.items()]
+             "median_vs_first": 1.0 if kind == kinds[0] else round(statistics.median(v) / first, 3) if first else None}
+            for kind, v in runs.items()]
     return {"settings": cli.settings(args), "rows": rows}
 
 
