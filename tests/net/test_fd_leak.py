@@ -34,16 +34,18 @@ async def test_asking_about_rooms_that_do_not_exist_creates_nothing(server_facto
     made = campaign(server)
     red = await signed_in(server.ws_url, made["seats"][0]["token"], made["room"])
     dirs, files = room_dirs(server), open_files(server)
-    for i in range(ASKED):
-        for room in (f"c-made{i}up", f"b-{made['campaign']}-{i + 900}"):
-            with pytest.raises(HttpStatus) as err:
-                server.http("GET", f"/api/rooms/{room}/replay")
-            assert err.value.code == 404
-        reply = await red.request({"t": "join", "room": f"b-{made['campaign']}-{i + 900}"})
-        assert reply["t"] == "error" and reply["code"] == "no_such_room", reply
-    assert room_dirs(server) == dirs
-    assert open_files(server) <= files + 2  # a socket or a log file may come and go; not one per question
-    await red.close()
+    try:
+        for i in range(ASKED):
+            for room in (f"c-made{i}up", f"b-{made['campaign']}-{i + 900}"):
+                with pytest.raises(HttpStatus) as err:
+                    server.http("GET", f"/api/rooms/{room}/replay")
+                assert err.value.code == 404
+            reply = await red.request({"t": "join", "room": f"b-{made['campaign']}-{i + 900}"})
+            assert reply["t"] == "error" and reply["code"] == "no_such_room", reply
+        assert room_dirs(server) == dirs
+        assert open_files(server) <= files + 2  # a socket or a log file may come and go; not one per question
+    finally:
+        await red.close()  # a failure here must not leave its socket to a later test's unraisable warnings
 
 
 def test_the_journals_of_many_campaigns_are_not_all_held_open(server_factory: Any) -> None:
