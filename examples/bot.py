@@ -5,9 +5,9 @@
 It signs in with its seat's token (the part of a join link after `#token=`), joins the campaign room and, whenever
 its team is to act, asks the server which armies may move (`options` without a unit), then each army's options,
 orders one of the marches offered (chosen at random) and ends its turn — until the game is over or it has played
-N turns. Every command is numbered with a cid that this seat never reuses, and a command answered `unavailable`
-or `outcome_unknown` is sent again, unchanged, with the same cid (exactly once). Written for the Continental War
-(`scenario: "continental"`); only the standard library, aiohttp and msgpack.
+N turns. Every command is numbered with a cid that this seat never reuses, and a command answered `unavailable`,
+`rate_limited` or `outcome_unknown` is sent again, unchanged, with the same cid (exactly once). Written for the
+Continental War (`scenario: "continental"`); only the standard library, aiohttp and msgpack.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ import aiohttp
 import msgpack
 
 PACE_S = 0.06  # the server takes 20 messages a second per connection: stay under it
-RETRYABLE = ("unavailable", "outcome_unknown")
+RETRYABLE = ("unavailable", "outcome_unknown", "rate_limited")
 
 
 class Seat:

@@ -151,10 +151,13 @@ class FloodLimits:
         else:
             self.connections.pop(address, None)
 
-    def allow(self, token_key: str | None, address: str | None) -> str | None:
-        """None when one more message of this token and address may go on, else what is over its limit."""
-        if token_key is not None and not self.per_token.allow(token_key):
-            return "this seat's token (over all its connections)"
-        if address is not None and not self.per_address.allow(address):
-            return f"the address {address} (over all its connections)"
+    def over(self, token_key: str | None, address: str | None) -> tuple[str, float] | None:
+        """None when one more message of this token and address may go on, else what is over its limit and the
+        seconds until it is not."""
+        wait = self.per_token.take(token_key) if token_key is not None else None
+        if wait is not None:
+            return "this seat's token (over all its connections)", wait
+        wait = self.per_address.take(address) if address is not None else None
+        if wait is not None:
+            return f"the address {address} (over all its connections)", wait
         return None

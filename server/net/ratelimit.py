@@ -15,15 +15,15 @@ class TokenBucket:
         self._tokens = float(burst)
         self._refill_at = time.monotonic()
 
-    def allow(self) -> bool:
-        """Take one token if there is one."""
+    def take(self) -> float | None:
+        """Take one token: None when there was one, else the seconds until there is."""
         now = time.monotonic()
         self._tokens = min(self.burst, self._tokens + (now - self._refill_at) * self.rate)
         self._refill_at = now
         if self._tokens >= 1:
             self._tokens -= 1
-            return True
-        return False
+            return None
+        return (1 - self._tokens) / self.rate
 
 
 MAX_TRACKED = 50_000

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import secrets
 import time
 from collections.abc import Callable
@@ -192,28 +193,38 @@ class Session:
 
     # --- inbound ---------------------------------------------------------------------------------------------------
 
-    def _refuse_rate(self, cid: int | None, message: str) -> None:
+    def _refuse_rate(self, cid: int | None, message: str, wait_s: float) -> None:
+        """A message over a rate limit is refused unread, answering its cid so the client knows which and may send
+        it again after `retry_after_ms`; past `rate_strikes` refusals the socket is closed."""
         self._strikes += 1
         if self._strikes > self.settings.rate_strikes:
             self.close(CLOSE_POLICY, "flooding")
         else:
-            self.error(cid, "rate_limited", message)
+            self.error(cid, "rate_limited", message, retry_after_ms=max(1, math.ceil(wait_s * 1000)))
 
     async def on_frame(self, data: bytes | str) -> None:
-        if not self._bucket.allow():
-            self._refuse_rate(None, f"more than {self.settings.rate_per_s:g} messages a second")
-            return
         try:
             msg = decode_client(data)
         except ProtocolError as exc:
-            self.error(exc.cid, exc.code, exc.message)
+            wait = self._bucket.take()  # garbage counts against the rate like any message
+            if wait is not None:
+                self._refuse_rate(exc.cid, f"more than {self.settings.rate_per_s:g} messages a second", wait)
+            else:
+                self.error(exc.cid, exc.code, exc.message)
+            return
+        if isinstance(msg, c.Pong) and msg.nonce in self._pings:  # the server asked for it: not counted
+            self._pong(msg.nonce)
+            return
+        wait = self._bucket.take()
+        if wait is not None:
+            self._refuse_rate(msg.cid, f"more than {self.settings.rate_per_s:g} messages a second", wait)
             return
         if self.flood is not None and not isinstance(msg, (c.Pong, c.Hello)):
             member = self.member  # issue 12 §13: a shared token or one address over many sockets is limited too
-            over = self.flood.allow(f"{member.campaign}/{member.player}" if member is not None else None,
-                                    self.address)
+            over = self.flood.over(f"{member.campaign}/{member.player}" if member is not None else None,
+                                   self.address)
             if over is not None:
-                self._refuse_rate(msg.cid, f"too many messages a second from {over}")
+                self._refuse_rate(msg.cid, f"too many messages a second from {over[0]}", over[1])
                 return
         self.metrics.messages_in[msg.t] += 1
         started = time.perf_counter()

@@ -230,6 +230,7 @@ def test_the_skirmish_on_a_phone_and_in_russian_fits_and_shows_the_dice_and_the_
         page.set_default_timeout(20_000)
         try:
             open_link(page, links["red"], "red|красн")
+            expect(page.get_by_test_id("sk-turn")).to_be_visible()  # the view is drawn: bar and panel in one pass
             if page.get_by_test_id("sk-deploy").count():
                 page.get_by_test_id("sk-deploy").click()
             expect(page.get_by_test_id("sk-turn")).to_contain_text(re.compile(r"(Turn|Ход) 1"))

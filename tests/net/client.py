@@ -86,6 +86,17 @@ class Client:
         await self.send_raw({**obj, "cid": cid})
         return await self.wait(lambda m: m.get("cid") == cid and m["t"] in ANSWERS, within)
 
+    async def request_patiently(self, obj: dict[str, Any], within: float = 5) -> dict[str, Any]:
+        """`request`, as a well-behaved client: a message refused as `rate_limited` (not read by the server) is sent
+        again with its cid after the `retry_after_ms` the refusal gives."""
+        cid = self._next()
+        while True:
+            await self.send_raw({**obj, "cid": cid})
+            reply = await self.wait(lambda m: m.get("cid") == cid and m["t"] in ANSWERS, within)
+            if reply["t"] != "error" or reply["code"] != "rate_limited":
+                return reply
+            await asyncio.sleep(reply["retry_after_ms"] / 1000)
+
     async def wait(self, pred: Any, within: float = 5) -> dict[str, Any]:
         async def scan() -> dict[str, Any]:
             seen = 0

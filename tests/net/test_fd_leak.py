@@ -40,7 +40,7 @@ async def test_asking_about_rooms_that_do_not_exist_creates_nothing(server_facto
                 with pytest.raises(HttpStatus) as err:
                     server.http("GET", f"/api/rooms/{room}/replay")
                 assert err.value.code == 404
-            reply = await red.request({"t": "join", "room": f"b-{made['campaign']}-{i + 900}"})
+            reply = await red.request_patiently({"t": "join", "room": f"b-{made['campaign']}-{i + 900}"})
             assert reply["t"] == "error" and reply["code"] == "no_such_room", reply
         assert room_dirs(server) == dirs
         assert open_files(server) <= files + 2  # a socket or a log file may come and go; not one per question

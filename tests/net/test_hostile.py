@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from typing import Any
 
 import msgpack
 
@@ -113,9 +114,35 @@ async def test_flooding_past_the_rate_limit_gets_rate_limited_then_recovers(serv
     for i in range(100):
         await red.send_raw({"t": "chat", "cid": 1000 + i, "room": made["room"], "channel": "team", "text": "spam"})
     limited = await red.wait(lambda m: m["t"] == "error" and m["code"] == "rate_limited")
-    assert limited["cid"] is None
+    assert 1000 <= limited["cid"] < 1100, limited  # which message was refused, so a client is never left waiting
+    assert 0 < limited["retry_after_ms"] <= 1000, limited  # and when to send it again (20 a second: 50 ms each)
+    answered = {limited["cid"]}
+    for cid in range(1000, 1100):  # every message is answered, accepted or refused: none left hanging
+        if cid not in answered:
+            answer = await red.wait(lambda m, cid=cid: m.get("cid") == cid and m["t"] in ("ack", "error"))
+            assert answer["t"] == "ack" or answer["code"] == "rate_limited", answer
     await asyncio.sleep(1.0)
     await _still_works(red, made["room"])
+    await red.close()
+
+
+async def test_answering_the_servers_pings_costs_nothing_of_the_rate(server_factory: Any) -> None:
+    """A client that only answers pings (5 a second here) for longer than its whole budget lasts is never refused:
+    the pongs the server asked for are not counted; a made-up pong is (CI flakes: a bot pacing its orders at 16 a
+    second plus its pongs ran dry and waited for an answer that never named its cid)."""
+    server = server_factory("--rate", "1", "--rate-burst", "3").start()
+    made = campaign(server)
+    red = await signed_in(server.ws_url, made["seats"][0]["token"])
+    await asyncio.sleep(2.0)  # ~10 pings answered, at 1 message a second with a burst of 3
+    assert red.frames["binary"] >= 5
+    assert (await red.join(made["room"]))["t"] == "joined"  # the whole burst is there: three messages at once
+    for line in ("one", "two"):
+        reply = await red.request({"t": "chat", "room": made["room"], "channel": "team", "text": line})
+        assert reply["t"] == "ack", reply
+    for nonce in range(10**6, 10**6 + 5):  # pongs to pings never sent: counted like any message
+        await red.send_raw({"t": "pong", "cid": 0, "nonce": nonce})
+    limited = await red.wait(lambda m: m["t"] == "error" and m["code"] == "rate_limited")
+    assert limited["retry_after_ms"] > 0
     await red.close()
 
 

@@ -177,6 +177,21 @@ describe("Connection", () => {
     await expect(stuck).rejects.toMatchObject({ code: "unavailable" });
   });
 
+  it("sends a message refused as rate_limited again, with its cid, once the server says a token is back", async () => {
+    const s = openSession();
+    const line = conn.send({ t: "chat", room: "campaign:c1", channel: "team", text: "again" });
+    const cid = s.last().cid as number;
+    s.deliver({ t: "error", cid, code: "rate_limited", message: "more than 20 messages a second", rule: null, details: {}, retry_after_ms: 50 });
+    timers.advance(49);
+    expect(s.sent.filter((m) => m.t === "chat")).toHaveLength(1);
+    timers.advance(1);
+    const sent = s.sent.filter((m) => m.t === "chat");
+    expect(sent).toHaveLength(2);
+    expect(sent[1]!.cid).toBe(cid);
+    s.deliver({ t: "ack", cid, seq: 3 });
+    await expect(line).resolves.toEqual({ seq: 3 });
+  });
+
   it("signs in again after the back-off when the server cannot check the token just now", () => {
     conn.connect();
     const s1 = sockets[0]!;

@@ -80,8 +80,8 @@ type Pending = { resolve: (ack: Answer) => void; reject: (err: CommandError) => 
 const OPEN = 1;
 /** Errors the server marks retryable (docs/protocol.md, Exactly once): the command is sent again with the same cid
  * after `retry_after_ms` — the server answers a retry of a command it already applied with its first answer — so
- * the player sees them only when they persist. */
-const RETRYABLE: ReadonlySet<string> = new Set(["unavailable", "outcome_unknown"]);
+ * the player sees them only when they persist. `rate_limited` is one: the server refused the message unread. */
+const RETRYABLE: ReadonlySet<string> = new Set(["unavailable", "outcome_unknown", "rate_limited"]);
 /** How many times a command is retried on a retryable error before the error is shown. */
 export const MAX_RETRIES = 20;
 /** Errors that mean this token will never work: reconnecting would only repeat them. */
