@@ -113,6 +113,7 @@ class Hub:
         await self.ownership.start()
 
     async def _tick(self, tick: int) -> None:
+        self.lobby.drop_stale()
         if tick % PRESENCE_EVERY == 0:
             await self.store.presence.report(self.node, self.joins.presence(), self.presence_ttl_ms)
         if tick % ownership.IDLE_EVERY == 0:  # with the look for idle rooms
@@ -153,6 +154,7 @@ class Hub:
     def adopt(self, room: Room) -> None:
         """A room this node now owns: views after its commands, and its child rooms' bookkeeping."""
         self.followers.forget(room.id)
+        self.lobby.forget(room.id)
         if self.joins.views_after not in room.listeners:
             room.listeners.append(self.joins.views_after)
         self.children.attach(room)

@@ -95,6 +95,17 @@ class Lobby:
         """The campaign rooms whose copies the lobby holds now."""
         return set(self._copies)
 
+    def forget(self, room_id: str) -> None:
+        """The room is owned here now: it serves itself, and its copy is garbage."""
+        self._copies.pop(room_id, None)
+
+    def drop_stale(self) -> None:
+        """Copies past `LOBBY_COPY_MS` are dropped even when no later look replaces them (a node whose lobby is
+        quiet held the copies of its last looks for good: a whole room each, issue 20's memory per idle room)."""
+        if self._copies:
+            now = self.now()
+            self._copies = {k: c for k, c in self._copies.items() if now - c[0] < LOBBY_COPY_MS}
+
     async def _campaign(self, room_id: str) -> Room | None:
         room = self.owned.get(room_id)
         if room is not None and not room.closed:

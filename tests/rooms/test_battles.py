@@ -15,6 +15,7 @@ from server.napoleonic.battle.ai import BattleAI
 from server.rooms.errors import RoomError
 from server.rooms.hub import Hub
 from server.rooms.ids import RoomId
+from server.rooms.lobby import LOBBY_COPY_MS
 from server.rooms.members import Member
 from server.rooms.room import Room
 from tests.rooms.helpers import ManualClock, open_hub, spec
@@ -308,4 +309,28 @@ async def test_the_lobbys_copies_of_campaigns_owned_elsewhere_are_not_kept_for_g
     clock.advance(60_000)
     assert len(await node.lobby.children([metas[other["campaign"]]], lambda r: {}, lambda m: None)) == 1
     assert node.lobby.cached() == {other["room"]}
+    await node.close()
+
+
+async def test_the_lobbys_copies_go_when_stale_with_no_later_look_and_when_the_room_is_owned_here(
+        tmp_path: Path) -> None:
+    clock = ManualClock()
+    first = await open_hub(tmp_path, clock)
+    made = await first.create_campaign(napoleonic())
+    other = await first.create_campaign(napoleonic())
+    await meet(first, made)
+    await meet(first, other)
+    await first.close()
+    await first.store.close()
+    node = await open_hub(tmp_path, clock)
+    assert await node.lobby.running(made["campaign"]) and await node.lobby.running(other["campaign"])
+    assert node.lobby.cached() == {made["room"], other["room"]}
+    room = await node.owned(made["room"])  # a join opens it here: its copy is garbage
+    assert room is not None and node.lobby.cached() == {other["room"]}
+    assert await node.lobby.running(made["campaign"]) and node.lobby.cached() == {other["room"]}
+    node.lobby.drop_stale()
+    assert node.lobby.cached() == {other["room"]}  # still fresh
+    clock.advance(LOBBY_COPY_MS)
+    await node._tick(1)  # the hub's keep-alive tick, with no lobby look since
+    assert node.lobby.cached() == set()
     await node.close()
