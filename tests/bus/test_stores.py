@@ -138,6 +138,22 @@ async def test_outage_is_recorded_when_nothing_was_alive(store: Store) -> None:
     assert await store.leases.outages(20_000) == []
 
 
+async def test_the_embedded_alive_mark_written_in_place_is_what_the_next_process_reads(tmp_path: Path) -> None:
+    (tmp_path / "alive").write_text("1700000000000")  # as marks were written before: digits, a whole new file
+    store = open_embedded(tmp_path, fsync=False)
+    assert await store.leases.last_seen() == 1700000000000
+    await store.leases.mark_alive([], 1700000000500)
+    await store.leases.mark_alive([], 1700000001000)
+    assert await store.leases.last_seen() == 1700000001000
+    await store.close()
+    again = open_embedded(tmp_path, fsync=False)
+    await again.leases.record_outage(1700000009000, 2_000)
+    assert (1700000001000, 1700000009000) in await again.leases.outages(0)
+    await again.leases.mark_alive([], 1700000009500)  # the file record_outage replaced
+    assert await again.leases.last_seen() == 1700000009500
+    await again.close()
+
+
 async def test_a_room_released_is_no_orphan_one_left_behind_is(store: Store) -> None:
     if isinstance(store.log, FileLog):
         assert await store.leases.orphans(10**13) == []

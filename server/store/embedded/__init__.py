@@ -62,6 +62,7 @@ def open_embedded(data_dir: str | os.PathLike[str], *, fsync: bool = True, read_
             return
         closed.append(True)
         log.close()
+        leases.close()
         with contextlib.suppress(OSError):
             fcntl.flock(lock_fd, fcntl.LOCK_UN)
             os.close(lock_fd)
