@@ -10,9 +10,10 @@ What it decides, in this order:
 - in its turn, each ready army with points left, largest first: it attacks a seen enemy army it can reach when its
   own units, with a friendly army's in the same cell, are at least `ATTACK_ODDS` of the enemy's; an army that is
   the weaker against an enemy it sees falls back towards the nearest friendly army or fortress (concentration,
-  defence of fortresses); otherwise it marches on the nearest place the enemy controls, the smaller armies closing
-  on the largest first (concentration of force); with no enemy in sight and no place of the enemy's, its armies
-  search, each towards a different place where none of its armies stands (the enemy is not left to hide);
+  defence of fortresses); otherwise it marches on the nearest place the enemy controls where none of its armies
+  stands (control changes only by a siege, N-SIEGE-4: standing there takes nothing), the smaller armies closing
+  on the largest first (concentration of force); with no enemy in sight and no such place, its armies search,
+  each towards a different place where none of its armies stands (the enemy is not left to hide);
 - armies standing in a fortress with an enemy in sight set themselves to intercept (N-START-2).
 Paths are planned on the scenario's map with the movement table of the view (D-NAP-1), within the army's points;
 the engine validates every order again. Deterministic: no randomness is needed (ties by army id and cell).
@@ -79,13 +80,14 @@ def command(view: Mapping[str, Any], team: str, rng_seed: int) -> list[dict[str,
     table = (view.get("tables") or {}).get("movement") or {}
     fortresses = {_cell(p["cell"]) for p in view["map"]["places"] if p.get("kind") in ("fortress", "capital")}
     fortresses |= {_cell(p["cell"]) for p in view["map"]["places"] if p["name"] in (view.get("fortresses_built") or ())}
-    enemy_places = [_cell(p["cell"]) for p in view["map"]["places"]
-                    if (view.get("control") or {}).get(p["name"]) not in (None, team)]
+    own_cells = {_cell(a["cell"]) for a in mine}
+    enemy_places = [c for c in (_cell(p["cell"]) for p in view["map"]["places"]
+                                if (view.get("control") or {}).get(p["name"]) not in (None, team))
+                    if c not in own_cells]  # control changes only by a siege (N-SIEGE-4): standing there is no aim
     ready = sorted((a for a in mine if a["status"] == "ready" and float(a.get("points", 0)) > 0),
                    key=lambda a: (-_size(a), a["id"]))
     biggest = ready[0] if ready else None
     places = sorted(_cell(p["cell"]) for p in view["map"]["places"])
-    own_cells = {_cell(a["cell"]) for a in mine}
     claimed: set[Cell] = set()
     for a in ready:
         here = _cell(a["cell"])

@@ -34,3 +34,21 @@ def test_the_weaker_side_withdraws_N_START_3() -> None:
 
 def test_an_army_caught_again_after_declining_fights_N_START_3() -> None:
     assert answer(view(DECLINE_LIMIT)) == "accept"
+
+
+def test_an_army_on_a_place_the_enemy_holds_searches_on_instead_of_standing_N_SIEGE_4() -> None:
+    """Control of a place changes only by a siege (N-SIEGE-4); an army standing on Dresden, which red holds, with
+    no red army in sight (D-NAP sight range 3) takes Dresden for no aim: it marches to search (before, it stood
+    there for the rest of the campaign, and the campaign ran to the turn cap)."""
+    from server.rooms.ai_view import ai_view
+
+    from .helpers import E, army, end_turns, game
+
+    state = game([army("bulow", (20, 21), (("infantry", 2), ("foot_artillery", 1)))],
+                 [army("grande", (24, 18), (("infantry", 6), ("foot_artillery", 1)))])
+    state.control["Dresden"] = "red"
+    state = end_turns(state, "red")
+    orders = command(ai_view(E, state, "blue"), "blue", 1)
+    moves = [o for o in orders if o["type"] == "move" and o["army"] == "grande"]
+    assert moves, orders
+    assert moves[0]["path"][-1] != [24, 18]
