@@ -38,25 +38,32 @@ def bounded(value: Any, max_depth: int = MAX_DEPTH) -> str | None:
 def nested_within(value: Any, max_depth: int = MAX_DEPTH) -> str | None:
     """`bounded` for a decoded frame, whose integers are in range already (msgpack carries no others; the JSON
     decoder refuses them, codec.py): why it could not be logged — nested deeper than `max_depth`, a map key that is
-    not a string (msgpack's bytes) — or None. The types of a container's members are looked at by C loops, and only
-    the containers among them are walked (a 3 KB ruling took 280 µs through `bounded`, most of a command's decoding:
-    issue 13's fan-out regression)."""
-    if type(value) is not dict and type(value) is not list:
+    not a string (msgpack's bytes) — or None, the same verdict as `bounded`'s. Only the containers are walked, a
+    map's key types are looked at by a C loop, and the walk recurses (at most `max_depth` deep) instead of keeping a
+    stack of tuples and a set of member types per container: a small command's check costs half what it did, a 3 KB
+    ruling's 15–30% less (issue 20)."""
+    kind = type(value)
+    if kind is not dict and kind is not list:
         return None
-    stack: list[tuple[Any, int]] = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if depth > max_depth:
-            return f"nested deeper than {max_depth}"
-        if type(item) is dict:
-            if not _ALL_STR.issuperset(map(type, item)):
-                return "a map key that is not a string"
-            members: Any = item.values()
-        else:
-            members = item
-        kinds = set(map(type, members))
-        if dict in kinds or list in kinds:
-            stack.extend((inner, depth + 1) for inner in members if type(inner) is dict or type(inner) is list)
+    return _within(value, 1, max_depth)
+
+
+def _within(item: Any, depth: int, max_depth: int) -> str | None:
+    """`item`'s verdict, found in `bounded`'s order: the item itself, then its members last to first."""
+    if depth > max_depth:
+        return f"nested deeper than {max_depth}"
+    if type(item) is dict:
+        if not _ALL_STR.issuperset(map(type, item)):
+            return "a map key that is not a string"
+        members: Any = item.values()
+    else:
+        members = item
+    for inner in reversed(members):
+        kind = type(inner)
+        if kind is dict or kind is list:
+            why = _within(inner, depth + 1, max_depth)
+            if why is not None:
+                return why
     return None
 
 
