@@ -139,7 +139,9 @@ class Record:
     def pack(self) -> bytes:
         """msgpack `[index, at_ms, kind, body, actor, [event, ...]]`, the events' data as already packed, and
         `[cid, digest]` as a seventh item when the record has a request (records without one keep six)."""
-        head = pack([self.index, self.at_ms, self.kind, dict(self.body), dict(self.actor) if self.actor else None])
+        body, actor = self.body, self.actor
+        head = pack([self.index, self.at_ms, self.kind, body if type(body) is dict else dict(body),
+                     (actor if type(actor) is dict else dict(actor)) if actor else None])
         events = self.events
         tail = b"" if self.request is None else pack(list(self.request))
         return (bytes([0x96 if self.request is None else 0x97]) + head[1:] + pack_array_header(len(events))

@@ -106,7 +106,21 @@ class Journal:
             return (frames[-1][0], frames[-1][2]) if frames else (index, start)
 
     def write(self, index: int, payload: bytes, fsync: bool) -> None:
-        self.write_many([(index, payload)], fsync)
+        """One record: a command's append (without lists, join and memoryview: once per command)."""
+        if self.read_only or self.fd < 0 or fsync:
+            self.write_many([(index, payload)], fsync)
+            return
+        framed = frame(payload)
+        written = os.write(self.fd, framed)
+        if written < len(framed):  # cut short (a signal): the rest follows
+            self._write_rest(memoryview(framed)[written:])
+        self.size += len(framed)
+        self.checkpoints.append((index, self.size))
+        self.last_index = index
+
+    def _write_rest(self, data: memoryview) -> None:
+        while data:
+            data = data[os.write(self.fd, data):]
 
     def write_many(self, records: list[tuple[int, bytes]], fsync: bool) -> None:
         """Append the frames of these (index, record bytes) in one write (an import writes a whole log so)."""
@@ -115,9 +129,7 @@ class Journal:
         frames = [frame(payload) for _, payload in records]
         if self.fd < 0:
             self.fd = os.open(self.path, os.O_RDWR | os.O_APPEND)
-        data = memoryview(b"".join(frames))
-        while data:  # a write of a whole log may be cut short (a signal): the rest follows
-            data = data[os.write(self.fd, data):]
+        self._write_rest(memoryview(b"".join(frames)))  # a whole log's write may be cut short: the rest follows
         if fsync:
             os.fsync(self.fd)
         for (index, _), framed in zip(records, frames, strict=True):

@@ -149,13 +149,12 @@ class FileLog:
         journal = self.journal(room)
         if record.index != journal.last_index + 1:
             raise LogConflict(f"{room}: record {record.index} after {journal.last_index}")
-        write = Write(room, journal, record.index, record.pack(), epoch)
         if self.commits is None:
-            journal.write(record.index, write.payload, False)
+            journal.write(record.index, record.pack(), False)
         else:
             self._writing[room] += 1
             try:
-                await self.commits.write(write)
+                await self.commits.write(Write(room, journal, record.index, record.pack(), epoch))
             finally:
                 self._writing[room] -= 1
                 if not self._writing[room]:
