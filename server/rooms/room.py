@@ -68,6 +68,7 @@ class Room:
         self.lock = asyncio.Lock()
         self.closed = False
         self._timer: Timer | None = None
+        self._armed_for: int | None = None  # the due time `_timer` waits for
         self._firing = False
         self.listeners: list[Listener] = []
         """Called after each durable command with its events, before they are published (views, child rooms)."""
@@ -298,15 +299,21 @@ class Room:
         return self.lock.locked() or self._firing
 
     def _arm(self) -> None:
+        """The timer at the room's next due time: left as it is when that did not change (most commands), not
+        cancelled and made again after each one."""
+        due = self.next_due()
         if self._timer is not None:
+            if due == self._armed_for and due is not None and not self.closed:
+                return
             self._timer.cancel()
             self._timer = None
-        due = self.next_due()
         if due is not None and not self.closed:
             self._timer = self.services.scheduler.at(due, self._fire)
+            self._armed_for = due
 
     async def _fire(self) -> None:
         """Flag the clocks that are due and bring back players whose time in the secret module is over."""
+        self._armed_for = None  # its timer is spent: the `_arm` after this makes the next (close() still stops it)
         self._firing = True
         try:
             async with self.lock:
