@@ -299,19 +299,27 @@ def targets(docs: dict[str, dict[str, Any]]) -> list[str]:
             "|---|---|---|", *(f"| {a} | {b} | {c} |" for a, b, c in rows)]
 
 
+def _kib(value: Any) -> str:
+    return "—" if value is None else f"{value / 1024:.1f}"
+
+
 def startup(doc: dict[str, Any]) -> list[str]:
     s = doc["settings"]
     out = ["### Start-up and memory of a large host (issue 20 item 3)", "", _source(doc), "",
            f"{s['campaigns']:,} campaigns x {s['records']} records; {s['open']} campaign rooms opened (a spectator "
-           "joins and leaves) for the memory per open idle room; the state's size is its deep size in Python.", "",
+           f"joins and leaves) after {s.get('warm', 0)} not counted (the node's fixed costs: the store client's "
+           "connections, code run the first time) for the memory per open idle room; the state's size is its deep "
+           "size in Python; the last column counts from the node's first room, fixed costs in.", "",
            "| store | code | healthy s (again) | rooms open at start | KiB per unloaded campaign | KiB per open idle "
-           "room | of it the state | beyond the state |", "|---|---|---|---|---|---|---|---|"]
+           "room | of it the state | beyond the state | per room from the first |",
+           "|---|---|---|---|---|---|---|---|---|"]
     for store, trees in doc["stores"].items():
         for name, f in trees.items():
             out.append(f"| {store} | {name} | {f['healthy_s'][0]:.2f} ({f['healthy_s'][1]:.2f}) "
                        f"| {_f(f['rooms_owned_at_start'], 0)} | {f['rss_per_unloaded_campaign_bytes'] / 1024:.2f} "
                        f"| {f['rss_per_open_room_bytes'] / 1024:.1f} | {f['room_state_bytes'] / 1024:.1f} "
-                       f"| {f['rss_per_open_room_beyond_state_bytes'] / 1024:.1f} |")
+                       f"| {f['rss_per_open_room_beyond_state_bytes'] / 1024:.1f} "
+                       f"| {_kib(f.get('rss_per_open_room_from_start_bytes'))} |")
     for store, vs in (doc.get("vs_previous") or {}).items():
         if vs:
             out += ["", f"{store}, this run ÷ commit {vs['commit']}: " + ", ".join(

@@ -67,6 +67,7 @@ def _startup_figures(doc: dict[str, Any], store: str) -> None:
     assert len(figures["healthy_s"]) == 2 and all(0 < s < 60 for s in figures["healthy_s"])
     assert figures["rooms_owned_at_start"] == 0, "rooms open lazily"
     assert figures["rooms_opened"] >= 1 and figures["rss_per_open_room_bytes"] != 0
+    assert figures["rooms_warm"] >= 1 and figures["rss_per_open_room_from_start_bytes"] != 0
     assert figures["room_state_bytes"] > 0
     assert {v["target"].split(":")[0] for v in doc["verdicts"]} == set(doc["stores"])
 
