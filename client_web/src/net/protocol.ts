@@ -2355,6 +2355,7 @@ export interface SecretModuleView {
 export interface SiegeOrder {
   action?: unknown;
   fortress?: unknown;
+  howitzers?: unknown;
   type: "siege";
 }
 

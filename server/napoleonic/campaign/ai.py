@@ -14,7 +14,9 @@ What it decides, in this order:
   stands (control changes only by a siege, N-SIEGE-4: standing there takes nothing), the smaller armies closing
   on the largest first (concentration of force); with no enemy in sight and no such place, its armies search,
   each towards a different place where none of its armies stands (the enemy is not left to hide);
-- armies standing in a fortress with an enemy in sight set themselves to intercept (N-START-2).
+- armies standing in a fortress with an enemy in sight set themselves to intercept (N-START-2);
+- a siege it laid that has lasted its turn is stormed at once, with half its besieging army's field companies
+  (rounded up, D-N-15) turned into howitzers (N-SIEGE-9).
 Paths are planned on the scenario's map with the movement table of the view (D-NAP-1), within the army's points;
 the engine validates every order again. Deterministic: no randomness is needed (ties by army id and cell).
 """
@@ -35,6 +37,8 @@ FIGHT_ODDS = 0.7
 ATTACK_ODDS = 1.25
 DANGER_CELLS = 6
 DECLINE_LIMIT = 2
+FIELD_GUNS = frozenset({"foot_artillery", "horse_artillery"})
+"""The companies that may become howitzers for a storm (N-SIEGE-9: server.napoleonic.siege.rules.HOWITZER_OF)."""
 """An army that has declined battle this many times and is caught again fights: the pursuer keeps up with it,
 and withdrawing for ever would only hand the enemy the campaign's time (N-START-3)."""
 
@@ -76,6 +80,7 @@ def command(view: Mapping[str, Any], team: str, rng_seed: int) -> list[dict[str,
             out.append({"type": "retreat", "army": a["id"], "path": retreat["suggested"]})
     if view.get("scenario") is None or team not in (view.get("active") or ()):
         return out
+    out += _storms(view, team, mine)
     gm = _map(str(view["scenario"]))
     table = (view.get("tables") or {}).get("movement") or {}
     fortresses = {_cell(p["cell"]) for p in view["map"]["places"] if p.get("kind") in ("fortress", "capital")}
@@ -125,6 +130,23 @@ def command(view: Mapping[str, Any], team: str, rng_seed: int) -> list[dict[str,
         best = min(reach, key=lambda c: (cells_apart(c, goal), len(reach[c]), c))
         if best != here and cells_apart(best, goal) < cells_apart(here, goal) and reach[best]:
             out.append({"type": "move", "army": a["id"], "path": reach[best]})
+    return out
+
+
+def _storms(view: Mapping[str, Any], team: str, mine: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """N-SIEGE-5, N-SIEGE-9: a siege it lays has lasted its turn: it storms, with as many of the besieging army's
+    field companies as D-N-15 allows (half, rounded up) turned into howitzers, which fire over the wall and the
+    stormers' heads at double round shot. (Left alone, the storm would come at the turn's end without them.)"""
+    out: list[dict[str, Any]] = []
+    turn = int(view.get("turn") or 0)
+    for siege in view.get("sieges") or ():
+        ready = siege.get("phase") == "invested" and turn >= int(siege.get("storm_from") or 0)
+        if siege.get("besieger") != team or not ready:
+            continue
+        companies = sorted(str(u["id"]) for a in mine if a["status"] == "besieging" and a["cell"] == siege["cell"]
+                           for u in a.get("units") or () if isinstance(u, Mapping) and u.get("type") in FIELD_GUNS)
+        out.append({"type": "siege", "fortress": siege["fortress"], "action": "storm",
+                    "howitzers": companies[: (len(companies) + 1) // 2]})
     return out
 
 

@@ -276,8 +276,14 @@ def battle_setup(s: NapoleonicState, battle: Battle, seed: int) -> dict[str, Any
     config: dict[str, Any] = {"sides": sides, "turn_limit": TURN_LIMIT}
     if battle.engine == "siege":
         config = {"fortress": battle.fortress, "map_seed": map_seed, "turn_limit": TURN_LIMIT,
-                  "besieger": {**sides[0], "howitzers": []}, "garrison": sides[1]}
+                  "besieger": {**sides[0], "howitzers": _howitzers(s, battle)}, "garrison": sides[1]}
     return {**announced, "seed": seed, "map_seed": map_seed, "config": config}
+
+
+def _howitzers(s: NapoleonicState, battle: Battle) -> list[str]:
+    """N-SIEGE-9: the companies the besieger chose to turn into howitzers for this storm (none unless it chose)."""
+    rec = s.sieges.get(str(battle.siege)) if battle.kind == "storm" else None
+    return list(rec.howitzers) if rec is not None else []
 
 
 def apply_result(ctx: Ctx, battle: Battle, result: Mapping[str, Any], *, how: str,

@@ -19,7 +19,9 @@ Orders (a team's players):
   {"type": "retreat", "army", "path": [[x, y], ...]}         a beaten army's retreat, 1 to 7 cells (N-VICTORY-4)
   {"type": "reinforce", "battle", "army"}
   {"type": "offer_quick", "battle"} / {"type": "answer_quick", "battle", "accept": bool}
-  {"type": "siege", "fortress", "action": "storm" | "lift" | "sortie" | "surrender" | "hold"}
+  {"type": "siege", "fortress", "action": "storm" | "lift" | "sortie" | "surrender" | "hold", "howitzers"?: [unit]}
+                                                            `howitzers` with the besieger's storm: its companies
+                                                            that become howitzers for it (N-SIEGE-9, D-N-15)
   {"type": "terms", "fortress", "terms": {"garrison", "general"}} / {"type": "accept_terms", "fortress"}
   {"type": "appoint", "army", "general"}                    a replacement general (D-N-14)
   {"type": "fortify", "army"}                               in the team's turn: fortify the city the army stands
@@ -192,7 +194,7 @@ class NapoleonicEngine(BaseEngine[NapoleonicState]):
         elif isinstance(cmd, AnswerQuick):
             quick.answer(ctx, team, cmd.battle, cmd.accept)
         elif isinstance(cmd, SiegeOrder):
-            sieges.order(ctx, team, cmd.fortress, cmd.action)
+            sieges.order(ctx, team, cmd.fortress, cmd.action, cmd.howitzers)
         elif isinstance(cmd, Terms):
             sieges.terms(ctx, team, cmd.fortress, cmd.terms)
         elif isinstance(cmd, AcceptTerms):

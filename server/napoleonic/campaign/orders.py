@@ -89,6 +89,7 @@ class SiegeOrder(_Wire):
     type: Literal["siege"]
     fortress: Any = None
     action: Any = None
+    howitzers: Any = None
 
 
 class Terms(_Wire):

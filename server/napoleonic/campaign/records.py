@@ -9,7 +9,7 @@ Cells are [x, y] lists, y the latitude growing north (docs/protocol.md, Coordina
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from server.napoleonic.siege.sequence import Siege
@@ -158,26 +158,33 @@ class Battle:
 @dataclass(slots=True)
 class SiegeRecord:
     """A siege on the campaign map (N-SIEGE-2 … 8): the siege machine's state (server/napoleonic/siege), the cell,
-    the besieging and besieged armies, and the battle (sortie or storm) it fights, if any."""
+    the besieging and besieged armies, the battle (sortie or storm) it fights, if any, and the besieger's
+    companies that become howitzers for its storm (N-SIEGE-9, chosen with the storm order)."""
 
     siege: Siege
     cell: list[int]
     besieger: list[str]
     garrison: list[str]
     battle: str | None = None
+    howitzers: list[str] = field(default_factory=list)
 
     def dump(self) -> dict[str, Any]:
-        return {"siege": self.siege.dump(), "cell": list(self.cell), "besieger": list(self.besieger),
-                "garrison": list(self.garrison), "battle": self.battle}
+        out = {"siege": self.siege.dump(), "cell": list(self.cell), "besieger": list(self.besieger),
+               "garrison": list(self.garrison), "battle": self.battle}
+        if self.howitzers:
+            out["howitzers"] = list(self.howitzers)
+        return out
 
     @classmethod
     def load(cls, d: Mapping[str, Any]) -> SiegeRecord:
         return cls(Siege.load(d["siege"]), _cell(d["cell"]), [str(a) for a in d["besieger"]],
-                   [str(a) for a in d["garrison"]], _opt_str(d.get("battle")))
+                   [str(a) for a in d["garrison"]], _opt_str(d.get("battle")),
+                   [str(u) for u in d.get("howitzers") or ()])
 
     def __deepcopy__(self, memo: dict[int, Any]) -> SiegeRecord:
         """The siege machine's state is immutable (frozen; its module changes it by `replace`): shared."""
-        return SiegeRecord(self.siege, list(self.cell), list(self.besieger), list(self.garrison), self.battle)
+        return SiegeRecord(self.siege, list(self.cell), list(self.besieger), list(self.garrison), self.battle,
+                           list(self.howitzers))
 
 
 def _copy(value: Any) -> Any:

@@ -13,6 +13,7 @@ from server.continental.grid import Cell
 from server.core.errors import BadOrder, NotYourUnit
 from server.napoleonic.battle.units import ARTILLERY, UNIT_TYPES
 from server.napoleonic.siege import sequence
+from server.napoleonic.siege.deployment import convert_howitzers
 from server.napoleonic.siege.fortress import Fortress
 from server.napoleonic.siege.sequence import BATTLE, ENDED, INVESTED, TERMS, Siege, SiegeArmy
 
@@ -49,13 +50,29 @@ def get(state: NapoleonicState, city: Any) -> tuple[SiegeRecord, Siege]:
     return rec, rec.siege
 
 
-def order(ctx: Ctx, team: str, city: Any, action: Any) -> None:
+def order(ctx: Ctx, team: str, city: Any, action: Any, howitzers: Any = None) -> None:
     rec, siege = get(ctx.state, city)
     if team not in (siege.besieger.side, siege.garrison.side):
         raise NotYourUnit(f"{team} takes no part in the siege of {city}", rule="N-SIEGE-2")
+    chosen = None if howitzers is None else _howitzers(ctx.state, rec, team, action, howitzers)
     new, events = sequence.order(siege, team, str(action), ctx.state.turn)
+    if chosen is not None:
+        rec.howitzers = chosen
     ctx.events += events
     _advance(ctx, rec, new)
+
+
+def _howitzers(s: NapoleonicState, rec: SiegeRecord, team: str, action: Any, raw: Any) -> list[str]:
+    """N-SIEGE-9, D-N-15: with its storm order the besieger names the companies of its besieging army that become
+    howitzers for the storm — foot or horse artillery, at most half its companies (rounded up)."""
+    if str(action) != "storm" or team != rec.siege.besieger.side:
+        raise BadOrder("howitzers are chosen with the besieger's storm order", rule="N-SIEGE-9",
+                       details={"field": "howitzers"})
+    if not isinstance(raw, (list, tuple)) or not all(isinstance(u, str) for u in raw):
+        raise BadOrder("howitzers is a list of unit ids", rule="N-SIEGE-9", details={"field": "howitzers"})
+    units = [u for aid in rec.besieger for u in s.armies[aid].units]
+    convert_howitzers(units, raw)
+    return [str(u) for u in raw]
 
 
 def terms(ctx: Ctx, team: str | None, city: Any, proposal: Any, *, accept: bool = False) -> None:

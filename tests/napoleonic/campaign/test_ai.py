@@ -52,3 +52,24 @@ def test_an_army_on_a_place_the_enemy_holds_searches_on_instead_of_standing_N_SI
     moves = [o for o in orders if o["type"] == "move" and o["army"] == "grande"]
     assert moves, orders
     assert moves[0]["path"][-1] != [24, 18]
+
+
+def test_a_siege_that_has_lasted_its_turn_is_stormed_with_howitzers_N_SIEGE_9_D_N_15() -> None:
+    """The AI storms its siege once it has lasted its turn (N-SIEGE-2, N-SIEGE-5), turning half its besieging army's
+    field companies (rounded up, D-N-15) into howitzers (N-SIEGE-9) — measured on a storm of Dresden, eight units
+    with two foot companies against four: carried 13 times in 20 with one howitzer, 2 in 20 without."""
+    from server.core.engine import Actor
+    from server.rooms.ai_view import ai_view
+
+    from .helpers import E, army, end_turns, game
+
+    state = game([army("r1", (22, 18), (("infantry", 3), ("foot_artillery", 2), ("horse_artillery", 1)))],
+                 [army("b1", (24, 18), (("infantry", 2),))])
+    state, _ = E.apply(state, Actor("red-1", "red", 1), {"type": "move", "army": "r1", "path": [[23, 18], [24, 18]]})
+    assert not [o for o in command(ai_view(E, state, "red"), "red", 1) if o["type"] == "siege"], "not before its turn"
+    state = end_turns(state, "red", "blue")
+    orders = [o for o in command(ai_view(E, state, "red"), "red", 1) if o["type"] == "siege"]
+    assert orders == [{"type": "siege", "fortress": "Dresden", "action": "storm",
+                       "howitzers": ["r1-foo1", "r1-foo2"]}]
+    state, events = E.apply(state, Actor("red-1", "red", 1), orders[0])
+    assert any(e.kind == "battle_started" for e in events)

@@ -520,6 +520,35 @@ def test_siege_lasts_a_turn_then_the_storm_is_a_siege_battle_N_SIEGE_2_N_SIEGE_5
     assert storm.besieger == "red" and storm.garrison == "blue"
 
 
+def test_the_besieger_storms_with_howitzers_of_its_choice_N_SIEGE_9_D_N_15() -> None:
+    """N-SIEGE-9: at the besieger's wish some of its companies become howitzers for the storm — named with its storm
+    order, at most half its companies rounded up (D-N-15), the besieger's own field artillery only."""
+    guns = (("infantry", 3), ("foot_artillery", 2), ("horse_artillery", 1))
+    state, _ = E.apply(at_dresden(guns), RED, {"type": "move", "army": "r1", "path": [[23, 18], [24, 18]]})
+    state = end_turns(state, "red", "blue")
+    storm = {"type": "siege", "fortress": "Dresden", "action": "storm"}
+    for bad, error in ((["r1-foo1", "r1-foo2", "r1-hor1"], IllegalOrder), (["r1-inf1"], IllegalOrder),
+                       ("r1-foo1", BadOrder)):
+        with pytest.raises(error) as err:
+            E.apply(state, RED, {**storm, "howitzers": bad})
+        assert err.value.rule == "N-SIEGE-9"
+    with pytest.raises(BadOrder):
+        E.apply(state, BLUE, {"type": "siege", "fortress": "Dresden", "action": "hold", "howitzers": ["r1-foo1"]})
+    state, events = E.apply(state, RED, {**storm, "howitzers": ["r1-foo1", "r1-hor1"]})
+    started = setup_of(state, event(events, "battle_started")["battle"])
+    assert started["config"]["besieger"]["howitzers"] == ["r1-foo1", "r1-hor1"]
+    from server.napoleonic.siege.engine import SiegeEngine
+    storm_state, _ = SiegeEngine().setup(room_engine_config(started)[1], started["seed"])
+    assert storm_state.howitzers == {"r1-foo1": "foot_artillery", "r1-hor1": "horse_artillery"}
+
+
+def test_without_a_choice_the_storm_has_no_howitzers_N_SIEGE_9() -> None:
+    state, _ = E.apply(at_dresden(), RED, {"type": "move", "army": "r1", "path": [[23, 18], [24, 18]]})
+    state = end_turns(state, "red", "blue")
+    state, events = E.apply(state, RED, {"type": "siege", "fortress": "Dresden", "action": "storm"})
+    assert setup_of(state, event(events, "battle_started")["battle"])["config"]["besieger"]["howitzers"] == []
+
+
 def test_stormed_fortress_terms_capture_the_general_N_SIEGE_8_D_N_14() -> None:
     state, _ = E.apply(at_dresden(), RED, {"type": "move", "army": "r1", "path": [[23, 18], [24, 18]]})
     state = end_turns(state, "red", "blue")
