@@ -12,7 +12,8 @@ against a baseline that gives random legal orders, and its decision time per ord
 - campaigns: the Napoleonic campaign AI against AI, its battles fought by the battle AI on both sides (the child
   room's setup and result through the engine's hooks, as the rooms do), to the end or the turn cap, with the turns
   it took and its storms; the Continental War AI against AI at levels 1–3, to the end (and how it ended) or the
-  turn cap.
+  turn cap, with the attacks its sides ordered and each side's rating at the end (a war that fought, not a stall
+  ended by peace).
 - skirmishes: the skirmish AI against the random skirmish driver, and AI against AI, to their end.
 - decision time: each decision of a side's phase or turn, median and p99, against the clock's budget for it (the
   battle's default child clock: 5 minutes a phase).
@@ -187,17 +188,25 @@ def continental_campaign(level: int, seed: int, turn_cap: int = 40) -> dict[str,
     cfg = ENGINES.config("campaign", {"teams": [{"colour": "red", "seats": 1}, {"colour": "blue", "seats": 1}],
                                       "level": level, "house_rules": []})
     state, _ = engine.setup(cfg, seed)
-    refused = steps = 0
+    refused = steps = attacks = 0
     while not engine.is_over(state) and state.turn <= turn_cap and steps < 2000:
         steps += 1
         for team in sorted(engine.active_teams(state)):
-            state, r = give(engine, state, team, decide(engine, state, team, steps))
+            orders = decide(engine, state, team, steps)
+            state, r = give(engine, state, team, orders)
             refused += r
+            attacks += sum(1 for o in orders if o.get("type") == "attack")
             with contextlib.suppress(RuleError):
                 state, _ = engine.end_turn(state, team, flagged=False)
-    result = engine.view(state, "moderator").get("result") or {}
+    everything = engine.view(state, "moderator")
+    result = everything.get("result") or {}
+    ratings: dict[str, float] = {}
+    for u in everything.get("units") or ():
+        if u.get("cell") is not None:
+            ratings[str(u.get("team"))] = round(ratings.get(str(u.get("team")), 0.0) + float(u.get("rating") or 0), 1)
     return {"level": level, "over": engine.is_over(state), "turns": state.turn, "refused": refused,
-            "end": result.get("end") if isinstance(result, Mapping) else None}
+            "end": result.get("end") if isinstance(result, Mapping) else None,
+            "attacks_ordered": attacks, "ratings_at_end": ratings}
 
 
 def skirmish(name: str, seed: int, ai_side: str | None) -> str | None:
