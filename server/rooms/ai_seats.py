@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import Any
 
 from server.core.engine import MODERATOR, Event, team_viewer
-from server.rooms.errors import RoomError, moderator_only
+from server.rooms.errors import RoomError, forbidden, moderator_only
 from server.rooms.members import Member
 from server.rooms.state import Outcome, RoomSpec, RoomState
 
@@ -66,6 +66,13 @@ def hand_over(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member:
     if not events:
         return None
     return replace(state, ai=ai), events
+
+
+def refuse_stale(state: RoomState, member: Member | None, body: Mapping[str, Any]) -> None:
+    """The AI's order or end of turn for a seat taken back while it decided (by the moderator, or by its player
+    returning) is refused under the room's lock: once a person has the seat, the AI never acts for it."""
+    if body.get("ai") and (member is None or member.player not in state.ai):
+        raise forbidden(f"the AI no longer plays {member.player if member is not None else 'this seat'}")
 
 
 def played_by_ai(spec: RoomSpec, ai: Mapping[str, str]) -> frozenset[str]:

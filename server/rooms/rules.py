@@ -209,6 +209,7 @@ def _order(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Me
     # an engine names orders a team gives out of its turn (answers, offers); the engine checks who may
     in_turn = spec.engine is None or kind not in spec.engine.any_time_orders
     _player_checks(spec, state, member, phase=in_turn)
+    ai_seats.refuse_stale(state, member, body)
     assert spec.engine is not None and member is not None and member.actor is not None
     if in_turn and state.clocks is not None and member.team is not None and \
             (late := state.clocks.late_ms(member.team, at, int(body.get("lag_ms", 0)))):
@@ -221,6 +222,7 @@ def _order(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Me
 
 def _end_turn(spec: RoomSpec, state: RoomState, body: Mapping[str, Any], member: Member | None, at: int) -> Outcome:
     _player_checks(spec, state, member)
+    ai_seats.refuse_stale(state, member, body)
     assert spec.engine is not None and member is not None
     if member.role == "moderator":
         raise forbidden("the moderator does not end a team's turn; its players or its clock do")

@@ -69,12 +69,14 @@ class RedisProxy:
             return
         self._links.update((writer, up_writer))
         self._clients.add(writer)
-        await asyncio.gather(self._pipe(reader, up_writer, watch=True), self._pipe(up_reader, writer, watch=False),
-                             return_exceptions=True)
-        self._clients.discard(writer)
-        for w in (writer, up_writer):
-            self._links.discard(w)
-            w.transport.abort()
+        try:
+            await asyncio.gather(self._pipe(reader, up_writer, watch=True),
+                                 self._pipe(up_reader, writer, watch=False), return_exceptions=True)
+        finally:  # cancelled at shutdown too: no socket is left to a later test's unraisable warnings
+            self._clients.discard(writer)
+            for w in (writer, up_writer):
+                self._links.discard(w)
+                w.transport.abort()
 
     async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, *, watch: bool) -> None:
         while True:
@@ -97,11 +99,18 @@ class RedisProxy:
             await writer.drain()
 
     async def close(self) -> None:
-        self._drop_all()
+        """Stop accepting, drop every connection and end every task of the proxy's, their sockets closed."""
         if self.server is not None:
             self.server.close()
+        self._drop_all()
+        tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        if self.server is not None:
             with contextlib.suppress(Exception):
-                await self.server.wait_closed()
+                await asyncio.wait_for(self.server.wait_closed(), 1)
+        await asyncio.sleep(0)  # the aborted transports close their sockets on the next loop turn
 
 
 class ProxyThread:
@@ -119,7 +128,7 @@ class ProxyThread:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        asyncio.run_coroutine_threadsafe(self.proxy.close(), self.loop).result(5)
+        asyncio.run_coroutine_threadsafe(self.proxy.close(), self.loop).result(10)
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(5)
         self.loop.close()

@@ -95,6 +95,28 @@ async def test_a_seat_handed_to_the_ai_plays_its_phases_and_is_taken_back(tmp_pa
         await hub.close()
 
 
+async def test_an_ai_order_decided_before_the_seat_was_taken_back_is_refused(tmp_path: Path) -> None:
+    """The AI decides off the room's lock; if the moderator takes the seat back meanwhile, its order and its end of
+    the turn arrive for a seat a person now holds: the room refuses them (a CI run saw the AI end red's turn after
+    the hand-back was acked)."""
+    hub, room = await new_room(tmp_path)
+    try:
+        await hub.submit(room.id, "mod_ai", {"player": "red-1", "on": True}, member("moderator"))
+        await hub.commanders.close()  # no AI plays here: the test gives the AI's late commands itself
+        await hub.submit(room.id, "mod_ai", {"player": "red-1", "on": False}, member("moderator"))
+        before = room.index
+        late = (("order", {"order": {"type": "hold", "unit": "r0"}, "ai": True}), ("end_turn", {"ai": True}))
+        for kind, body in late:
+            with pytest.raises(RoomError) as refused:
+                await hub.submit(room.id, kind, body, member("red-1"))
+            assert refused.value.code == "forbidden" and "no longer" in refused.value.message
+        assert room.index == before and room.active() == ["red"]
+        await hub.submit(room.id, "end_turn", {}, member("red-1"))  # the player's own end of turn is taken
+        assert room.active() == ["blue"]
+    finally:
+        await hub.close()
+
+
 async def test_ai_seats_are_restored_from_the_log(tmp_path: Path) -> None:
     hub, room = await new_room(tmp_path, ai=["blue-1"])
     try:
