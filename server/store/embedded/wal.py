@@ -25,6 +25,7 @@ import msgpack
 
 from server.store.embedded.journal import Journal, frame, frames
 from server.store.records import LogConflict
+from shared.protocol.codec import pack
 
 log = logging.getLogger(__name__)
 
@@ -121,7 +122,7 @@ class WriteAhead:
 
     def write(self, records: Iterable[tuple[str, bytes]], journals: Iterable[Path]) -> None:
         """Append `records` (one write), the caller having written them to `journals`; durable after `sync`."""
-        data = memoryview(b"".join(frame(msgpack.packb([room, record], use_bin_type=True)) for room, record in records))
+        data = memoryview(b"".join([frame(pack([room, record])) for room, record in records]))  # one shared packer
         self.dirty.update(journals)
         try:
             while data:
