@@ -121,9 +121,42 @@ def test_infantry_advances_in_formation_and_deploys_into_line_N_INF_2_N_INF_3() 
     orders = _plan(s, "red")
     assert orders[0] == {"type": "formation", "unit": "r1", "formation": "attack_column"}
     assert orders[-1]["type"] == "move" and orders[-1]["path"][-1][1] < 60
-    near = battle([unit("r1", "infantry", 30, 40, formation="attack_column")],
-                  [unit("b1", "infantry", 30, 32, facing="S")])
-    assert {"type": "formation", "unit": "r1", "formation": "line"} in _plan(near, "red")
+    near = battle([unit("r1", "infantry", 30, 40)],
+                  [unit("b1", "infantry", 30, 32, facing="S", formation="attack_column")])
+    assert {"type": "formation", "unit": "b1", "formation": "line"} in _plan(near, "blue"), \
+        "the defender deploys to fire; the attacker keeps its column to close (next test)"
+
+
+def test_the_attacker_closes_in_attack_column_and_assaults_a_column_N_MELEE_1_D_N_2() -> None:
+    """D-N-2: the attacker must clear the field, so it closes in attack column (melee 4, N-INF-2) and assaults
+    an enemy column (4) — from a line (2) it could not (N-MELEE-1: the lower side loses three to one)."""
+    blue = [unit("b1", "infantry", 30, 32, facing="S", formation="attack_column")]
+    near = _full_plan(battle([unit("r1", "infantry", 30, 41, formation="attack_column")], blue), "red")
+    assert near.orders and not any(o.get("formation") == "line" for o in near.orders)
+    close = _full_plan(battle([unit("r1", "infantry", 30, 36, formation="attack_column")], blue), "red")
+    assert close.state is not None and ("b1", "r1") in close.state.melees
+
+
+def test_a_much_stronger_attacker_runs_down_cavalry_instead_of_forming_square_D_N_2_N_INF_4() -> None:
+    """Four regiments against one squadron: no squares (they would wait out the turn limit, D-N-2); they close."""
+    red = [unit(f"r{i}", "infantry", 10 + 9 * i, 50, formation="attack_column") for i in range(4)]
+    s = battle(red, [unit("b1", "heavy_cavalry", 31, 42, facing="S")])
+    orders = _plan(s, "red")
+    assert not any(o.get("formation") == "square" for o in orders)
+    assert any(o["type"] == "move" and o["unit"] == "r2" and o["path"][-1][1] < 49 for o in orders)
+    alone = battle(red[:1], [unit("b1", "heavy_cavalry", 13, 42, facing="S")])
+    assert {"type": "formation", "unit": "r0", "formation": "square"} in _plan(alone, "red"), \
+        "one regiment against the squadron still forms square (N-INF-4)"
+
+
+def test_a_line_with_a_friend_close_behind_steps_forward_to_form_column_D_N_4_N_INF_6() -> None:
+    """In the deployment zone's rows the column's second rank would overlap the unit behind (D-N-4): the line
+    takes a step first, then forms attack column (before, it stayed a line and blocked fords for good)."""
+    s = battle([unit("r1", "infantry", 30, 50), unit("r2", "infantry", 30, 51)],
+               [unit("b1", "infantry", 30, 20, facing="S")])
+    orders = _plan(s, "red")
+    i = orders.index({"type": "formation", "unit": "r1", "formation": "attack_column"})
+    assert i > 0 and orders[i - 1]["type"] == "move" and orders[i - 1]["unit"] == "r1"
 
 
 def test_artillery_designates_the_nearest_target_in_its_zone_N_ART_7_D_N_7() -> None:
