@@ -15,10 +15,11 @@ What it does, unit by unit (the thresholds are the `Doctrine`):
 - any unit whose effective morale is down to 2 (a dispersal roll away, N-MORALE-5) falls back towards its own edge,
   leaving melee when the rules let it (N-MELEE-3);
 - infantry forms square when enemy cavalry could reach it next turn (N-INF-4, D-N-9), and leaves the square when
-  the threat is gone; the attacker advances in attack column, deploys into line within 10 cells, halts at close
+  the threat is gone; advancing, it comes on in attack column, deploys into line within 10 cells, halts at close
   musket range (N-FIRE-2) and fires; it assaults (moves into contact) a wavering or worn-down enemy, or guns, when
   its melee value is no lower (N-MELEE-1, N-ART-1); the defender holds its ground, facing the nearest enemy, until
-  turn 12 or until the enemy comes within 12 cells;
+  turn 12 or until the enemy comes within 12 cells; the attacker, which must clear the field (D-N-2), hunts: it
+  keeps attack column and assaults what it reaches, and at 3:1 runs cavalry down instead of forming square;
 - cavalry charges (N-CHARGE-1) when its melee value with the charge bonus beats the target's by 1 (never a square,
   always guns), wheeling first to face the target; otherwise it waits 8–9 cells off the enemy, ready to charge;
 - artillery designates round shot at the nearest enemy it can see in its zone, all guns on one target
@@ -327,13 +328,17 @@ class BattleAI:
         """A formation change (N-INF-6); where the new footprint does not fit — a friend close behind, as in the
         deployment zone's rows (D-N-4) — after a step or two towards `goal` instead."""
         change = {"type": "formation", "unit": unit.id, "formation": formation}
-        if p.order(change):
-            return True
-        path = _plan_path(p.state, unit, goal, 0.0, False, p.closed)
-        for steps in (1, 2):
-            if len(path) >= steps and p.order_then({"type": "move", "unit": unit.id, "path": _cells(path[:steps])},
-                                                   lambda s: change):
-                return True
+        return p.order(change) or self._room_then(p, unit, change, goal)
+
+    def _room_then(self, p: _Planner, unit: Unit, order: Order, goal: Point) -> bool:
+        """An order whose new footprint does not fit where the unit stands (D-N-4), given after a step or two
+        towards `goal`, or else back towards its own edge; nothing when none fits."""
+        for towards in (goal, _rear(p.state, unit)):
+            path = _plan_path(p.state, unit, towards, 0.0, False, p.closed)
+            for steps in (1, 2):
+                if len(path) >= steps and p.order_then(
+                        {"type": "move", "unit": unit.id, "path": _cells(path[:steps])}, lambda s: order):
+                    return True
         return False
 
     def _run_down(self, p: _Planner, unit: Unit, enemies: list[Unit]) -> bool:
@@ -525,8 +530,13 @@ class BattleAI:
                 p.order({"type": "about_face", "unit": unit.id})
             return
         degrees = 45 * (turn if turn <= 2 else turn - 8)
-        if not p.order({"type": "wheel", "unit": unit.id, "degrees": degrees}) and abs(degrees) == 90:
-            p.order({"type": "wheel", "unit": unit.id, "degrees": degrees // 2})
+        wheels = [{"type": "wheel", "unit": unit.id, "degrees": d}
+                  for d in (degrees, degrees // 2) if d and (d == degrees or abs(degrees) == 90)]
+        if any(p.order(w) for w in wheels):
+            return
+        for w in wheels if p.hunting else ():  # no room to wheel here (a river bank, a friend): a step first
+            if self._room_then(p, unit, w, point):
+                return
 
     def _withdraw(self, p: _Planner, unit: Unit) -> None:
         _walk(p, unit, _rear(p.state, unit), 0.0, contact=False)
@@ -775,19 +785,21 @@ def _plan_path(state: BattleState, unit: Unit, goal: Point, stop: float, contact
         if not moved:
             break
     start = dist(unit.x, unit.y)
-    if straight(x, y) > stop and dist(x, y) > start - 1.0:
-        around = _detour(state, unit, dist, contact, closed)
-        if around and dist(*around[-1]) < min(dist(x, y), start - 1.0):
+    if contact or (straight(x, y) > stop and dist(x, y) > start - 1.0):
+        around, touched = _detour(state, unit, dist, contact, closed)
+        if touched or (around and dist(*around[-1]) < min(dist(x, y), start - 1.0)):
             return around
     return path
 
 
 def _detour(state: BattleState, unit: Unit, dist: Callable[[int, int], float], contact: bool,
-            closed: frozenset[int]) -> list[Cell]:
-    """Where the greedy walk stalls (friends in the way, a footprint that does not fit the next cell): every place
-    the unit can reach with its points (a Dijkstra over its anchor, each step's footprint checked as the engine
-    does, D-N-4, and charged its terrain's cost, N-TERRAIN-2/3/5, a climb's point on every rising step so as never
-    to fall short), and the path to the one nearest the goal."""
+            closed: frozenset[int]) -> tuple[list[Cell], bool]:
+    """Where the greedy walk stalls (friends in the way, a footprint that does not fit the next cell) or misses the
+    contact it was after (its diagonal steps dear in a wood): every place the unit can reach with its points (a
+    Dijkstra over its anchor, each step's footprint checked as the engine does, D-N-4, and charged its terrain's
+    cost, N-TERRAIN-2/3/5, a climb's point on every rising step so as never to fall short), and the path to the
+    one nearest the goal — with `contact`, to the nearest that touches an enemy, if any does; and whether it
+    touches."""
     factors = terrain_factors(state, unit)
     cover, elev, w = state.map.cover, state.map.elevation, state.map.width
     width = unit.form.width
@@ -796,7 +808,7 @@ def _detour(state: BattleState, unit: Unit, dist: Callable[[int, int], float], c
     came: dict[Cell, Cell] = {}
     tops: dict[Cell, int] = {start: max(elev[y * w + x] for x, y in unit.cells[:width])}
     heap: list[tuple[float, int, int]] = [(0.0, *start)]
-    best, best_d = start, dist(*start)
+    best, best_d, touched = start, dist(*start), False
     while heap:
         c, x, y = heapq.heappop(heap)
         if c > spent[(x, y)]:
@@ -816,15 +828,15 @@ def _detour(state: BattleState, unit: Unit, dist: Callable[[int, int], float], c
                 continue
             spent[nxt], came[nxt], tops[nxt] = c + cost, (x, y), top
             d = dist(*nxt)
-            if d < best_d - 1e-9:
-                best, best_d = nxt, d
+            if (touching, -d) > (touched, -best_d + 1e-9):
+                best, best_d, touched = nxt, d, touching
             if not touching:
                 heapq.heappush(heap, (c + cost, *nxt))
     path: list[Cell] = []
     while best != start:
         path.append(best)
         best = came[best]
-    return path[::-1]
+    return path[::-1], touched
 
 
 def _charge_order(state: BattleState, unit: Unit, target: Unit) -> Order | None:
