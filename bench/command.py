@@ -6,11 +6,15 @@ work's cache and core), more than most single cuts on the command path save; and
 (the `send()`s every server pays). This one measures only what a command costs in our code: each server tree runs
 bench/command_worker.py in its own process — R bench rooms (moderator, 2 players, 10 spectators each, signed in and
 joined), the moderators' `mod_ruling` emits through `Session.on_frame` the whole way (decode and validate, limits,
-room, engine, journal without fsync, views, feed, ack) to transports that only count writes — `--rounds` rounds of
-`--commands` commands, the trees taking turns `--repeat` times, the order reversed each time. Printed per tree: the
-least and the median round (the least is the round other work disturbed least), and ÷ the first tree's.
+room, engine, journal, views, feed, ack) to transports that only count writes — `--rounds` rounds of `--commands`
+commands, one room after the other (or with `--concurrent` the rooms at once, each sending its next command when
+the last returned; with `--fsync` too their appends are group-committed, as in bench.durable), the trees taking
+turns `--repeat` times, the order reversed each time. Printed per tree: the least and the median round (the least
+is the round other work disturbed least), and ÷ the first tree's. The CPU is the whole process's (an fsync's
+thread too).
 
     python -m bench.command --servers ours,ours@main [--rooms 20] [--payload small] [--repeat 3]
+    python -m bench.command --servers ours,ours@main --rooms 100 --fsync --concurrent
 """
 
 from __future__ import annotations
@@ -59,13 +63,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--rounds", type=int, default=6, help="rounds per run of a tree")
     p.add_argument("--repeat", type=int, default=3, help="runs per tree, alternating")
     p.add_argument("--payload", default="small", choices=["small", "turn"])
-    p.add_argument("--fsync", action="store_true", help="the journal fsynced (each command alone: no group)")
+    p.add_argument("--fsync", action="store_true", help="the journal fsynced (group commit, as the server's default)")
+    p.add_argument("--concurrent", action="store_true",
+                   help="the rooms at once, each sending its next command when the last returned (bench.durable's "
+                        "closed loop; with --fsync the appends of the rooms share fsyncs)")
     cli.out_flag(p)
     args = p.parse_args(argv)
     servers = [s for s in args.servers.split(",") if s]
     folders = {s: tree(s) for s in servers}
     spec = {"rooms": args.rooms, "commands": args.commands, "rounds": args.rounds, "fsync": args.fsync,
-            "data": payload(args.payload, "c-bench00000")}
+            "concurrent": args.concurrent, "data": payload(args.payload, "c-bench00000")}
     rounds: dict[str, list[float]] = {s: [] for s in servers}
     for i in range(args.repeat):
         for server in servers if i % 2 == 0 else reversed(servers):

@@ -2,7 +2,7 @@
 
 Run as a script with the measured tree as the working directory (that tree's `server` and bench engine are
 imported, whatever commit it is): `python bench/command_worker.py SPEC.json`. SPEC: rooms, commands per round,
-rounds, fsync, the event data. Prints one JSON line: CPU µs per command of each round.
+rounds, fsync, concurrent, the event data. Prints one JSON line: CPU µs per command of each round.
 
 Each room is a bench campaign (bench/servers/bench_engine.py) with its moderator, its 2 players and 10 spectators
 signed in and joined through `Session.on_frame`, as bench.rooms' clients are; the moderator's `mod_ruling` emits
@@ -97,6 +97,19 @@ async def measure(spec: dict[str, Any]) -> list[float]:
         return out
 
     async def run(batch: list[tuple[Any, bytes]]) -> None:
+        if spec.get("concurrent"):  # each room's commands one after the other, the rooms at once (bench.durable)
+            by_room: dict[int, list[bytes]] = {}
+            for session, frame in batch:
+                by_room.setdefault(id(session), []).append(frame)
+            sessions = {id(session): session for session, _ in batch}
+
+            async def room(key: int) -> None:
+                for frame in by_room[key]:
+                    await sessions[key].on_frame(frame)
+
+            await asyncio.gather(*(room(key) for key in by_room))
+            node.outbox.flush()
+            return
         for session, frame in batch:
             await session.on_frame(frame)
             node.outbox.flush()
