@@ -139,15 +139,30 @@ class Journal:
 
     def checkpoint(self, index: int) -> None:
         """Remember where the record after `index` starts, in the checkpoint file (at a snapshot)."""
+        mark = self.mark_of(index)
+        if mark is not None:
+            self.write_mark(*mark)
+            self.marked(index)
+
+    def mark_of(self, index: int) -> tuple[int, int] | None:
+        """The checkpoint mark a snapshot after record `index` sets — (index, offset of the record after it) — or
+        None when there is none to set (nothing after it written here, or read-only)."""
         pos = bisect.bisect_left(self.checkpoints, (index, -1))
         if self.read_only or index == 0 or pos == len(self.checkpoints) or self.checkpoints[pos][0] != index:
-            return
-        offset = self.checkpoints[pos][1]
+            return None
+        return index, self.checkpoints[pos][1]
+
+    def write_mark(self, index: int, offset: int) -> None:
+        """Append a mark to the checkpoint file (fsynced with fsync on): file work only, so a thread may do it."""
         with open(self.marks_path, "ab") as f:
             f.write(_MARK.pack(index, offset))
             if self.fsync:
                 f.flush()
                 os.fsync(f.fileno())
+
+    def marked(self, index: int) -> None:
+        """The mark of `index` is written: the (index, offset) pairs before it are let go but the marks'."""
+        pos = bisect.bisect_left(self.checkpoints, (index, -1))
         self._marks.add(index)
         marks = self._marks
         self.checkpoints = [c for c in self.checkpoints[:pos] if c[0] in marks] + self.checkpoints[pos:]

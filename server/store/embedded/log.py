@@ -45,6 +45,14 @@ def default_open_journals() -> int:
     return max(16, min(MAX_OPEN_JOURNALS, soft // 4))
 
 
+def _save_snapshot(folder: Path, payload: bytes, journal: Journal | None, mark: tuple[int, int] | None,
+                   fsync: bool) -> None:
+    folder.mkdir(exist_ok=True)
+    write_atomic(folder / "snapshot", payload, fsync)
+    if journal is not None and mark is not None:
+        journal.write_mark(*mark)
+
+
 class FileLog:
     def __init__(self, root: Path, *, fsync: bool, down_ms: Callable[[], int], read_only: bool = False,
                  epoch: Callable[[], int] = lambda: 0, group_commit: bool = True, open_journals: int | None = None):
@@ -199,9 +207,14 @@ class FileLog:
             return journal.read_after(after_index) if journal is not None else []
 
     async def save_snapshot(self, room: str, snapshot: RoomSnapshot) -> None:
-        path = self._room_dir(room) / "snapshot"
-        await asyncio.to_thread(write_atomic, path, snapshot.pack(), self.fsync)
-        self.journal(room).checkpoint(snapshot.index)
+        """The snapshot, then its checkpoint mark, written and fsynced in a thread: the mark's fsync on the event
+        loop held every room's commands (a hundred rooms played at once take ~30 snapshots a second)."""
+        folder = self._room_dir(room, make=False)
+        journal = self.journal(room)
+        mark = journal.mark_of(snapshot.index)
+        await asyncio.to_thread(_save_snapshot, folder, snapshot.pack(), journal if mark else None, mark, self.fsync)
+        if mark is not None:
+            journal.marked(snapshot.index)
 
     async def load_snapshot(self, room: str) -> RoomSnapshot | None:
         path = self._room_dir(room, make=False) / "snapshot"
