@@ -1,7 +1,8 @@
 """Benchmark: the AI commanders (issue 18) — whole games played by the AI from its side's view, its win rate
 against a baseline that gives random legal orders, and its decision time per order.
 
-    .venv/bin/python bench/ai.py [--battles 100] [--campaigns 2] [--skirmishes 10] [--turn-cap N] [--out DIR]
+    .venv/bin/python bench/ai.py [--battles 100] [--campaigns 2] [--skirmishes 10] [--storms 0] [--turn-cap N]
+                                 [--out DIR]
     (or python -m bench.ai)
 
 - battles: equal forces (the same ten-unit army on both sides, on a field drawn by the map generator: plain, hills,
@@ -15,6 +16,8 @@ against a baseline that gives random legal orders, and its decision time per ord
   turn cap, with the attacks its sides ordered and each side's rating at the end (a war that fought, not a stall
   ended by peace).
 - skirmishes: the skirmish AI against the random skirmish driver, and AI against AI, to their end.
+- storms (`--storms N`): N storms of Dresden played by the storm AI on both sides, the besieger with one of its
+  two foot companies turned howitzer and without (N-SIEGE-9), in the same run.
 - decision time: each decision of a side's phase or turn, median and p99, against the clock's budget for it (the
   battle's default child clock: 5 minutes a phase).
 Writes bench/results/ai.json with the commit and prints this run ÷ the last commit's stored figures.
@@ -183,6 +186,34 @@ def napoleonic_campaign(seed: int, turn_cap: int = 60) -> dict[str, Any]:
             "storms": storms, "storms_carried_by_besieger": carried}
 
 
+def storm(seed: int, howitzers: list[str]) -> bool:
+    """One storm of Dresden (N-SIEGE-5), the storm AI on both sides: eight units with two foot companies against
+    three battalions and a company; `howitzers` the besieger's companies turned howitzers (N-SIEGE-9). Whether the
+    besieger carried it."""
+    engine = ENGINES.find("siege")
+    besieger = [{"id": f"b{i}", "type": "infantry"} for i in range(5)] + [
+        {"id": "bc", "type": "light_cavalry"}, {"id": "ba", "type": "foot_artillery"},
+        {"id": "bb", "type": "foot_artillery"}]
+    garrison = [{"id": f"g{i}", "type": "infantry"} for i in range(3)] + [{"id": "ga", "type": "foot_artillery"}]
+    state, _ = engine.setup({"fortress": "Dresden", "map_seed": 3 + seed,
+                             "besieger": {"name": "blue", "general": "Davout", "units": besieger,
+                                          "howitzers": howitzers},
+                             "garrison": {"name": "red", "general": "Kleist", "units": garrison}}, seed)
+    while not engine.is_over(state):
+        team = sorted(engine.active_teams(state))[0]
+        state, _ = give(engine, state, team, decide(engine, state, team, 1000 + seed))
+        if not engine.is_over(state):
+            state, _ = engine.end_turn(state, team, flagged=False)
+    return (engine.result(state) or {}).get("winner") == "blue"
+
+
+def storms(n: int) -> dict[str, Any]:
+    """The same storms with and without one howitzer (N-SIEGE-9), A/B in one run."""
+    with_one = sum(storm(s, ["ba"]) for s in range(1, n + 1))
+    without = sum(storm(s, []) for s in range(1, n + 1))
+    return {"storms": n, "carried_with_one_howitzer": with_one, "carried_without": without}
+
+
 def continental_campaign(level: int, seed: int, turn_cap: int = 40) -> dict[str, Any]:
     engine = ENGINES.find("campaign")
     cfg = ENGINES.config("campaign", {"teams": [{"colour": "red", "seats": 1}, {"colour": "blue", "seats": 1}],
@@ -247,6 +278,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--battles", type=int, default=100)
     parser.add_argument("--campaigns", type=int, default=2)
     parser.add_argument("--skirmishes", type=int, default=10)
+    parser.add_argument("--storms", type=int, default=0,
+                        help="storms of Dresden with and without a howitzer (N-SIEGE-9), A/B in this run")
     parser.add_argument("--turn-cap", type=int, default=0,
                         help="campaign turns (default: 60 Napoleonic, 40 Continental)")
     parser.add_argument("--out", type=Path, default=None)
@@ -280,6 +313,8 @@ def main(argv: list[str] | None = None) -> int:
         "skirmish_decision_ms_p99": round(pct(skirmish_ms, 0.99), 2),
         "napoleonic_campaigns": napoleonic, "continental_campaigns": continental, "skirmishes": skirmishes,
     }
+    if args.storms:
+        figures["storm_howitzers"] = timed("storms", lambda: storms(args.storms))
     commit = git_commit()
     out_dir = args.out or Path(__file__).resolve().parent / "results"
     previous = previous_result("ai", commit, out_dir)
