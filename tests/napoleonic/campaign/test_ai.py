@@ -56,8 +56,8 @@ def test_an_army_on_a_place_the_enemy_holds_searches_on_instead_of_standing_N_SI
 
 def test_a_siege_that_has_lasted_its_turn_is_stormed_with_howitzers_N_SIEGE_9_D_N_15() -> None:
     """The AI storms its siege once it has lasted its turn (N-SIEGE-2, N-SIEGE-5), turning half its besieging army's
-    field companies (rounded up, D-N-15) into howitzers (N-SIEGE-9) — measured on a storm of Dresden, eight units
-    with two foot companies against four: carried 13 times in 20 with one howitzer, 2 in 20 without."""
+    field companies (rounded up, D-N-15) into howitzers (N-SIEGE-9) — `bench/ai.py --storms 20`: a storm of Dresden,
+    eight units with two foot companies against four, carried 10 times in 20 with one howitzer, 0 without."""
     from server.core.engine import Actor
     from server.rooms.ai_view import ai_view
 
