@@ -25,11 +25,13 @@ import ormsgpack
 
 from server.rooms.errors import RoomError
 from server.rooms.members import SERVER
+from server.store.frozen import quick_init
 
 WINDOW = 256
 """Requests kept per seat and room: far more than a client has in flight or retries after a reconnect."""
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Request:
     """A client's command as sent: its `cid` and the digest of the rest of the message."""
@@ -53,6 +55,7 @@ class Request:
         return self.cid, self.digest
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Answer:
     """What a request was answered: the sequence number of its first event, or a logged refusal."""

@@ -12,6 +12,7 @@ from typing import Any
 
 import msgpack
 
+from server.store.frozen import quick_init
 from shared.protocol.codec import pack, pack_array_header
 
 
@@ -45,6 +46,7 @@ class PackedData(Mapping[str, Any]):
         return f"PackedData({self.load()!r})"
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class LoggedEvent:
     """An event as published: the room's sequence number, when, what, and which viewer classes may see it."""
@@ -119,6 +121,7 @@ def unpacker_of(raw: bytes) -> msgpack.Unpacker:
     return unpacker
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Record:
     """One accepted room input (order, end of turn, flag, chat, moderator command, downtime) with its events.
