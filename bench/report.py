@@ -341,13 +341,18 @@ RENDER: dict[str, Callable[[dict[str, Any]], list[str]]] = {
 
 def machine(docs: dict[str, dict[str, Any]]) -> list[str]:
     """The machine the figures came from, and how busy it was (the load average as each benchmark started)."""
-    ms = [d["machine"] for d in docs.values() if isinstance(d.get("machine"), dict)]
+    named = {name: d["machine"] for name, d in docs.items() if isinstance(d.get("machine"), dict)}
+    ms = list(named.values())
     if not ms:
         return []
     m = ms[-1]
     loads = [x["loadavg_1m"] for x in ms]
     node = f", Node {m['node']}" if m.get("node") else ""
-    return [f"Machine: {m['cpu']}, {m['cores']} cores, {m['mem_gib']} GiB, Linux {m['kernel']}, Python {m['python']} "
+    by_cpu: dict[str, list[str]] = {}
+    for name, x in named.items():
+        by_cpu.setdefault(str(x["cpu"]), []).append(name)
+    cpu = m["cpu"] if len(by_cpu) == 1 else " / ".join(f"{c} ({', '.join(names)})" for c, names in by_cpu.items())
+    return [f"Machine: {cpu}, {m['cores']} cores, {m['mem_gib']} GiB, Linux {m['kernel']}, Python {m['python']} "
             f"+ uvloop{node}; shared with other developers' work (load average {min(loads):.1f}–{max(loads):.1f} "
             f"on {m['cores']} cores as the benchmarks started); BENCH_NICE={m.get('bench_nice', 0)}."]
 

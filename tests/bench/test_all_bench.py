@@ -26,3 +26,14 @@ def test_every_benchmark_has_quick_sizes_and_an_unknown_one_is_refused() -> None
     assert set(bench_all.QUICK) == set(bench_all.ORDER)
     with pytest.raises(SystemExit):
         bench_all.main(["--quick", "--only", "nonesuch"])
+
+
+def test_the_machine_line_names_each_cpu_with_its_figures_when_they_came_from_different_machines() -> None:
+    def doc(cpu: str, load: float) -> dict[str, object]:
+        return {"machine": {"cpu": cpu, "cores": 2, "mem_gib": 23.5, "kernel": "6", "python": "3.11.7",
+                            "loadavg_1m": load, "bench_nice": -10}}
+
+    one = report.machine({"codec": doc("Xeon", 0.6), "fanout": doc("Xeon", 1.3)})[0]
+    assert one.startswith("Machine: Xeon, 2 cores") and "load average 0.6–1.3" in one
+    two = report.machine({"codec": doc("Xeon", 0.6), "fanout": doc("Xeon", 1.3), "startup": doc("EPYC", 6.5)})[0]
+    assert two.startswith("Machine: Xeon (codec, fanout) / EPYC (startup), 2 cores") and "0.6–6.5" in two
