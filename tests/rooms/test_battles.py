@@ -293,7 +293,9 @@ async def test_a_spawned_battle_rooms_followers_get_views_after_each_command(tmp
     await hub.close()
 
 
-async def test_the_lobbys_copies_of_campaigns_owned_elsewhere_are_not_kept_for_good(tmp_path: Path) -> None:
+async def two_campaigns_owned_elsewhere(tmp_path: Path) -> tuple[Hub, ManualClock, dict[str, Any], dict[str, Any]]:
+    """Two Napoleonic campaigns at war, written by a node now gone, and a new node that owns neither: the lobby
+    reads copies of their rooms from the log."""
     clock = ManualClock()
     first = await open_hub(tmp_path, clock)
     made = await first.create_campaign(napoleonic())
@@ -302,7 +304,11 @@ async def test_the_lobbys_copies_of_campaigns_owned_elsewhere_are_not_kept_for_g
     await meet(first, other)
     await first.close()
     await first.store.close()
-    node = await open_hub(tmp_path, clock)  # owns neither campaign: the lobby reads copies from the log
+    return await open_hub(tmp_path, clock), clock, made, other
+
+
+async def test_the_lobbys_copies_of_campaigns_owned_elsewhere_are_not_kept_for_good(tmp_path: Path) -> None:
+    node, clock, made, other = await two_campaigns_owned_elsewhere(tmp_path)
     metas = {m["id"]: m for m in await node.store.grants.list_campaigns()}
     assert len(await node.lobby.children([metas[made["campaign"]]], lambda r: {}, lambda m: None)) == 1
     assert node.lobby.cached() == {made["room"]}
@@ -314,15 +320,7 @@ async def test_the_lobbys_copies_of_campaigns_owned_elsewhere_are_not_kept_for_g
 
 async def test_the_lobbys_copies_go_when_stale_with_no_later_look_and_when_the_room_is_owned_here(
         tmp_path: Path) -> None:
-    clock = ManualClock()
-    first = await open_hub(tmp_path, clock)
-    made = await first.create_campaign(napoleonic())
-    other = await first.create_campaign(napoleonic())
-    await meet(first, made)
-    await meet(first, other)
-    await first.close()
-    await first.store.close()
-    node = await open_hub(tmp_path, clock)
+    node, clock, made, other = await two_campaigns_owned_elsewhere(tmp_path)
     assert await node.lobby.running(made["campaign"]) and await node.lobby.running(other["campaign"])
     assert node.lobby.cached() == {made["room"], other["room"]}
     room = await node.owned(made["room"])  # a join opens it here: its copy is garbage
