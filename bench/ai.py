@@ -76,6 +76,8 @@ def give(engine: Engine[Any], state: Any, team: str, orders: list[Mapping[str, A
     refused = 0
     actor = Actor(f"{team}-1", team, 1)
     for o in orders:
+        if engine.is_over(state):  # as the rooms' runner: a peace in the batch ends the game, the rest is moot
+            break
         try:
             state, _ = engine.apply(state, actor, o)
             if first_only:
