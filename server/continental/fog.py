@@ -139,9 +139,13 @@ def _map_view(state: CampaignState) -> dict[str, Any]:
 
 def movement_tables(state: CampaignState) -> dict[str, Any]:
     """C-4.3, C-T4 (D-C-2): km per turn by ground (and `road`, `track_<ground>`) and arm, and river crossing turns
-    by arm, so that a client prices a planned path in the engine's own unit (fractions of the turn, D-C-1)."""
+    by arm, so that a client prices a planned path in the engine's own unit (fractions of the turn, D-C-1); the
+    time a facing change takes (C-4.3bis), the withdrawal's share of the speed at level 3 (C-4.4) and the arms
+    that make no regular strike (C-9.8), so that a plan of the turn is priced from the view too (issue 18)."""
     return {"speeds_km": state.tables["speeds_km"], "river_crossing_turns": state.tables["river_crossing_turns"],
-            "rule": "C-T4"}
+            "turning_turns": state.tables["turning_turns"],
+            "withdrawal_speed_l3": state.tables["movement"]["withdrawal_speed_l3"],
+            "no_regular_strike": state.tables["no_regular_strike"], "rule": "C-T4"}
 
 
 def clock_settings(state: CampaignState) -> dict[str, Any] | None:
