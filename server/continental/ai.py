@@ -23,10 +23,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from server.continental.grid import Cell, direction, neighbours, turn_angle
+from server.continental.ai_plan import EPS, NOT_FIGHTING, TurnPlan
+from server.continental.grid import FACINGS, ORTHOGONAL, Cell, direction, neighbours, turn_angle
 
 ATTACK_ODDS = 1.5
-FACINGS_OK = frozenset({"N", "NE", "E", "SE", "S", "SW", "W", "NW"})
 PEACE_ODDS = 0.6
 """It accepts any peace when its strength is under this share of the proposer's."""
 PEACE_AFTER = 20
@@ -68,52 +68,86 @@ def command(view: Mapping[str, Any], team: str, rng_seed: int) -> list[dict[str,
     if view.get("phase") != "operations":
         return out
     terrain = (view.get("map") or {}).get("terrain") or {}
-    rivers = {_cell(c) for c in (view.get("map") or {}).get("rivers") or ()}
-    speeds = (view.get("tables") or {}).get("speeds_km") or {}
-    occupied = {_cell(u["cell"]) for u in mine} | {_cell(u["cell"]) for u in view.get("enemy_units") or ()
-                                                    if u.get("cell") is not None}
     enemy_at: dict[Cell, list[Mapping[str, Any]]] = {}
     for u in enemies:
         enemy_at.setdefault(_cell(u["cell"]), []).append(u)
     out += _questions(view, team, mine, enemy_at, terrain)
-    attacking: set[str] = set()
-    no_strike = set((view.get("tables") or {}).get("no_regular_strike") or ("AD", "ATD", "FORT"))  # C-9.8
-    orthogonal = int(view.get("level") or 1) == 1  # C-4.3bis: at level 1 counters face N, E, S or W
-    for target in sorted(enemy_at, key=lambda c: (_rating(enemy_at[c]), c)):
-        near = [u for u in mine if _dist(_cell(u["cell"]), target) == 1 and u["id"] not in attacking
-                and u.get("arm") not in no_strike and _can_face(u, target, rivers)
-                and (not orthogonal or _cell(u["cell"])[0] == target[0] or _cell(u["cell"])[1] == target[1])]
-        if near and _rating(near) >= ATTACK_ODDS * _rating(enemy_at[target]):
-            first = sorted(near, key=lambda u: (-float(u.get("rating") or 0), u["id"]))
-            for u in first:  # C-9.8: a unit strikes with its front
-                towards = direction(_cell(u["cell"]), target)
-                if u.get("facing") in FACINGS_OK and turn_angle(str(u["facing"]), towards) > 45:
-                    out.append({"type": "turn", "unit": u["id"], "facing": towards})
-            out.append({"type": "attack", "target": list(target), "echelons": [[u["id"] for u in first]],
-                        "support": [], "advance": True})
-            attacking |= {u["id"] for u in near}
+    plan = TurnPlan(view, team)
+    out += _attacks(view, mine, enemy_at, plan)
     goals = list(enemy_at) or [_cell(p["cell"]) for p in (view.get("map") or {}).get("places") or ()
                                if (view.get("control") or {}).get(p.get("name")) not in (None, team)]
     for u in sorted(mine, key=lambda u: u["id"]):
         here = _cell(u["cell"])
-        if u["id"] in attacking or not goals or any(_dist(here, c) == 1 for c in enemy_at):
+        if not goals or any(_dist(here, c) == 1 for c in enemy_at):
             continue
         goal = min(goals, key=lambda c: (_dist(here, c), c))
-        steps = [c for c in sorted(neighbours(here)) if c not in occupied and c not in enemy_at
-                 and _passable(speeds, terrain.get(_key(c)), str(u.get("arm")))]
-        step = min(steps, key=lambda c: (_dist(c, goal), c in rivers, c), default=None)  # rivers: a last resort
-        if step is not None and _dist(step, goal) < _dist(here, goal) and not (step in rivers and u.get("arm") == "AD"):
+        steps = [c for c in sorted(neighbours(here)) if plan.may_move(u, c)]
+        step = min(steps, key=lambda c: (_dist(c, goal), c in plan.rivers, c), default=None)  # rivers: a last resort
+        if step is not None and _dist(step, goal) < _dist(here, goal):
             out.append({"type": "move", "unit": u["id"], "path": [list(step)]})
-            occupied.discard(here)
-            occupied.add(step)
+            plan.move(u, step)
     return out
 
 
-def _can_face(u: Mapping[str, Any], target: Cell, rivers: set[Cell]) -> bool:
-    """C-9.8: a unit strikes with its front; C-4.3bis: a unit on a river cannot turn there."""
-    towards = direction(_cell(u["cell"]), target)
-    facing = u.get("facing")
-    return _cell(u["cell"]) not in rivers or (facing in FACINGS_OK and turn_angle(str(facing), towards) <= 45)
+def _attacks(view: Mapping[str, Any], mine: Sequence[Mapping[str, Any]],
+             enemy_at: Mapping[Cell, Sequence[Mapping[str, Any]]], plan: TurnPlan) -> list[dict[str, Any]]:
+    """C-9.8: strikes on the weakest cells first, by the units next to them that face them or can turn to
+    (C-4.3bis) and still have time to strike; a unit next to the enemy that cannot strike this turn turns to face
+    it, so it can the next."""
+    out: list[dict[str, Any]] = []
+    no_strike = set((view.get("tables") or {}).get("no_regular_strike") or ("AD", "ATD", "FORT", "AHQ", "CHQ"))
+    striking: set[str] = set()
+    for target in sorted(enemy_at, key=lambda c: (_rating(enemy_at[c]), c)):
+        near: list[tuple[Mapping[str, Any], str]] = []
+        for u in mine:
+            if _dist(_cell(u["cell"]), target) == 1 and u["id"] not in striking and u.get("arm") not in no_strike:
+                facing = _strike_facing(plan, u, target)
+                if facing is not None:
+                    near.append((u, facing))
+        if near and _rating([u for u, _ in near]) >= ATTACK_ODDS * _rating(enemy_at[target]):
+            first = sorted(near, key=lambda n: (-float(n[0].get("rating") or 0), n[0]["id"]))
+            for u, facing in first:
+                if facing != plan.facing[u["id"]]:
+                    out.append({"type": "turn", "unit": u["id"], "facing": facing})
+                    plan.turn(u, facing)
+                plan.strike(u)
+                striking.add(u["id"])
+            out.append({"type": "attack", "target": list(target), "echelons": [[u["id"] for u, _ in first]],
+                        "support": [], "advance": True})
+    for u in mine:  # C-4.3bis: face the enemy it stands next to, for the next turn's strike
+        here = _cell(u["cell"])
+        fronts = [c for c in sorted(enemy_at) if _dist(here, c) == 1]
+        if u["id"] in striking or u.get("arm") in no_strike or not fronts or plan.left(u["id"]) <= 0 or any(
+                turn_angle(plan.facing[u["id"]], direction(here, c)) <= 45 for c in fronts):
+            continue
+        facing = next((f for f in _front_facings(plan, here, fronts[0]) if plan.may_turn(u, f)), None)
+        if facing is not None:
+            out.append({"type": "turn", "unit": u["id"], "facing": facing})
+            plan.turn(u, facing)
+    return out
+
+
+def _front_facings(plan: TurnPlan, here: Cell, target: Cell) -> list[str]:
+    """C-9.8: the facings from which a unit strikes `target` (its front within 45° of it; at level 1 only N, E,
+    S or W, C-4.3bis), the straightest first."""
+    towards = direction(here, target)
+    return sorted((f for f in FACINGS if turn_angle(f, towards) <= 45 and (plan.level >= 2 or f in ORTHOGONAL)),
+                  key=lambda f: (turn_angle(f, towards), f))
+
+
+def _strike_facing(plan: TurnPlan, u: Mapping[str, Any], target: Cell) -> str | None:
+    """The facing from which `u` strikes `target` this turn — its own, or the one it turns to soonest with time
+    left to strike (C-4.3bis, C-9.8) — or None."""
+    if plan.may_strike(u, target):
+        return plan.facing[u["id"]]
+    if u.get("status") in NOT_FIGHTING:
+        return None
+    options = []
+    for f in _front_facings(plan, _cell(u["cell"]), target):
+        cost = plan.turn_cost(u, f)
+        if cost is not None and plan.used.get(u["id"], 1.0) + cost < 1 - EPS:
+            options.append((cost, f))
+    return min(options)[1] if options else None
 
 
 def _peace(view: Mapping[str, Any], team: str, mine: Sequence[Mapping[str, Any]],
@@ -141,11 +175,6 @@ def _peace(view: Mapping[str, Any], team: str, mine: Sequence[Mapping[str, Any]]
         if not recent and _rating(mine) < WINNING_ODDS * max(theirs, 0.1):
             out.append({"type": "propose_peace", "to": other, "kind": "current"})
     return out
-
-
-def _passable(speeds: Mapping[str, Any], ground: Any, arm: str) -> bool:
-    row = speeds.get(str(ground)) if ground is not None else speeds.get("plain")
-    return isinstance(row, Mapping) and isinstance(row.get(arm), (int, float)) and row.get(arm, 0) > 0
 
 
 def _questions(view: Mapping[str, Any], team: str, mine: Sequence[Mapping[str, Any]],
