@@ -224,10 +224,16 @@ class StandingInformationView(_Shape):
 
 class ContinentalTablesView(_Shape):
     """C-T4, D-C-2 (`rule`): km per turn by ground (and `road`, `track_<ground>`) and arm — a number, null
-    (impassable) or "tracks" (only along tracks) — and the turns a river crossing takes by arm (null: none)."""
+    (impassable) or "tracks" (only along tracks) — and the turns a river crossing takes by arm (null: none);
+    C-4.3bis: the turns a facing change takes by degrees ("45" … "180") and ground (`default`; null: impossible),
+    with `min_level_45`; C-4.4: the share of the speed a withdrawal keeps at level 3; C-9.8: the arms that make no
+    regular strike."""
 
     speeds_km: dict[str, dict[str, float | str | None]]
     river_crossing_turns: dict[str, float | None]
+    turning_turns: dict[str, Any]
+    withdrawal_speed_l3: float
+    no_regular_strike: list[str]
     rule: str
 
 

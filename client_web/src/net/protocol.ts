@@ -935,12 +935,18 @@ export interface ContinentalStrike {
 
 /**
  * C-T4, D-C-2 (`rule`): km per turn by ground (and `road`, `track_<ground>`) and arm — a number, null
- * (impassable) or "tracks" (only along tracks) — and the turns a river crossing takes by arm (null: none).
+ * (impassable) or "tracks" (only along tracks) — and the turns a river crossing takes by arm (null: none);
+ * C-4.3bis: the turns a facing change takes by degrees ("45" … "180") and ground (`default`; null: impossible),
+ * with `min_level_45`; C-4.4: the share of the speed a withdrawal keeps at level 3; C-9.8: the arms that make no
+ * regular strike.
  */
 export interface ContinentalTablesView {
+  no_regular_strike: string[];
   river_crossing_turns: Record<string, number | null>;
   rule: string;
   speeds_km: Record<string, Record<string, number | string | null>>;
+  turning_turns: Record<string, unknown>;
+  withdrawal_speed_l3: number;
 }
 
 /** C-4.5: strategic transfer to a city. */
