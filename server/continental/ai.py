@@ -10,12 +10,14 @@ What it decides:
   a war whose fronts have settled ends; a side that is winning fights on for the decisive end (C-10.1);
 - reconnaissance (C-8.3, level 3): while its quota allows, it asks whether the cells in front of its units that
   it sees nothing in hold an enemy (`presence`), nearest first;
-- operations (C-4, C-9): every unit that may strike (not artillery, anti-tank or fortresses: C-9.8) next to an
-  enemy it knows of takes part in an attack on that cell when the
-  ratings of the units next to it are at least `ATTACK_ODDS` of the defender's (C-9.8, the others in support);
-  the others advance one cell a turn towards the nearest enemy (or the enemy's nearest place), over ground their
-  arm may cross, keeping one unit in each of its cities; a unit much weaker than an adjacent enemy stays.
-The engine validates every order; a refused one is dropped (and, where the rules fine it, fined like a person's).
+- operations (C-4, C-9): every unit that may strike (not artillery, anti-tank, fortresses or headquarters: C-9.8)
+  next to an enemy it knows of, facing it or able to turn to with time left to strike (C-4.3bis), takes part in
+  an attack on that cell when their ratings are at least `ATTACK_ODDS` of the defender's; a unit next to the
+  enemy that cannot strike this turn turns to face it; the others advance one cell a turn towards the nearest
+  enemy (or the enemy's nearest place), over ground their arm may cross.
+Each order is planned against the team's earlier orders of the turn (ai_plan.py: cells held, time used, facings),
+so none is refused for them. The engine validates every order; a refused one is dropped (and, where the rules fine
+it, fined like a person's).
 """
 
 from __future__ import annotations
