@@ -48,6 +48,8 @@ def test_on_a_phone_the_map_fills_the_width_and_a_pinch_or_drag_zooms_and_pans_i
         expect(canvas).to_have_attribute("data-scale", re.compile(r"\d"))
         box = canvas.bounding_box()
         assert box and round(box["width"]) == 390, box
+        expect(page.get_by_text("Tap a force to select it").first).to_be_visible()  # a finger, no Enter or Esc
+        expect(page.get_by_text("Enter orders the move")).to_have_count(0)
         shot(page, "phone-campaign")
         before = viewport(canvas)
         cdp = page.context.new_cdp_session(page)

@@ -55,6 +55,11 @@ export function amount(value: number, unit: CostUnit): string {
   return unit === "turn" ? `${Math.round(value * 100)}%` : `${Math.round(value * 10) / 10} km`;
 }
 
+/** How to give a march: with a finger on a touch screen (no keyboard to press Enter or Esc), else with the mouse. */
+function mapHint(): string {
+  return t(globalThis.matchMedia?.("(pointer: coarse)").matches ? "map.hint_touch" : "map.hint");
+}
+
 export class CampaignView {
   readonly root: HTMLElement;
   readonly canvas: HTMLCanvasElement;
@@ -342,7 +347,7 @@ export class CampaignView {
       const f = this.hoverForce ?? this.forceAt(this.hover);
       if (f) parts.push(`${proper(f.name)} (${teamWord(f.team)})${f.strength !== null ? ` · ${tn("n.units", f.strength)}` : ""}${f.morale !== null ? ` · ${t("unit.morale")} ${f.morale}` : ""}`);
     }
-    this.status.textContent = parts.join(" · ") || t("map.hint");
+    this.status.textContent = parts.join(" · ") || mapHint();
   }
 
   /** The part of the map a default view shows: the forces and the battles with a margin, never less than a
@@ -599,7 +604,7 @@ export class CampaignView {
     this.panel.append(this.sheetHandle(sel ? proper(sel.name) : t("sheet.orders")));
     const waiting = this.pendingPanel();
     if (!sel) {
-      this.panel.append(h("p", { class: "hint" }, t("map.hint")));
+      this.panel.append(h("p", { class: "hint" }, mapHint()));
     } else {
       const rows: [string, string][] = [
         [t("map.cell", { x: "", y: "" }).replace(/[\s,]+$/, ""), formatCoord(this.model.metric, sel.cell)],

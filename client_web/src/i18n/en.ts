@@ -122,6 +122,7 @@ export const en = {
   "map.move": "Move here",
   "map.cancel": "Cancel",
   "map.hint": "Click a force to select it, then a cell to plan its path; Enter orders the move, Esc cancels.",
+  "map.hint_touch": "Tap a force to select it, then a cell to plan its path.",
   "order.turn": "Turn",
   "order.wide": "Wide front (2 cells)",
   "order.narrow": "Narrow front",
