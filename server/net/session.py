@@ -202,22 +202,24 @@ class Session:
         else:
             self.error(cid, "rate_limited", message, retry_after_ms=max(1, math.ceil(wait_s * 1000)))
 
+    def _over_rate(self, cid: int | None) -> bool:
+        """The connection's own budget: one message taken from it, or refused when it is spent."""
+        wait = self._bucket.take()
+        if wait is not None:
+            self._refuse_rate(cid, f"more than {self.settings.rate_per_s:g} messages a second", wait)
+        return wait is not None
+
     async def on_frame(self, data: bytes | str) -> None:
         try:
             msg = decode_client(data)
         except ProtocolError as exc:
-            wait = self._bucket.take()  # garbage counts against the rate like any message
-            if wait is not None:
-                self._refuse_rate(exc.cid, f"more than {self.settings.rate_per_s:g} messages a second", wait)
-            else:
+            if not self._over_rate(exc.cid):  # garbage counts against the rate like any message
                 self.error(exc.cid, exc.code, exc.message)
             return
         if isinstance(msg, c.Pong) and msg.nonce in self._pings:  # the server asked for it: not counted
             self._pong(msg.nonce)
             return
-        wait = self._bucket.take()
-        if wait is not None:
-            self._refuse_rate(msg.cid, f"more than {self.settings.rate_per_s:g} messages a second", wait)
+        if self._over_rate(msg.cid):
             return
         if self.flood is not None and not isinstance(msg, (c.Pong, c.Hello)):
             member = self.member  # issue 12 §13: a shared token or one address over many sockets is limited too

@@ -106,36 +106,37 @@ class Journal:
             return (frames[-1][0], frames[-1][2]) if frames else (index, start)
 
     def write(self, index: int, payload: bytes, fsync: bool) -> None:
-        """One record: a command's append (without lists, join and memoryview: once per command)."""
-        if self.read_only or self.fd < 0 or fsync:
-            self.write_many([(index, payload)], fsync)
-            return
+        """One record: a command's append (no list or join: once per command)."""
         framed = frame(payload)
-        written = os.write(self.fd, framed)
-        if written < len(framed):  # cut short (a signal): the rest follows
-            self._write_rest(memoryview(framed)[written:])
-        self.size += len(framed)
-        self.checkpoints.append((index, self.size))
-        self.last_index = index
-
-    def _write_rest(self, data: memoryview) -> None:
-        while data:
-            data = data[os.write(self.fd, data):]
+        self._append(framed, fsync)
+        self._advance(index, len(framed))
 
     def write_many(self, records: list[tuple[int, bytes]], fsync: bool) -> None:
         """Append the frames of these (index, record bytes) in one write (an import writes a whole log so)."""
+        frames = [frame(payload) for _, payload in records]
+        self._append(b"".join(frames), fsync)
+        for (index, _), framed in zip(records, frames, strict=True):
+            self._advance(index, len(framed))
+
+    def _append(self, data: bytes, fsync: bool) -> None:
+        """`data` at the journal's end, fsynced when asked; a write cut short (a signal) goes on with the rest."""
         if self.read_only:
             raise PermissionError(f"{self.path} is open read-only")
-        frames = [frame(payload) for _, payload in records]
         if self.fd < 0:
             self.fd = os.open(self.path, os.O_RDWR | os.O_APPEND)
-        self._write_rest(memoryview(b"".join(frames)))  # a whole log's write may be cut short: the rest follows
+        written = os.write(self.fd, data)
+        if written < len(data):
+            rest = memoryview(data)[written:]
+            while rest:
+                rest = rest[os.write(self.fd, rest):]
         if fsync:
             os.fsync(self.fd)
-        for (index, _), framed in zip(records, frames, strict=True):
-            self.size += len(framed)
-            self.checkpoints.append((index, self.size))
-        self.last_index = records[-1][0] if records else self.last_index
+
+    def _advance(self, index: int, length: int) -> None:
+        """Record `index` is written, `length` bytes framed: where the next starts."""
+        self.size += length
+        self.checkpoints.append((index, self.size))
+        self.last_index = index
 
     def checkpoint(self, index: int) -> None:
         """Remember where the record after `index` starts, in the checkpoint file (at a snapshot)."""

@@ -102,10 +102,7 @@ class WriteAhead:
                 else:
                     run.append(i)
             try:
-                if len(run) == 1:  # most groups hold one record per room
-                    journal.write(writes[run[0]].index, writes[run[0]].payload, False)
-                else:
-                    journal.write_many([(writes[i].index, writes[i].payload) for i in run], False)
+                journal.write_many([(writes[i].index, writes[i].payload) for i in run], False)
             except OSError as exc:
                 for i in run:
                     outcomes[i] = exc
