@@ -11,7 +11,7 @@ import pytest
 
 from tests.browser.conftest import sync_api
 from tests.browser.scripted import room_log
-from tests.browser.test_client import battle_tab, march_to_battle
+from tests.browser.test_client import battle_tab, march_to_battle, say
 from tests.conftest import ServerProcess
 
 expect = sync_api.expect
@@ -54,6 +54,14 @@ def test_every_order_the_battle_view_offers_is_accepted_when_ordered_issue_14(we
     side = "red" if re.search(r"Red", turn.split("·")[-1]) else "blue"
     page = pages[side]
     field = page.get_by_test_id("battle-field")
+    # A chat line redraws the page with the same view: the order buttons stay the elements they were (rebuilt, they
+    # would swallow a click that lands as they are replaced).
+    field.focus()
+    page.keyboard.press("Tab")
+    expect(page.get_by_test_id("options-points")).to_be_visible(timeout=10_000)
+    page.get_by_test_id("options-points").evaluate("el => { el.dataset.mark = 'kept'; }")
+    say(page, f"team:{side}", "steady, lads")
+    expect(page.locator("[data-testid=options-points][data-mark=kept]")).to_have_count(1)
     given = {"turn": 0, "move": 0}
     for _ in range(6):  # six units in turn: one offered order each, moves and turns alternating
         field.focus()

@@ -106,6 +106,8 @@ export class BattleView {
   private ghost: Piece | null = null;
   private refused: { unit: string; text: string; rule: string | null; until: number } | null = null;
   private stateVersion = 0;
+  /** the view last shown: the page re-renders on a chat line or a presence change with the same one */
+  private shownState: Record<string, unknown> | null = null;
   /** label widths by text (measuring text is a good part of a frame) */
   private readonly textWidths = new Map<string, number>();
   /** units, armies and places by name (the game page sets them from its session) */
@@ -128,6 +130,10 @@ export class BattleView {
 
   /** A new view of the battle. `instant`: no tween (a replay stepping back, a re-join). */
   setState(state: Record<string, unknown>, mySide: string | null, instant = false): void {
+    // The same view again (the page redrew for a chat line, a clock, someone joining): nothing changes, and the order
+    // buttons stay the elements they are — rebuilt under a pointer, they would swallow the click.
+    if (state === this.shownState && mySide === this.mySide) return;
+    this.shownState = state;
     const prev = new Map(this.model.units.map((u) => [u.id, pieceOf(u)]));
     const hadSiege = !!this.model.siege;
     this.model = readBattle(state);

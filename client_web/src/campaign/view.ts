@@ -99,7 +99,11 @@ export class CampaignView {
     this.bind();
   }
 
+  private shownState: Record<string, unknown> | null = null;
+
   setState(state: Record<string, unknown>, myTeam: string | null): void {
+    if (state === this.shownState && myTeam === this.myTeam) return;  // the page redrew with the same view (see BattleView)
+    this.shownState = state;
     this.model = readCampaign(state);
     this.pending = this.model.engineMap && Array.isArray(state.pending) ? state.pending.filter((o): o is Record<string, unknown> => typeof o === "object" && o !== null && typeof (o as Record<string, unknown>).number === "number") : [];
     this.nap = this.model.napoleonic ? readNapoleon(napoleonicView(state)) : null;

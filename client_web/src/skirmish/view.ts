@@ -79,7 +79,11 @@ export class SkirmishView {
     return this.model;
   }
 
+  private shownState: Record<string, unknown> | null = null;
+
   setState(state: Record<string, unknown>, myTeam: string | null): void {
+    if (state === this.shownState && myTeam === this.myTeam) return;  // the page redrew with the same view (see BattleView)
+    this.shownState = state;
     this.model = readSkirmish(state);
     this.myTeam = myTeam;
     if (this.picked && !this.canPick(this.picked)) this.picked = null;
