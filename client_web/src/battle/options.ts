@@ -5,6 +5,7 @@
  * claim, and the engine's refusal is shown at the unit. */
 import { isObj, listOf, num, str, type Obj } from "../read";
 import type { Cell } from "./geometry";
+import { isArtilleryType } from "./pieces";
 
 export interface Refusal {
   order: string;
@@ -107,7 +108,7 @@ export function reachable(opts: BattleOptions): Map<string, Reach & { leaving: b
 /** The formations a unit of this arm may stand in (N-INF, N-CAV, N-ART): the buttons the panel shows, each enabled
  * only when the options list it. */
 export function formationsOf(type: string): string[] {
-  if (type.includes("art")) return ["deployed", "limbered"];
+  if (isArtilleryType(type)) return ["deployed", "limbered"];
   if (type.includes("cav")) return ["attack_column", "march_column"];
   return ["line", "attack_column", "square", "march_column"];
 }

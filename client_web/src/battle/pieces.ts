@@ -17,7 +17,9 @@ export interface Frame {
 
 const OUTLINE = "#15120d";
 
-export const isArtilleryType = (type: string): boolean => type.includes("art");
+/** Guns of every kind: foot, horse and fortress artillery, and the companies turned howitzers for a storm
+ * (N-SIEGE-9: `howitzer`, `horse_howitzer` — still artillery, deployed or limbered, firing, counted in guns). */
+export const isArtilleryType = (type: string): boolean => type.includes("art") || type.includes("howitzer");
 export const isCavalryType = (type: string): boolean => type.includes("cav");
 
 const outlines = new WeakMap<readonly Cell[], [number, number, number, number][]>();

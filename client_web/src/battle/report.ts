@@ -4,6 +4,7 @@
  * side's dice against what the odds promised. Nothing in it comes from anywhere else, so a side's report holds
  * only what that side was shown. */
 import { isObj, listOf, num, str, type Obj } from "../read";
+import { isArtilleryType } from "./pieces";
 
 export interface ReportEvent {
   seq: number;
@@ -100,13 +101,13 @@ export function afterAction(events: readonly ReportEvent[], first: Obj, last: Ob
     let line = units.get(id);
     if (!line) {
       const type = str(u.type);
-      const start = type.includes("art") ? num(u.guns) : num(u.loss_tolerance);
+      const start = isArtilleryType(type) ? num(u.guns) : num(u.loss_tolerance);
       line = { id, side: str(u.side), type, start, losses: 0, inflicted: 0, fell: null, final: null, takenBy: null };
       units.set(id, line);
       sideOf.set(id, line.side);
       if (line.side && !sides.includes(line.side)) sides.push(line.side);
     } else if (line.start === null) {
-      line.start = line.type.includes("art") ? num(u.guns) : num(u.loss_tolerance);
+      line.start = isArtilleryType(line.type) ? num(u.guns) : num(u.loss_tolerance);
     }
     return line;
   };

@@ -14,7 +14,7 @@ import { ruleLinks } from "../ui/rule-links";
 import { zoomAt, type Viewport } from "../campaign/geometry";
 import { artilleryZone, footprint, musketZone, type Cell, type ZoneCell } from "./geometry";
 import { battleView, formationSize, readBattle, type BattleModel, type BattleUnit } from "./model";
-import { cellBounds, centroid, contactPoint, drawFormationGlyph, drawPiece, drawSabres, type Piece } from "./pieces";
+import { cellBounds, centroid, contactPoint, drawFormationGlyph, drawPiece, drawSabres, isArtilleryType, type Piece } from "./pieces";
 import { groundOf, paintGround, TerrainLayer } from "./terrain";
 import { EffectQueue } from "./effects";
 import { Minimap } from "./minimap";
@@ -37,7 +37,7 @@ const LABEL_FONT = "600 14px system-ui, sans-serif";
 const LABEL_H = 20;
 
 export function isArtillery(u: { type: string }): boolean {
-  return u.type.includes("art");
+  return isArtilleryType(u.type);
 }
 
 export function isCavalry(u: { type: string }): boolean {
