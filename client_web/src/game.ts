@@ -8,7 +8,7 @@ import { SkirmishView } from "./skirmish/view";
 import { readSkirmish } from "./skirmish/model";
 import { formatCoord } from "./campaign/geometry";
 import { readCampaign } from "./campaign/model";
-import { GARRISON_TERMS, GENERAL_TERMS, imposeTermsRuling, interceptOffers, napoleonicView, readNapoleon, reinforceOffers, retreatOf, retreatOrder, siegeOffers, termsOrder, type Offer, type Siege } from "./campaign/napoleon";
+import { GARRISON_TERMS, GENERAL_TERMS, howitzerChoice, imposeTermsRuling, interceptOffers, napoleonicView, readNapoleon, reinforceOffers, retreatOf, retreatOrder, siegeOffers, stormOrder, termsOrder, type NapView, type Offer, type Siege } from "./campaign/napoleon";
 import { has, lang, onLangChange, proper, properArgs, setLang, t, tn, type MessageKey } from "./i18n";
 import { kindWord, lockoutReason, phaseWord, playerWord, statusWord, teamWord } from "./i18n/words";
 import { fetchLobby } from "./lobby/api";
@@ -55,6 +55,9 @@ export class GamePage {
   private readonly roomTabs = h("nav", { class: "room-tabs", "data-testid": "room-tabs" });
   private readonly stage = h("div", { class: "stage" });
   private readonly side = h("aside", { class: "sidebar" });
+  /** N-SIEGE-9: the companies the besieger has ticked as howitzers, by campaign room and fortress, kept while the
+   * sieges list is rebuilt under the player (a chat line, a clock tick). */
+  private readonly howitzerPicks = new Map<string, Set<string>>();
   private readonly errorLine = h("div", { class: "error-line", "data-testid": "error-line", role: "alert" });
   /** New log lines read out by screen readers (the visible log is re-rendered, this only grows by what is new). */
   private readonly live = h("div", { class: "visually-hidden", "aria-live": "polite", "data-testid": "log-live" });
@@ -700,13 +703,19 @@ export class GamePage {
       })),
       intercepts.length ? h("div", { class: "buttons", "data-testid": "interceptions" }, ...intercepts.map((o) => button(o, "intercept"))) : null,
       nap.sieges.length ? h("h3", {}, t("nap.sieges")) : null,
-      nap.sieges.length ? h("ul", { "data-testid": "sieges" }, ...nap.sieges.map((s) => this.siegeItem(id, s, team, nap.turn))) : null);
+      nap.sieges.length ? h("ul", { "data-testid": "sieges" }, ...nap.sieges.map((s) => this.siegeItem(id, s, team, nap))) : null);
   }
 
   /** One siege: who besieges whom, the phase, the decisions the viewer's team may take, the terms on the table. */
-  private siegeItem(id: string, s: Siege, team: string | null, turn: number): HTMLElement {
+  private siegeItem(id: string, s: Siege, team: string | null, nap: NapView): HTMLElement {
     const w = this.session.welcome;
     const send = (o: Record<string, unknown>) => () => void this.send({ t: "order", room: id, order: o }).catch(() => {});
+    const offers = siegeOffers(s, team, nap.turn);
+    const guns = offers.some((o) => o.key === "siege.storm") ? howitzerChoice(nap, s, team) : null;
+    const pickKey = `${id}\n${s.fortress}`;
+    const picked = this.howitzerPicks.get(pickKey) ?? new Set<string>();
+    for (const uid of picked) if (!guns?.companies.some((u) => u.id === uid)) picked.delete(uid); // a company since lost
+    const orderOf = (o: Offer) => (o.key === "siege.storm" ? stormOrder(s.fortress, guns ? [...picked] : []) : o.order);
     const terms = (testid: string, build: (garrison: string, general: string) => Record<string, unknown>, moderator: boolean) => {
       const garrison = h("select", { "data-testid": `${testid}-garrison` }, ...GARRISON_TERMS.map((g) => h("option", { value: g }, t(`nap.terms.${g}` as MessageKey))));
       const general = h("select", { "data-testid": `${testid}-general` }, ...GENERAL_TERMS.map((g) => h("option", { value: g }, t(`nap.terms.${g}` as MessageKey))));
@@ -723,11 +732,32 @@ export class GamePage {
       s.phase === "invested" && s.stormFrom !== null ? ` · ${t("nap.storm_from", { turn: s.stormFrom })}` : "",
       s.proposal ? h("div", { "data-testid": "terms-on-table" }, t("nap.terms.table", {
         by: teamWord(s.proposer), garrison: t(`nap.terms.${s.proposal.garrison}` as MessageKey), general: t(`nap.terms.${s.proposal.general}` as MessageKey) })) : null,
-      h("div", { class: "buttons" }, ...siegeOffers(s, team, turn).map((o) => h("button", {
-        "data-testid": o.key.replace(/\./g, "-"), onclick: send(o.order) },
+      guns ? this.howitzerPicker(id, guns, picked, pickKey) : null,
+      h("div", { class: "buttons" }, ...offers.map((o) => h("button", {
+        "data-testid": o.key.replace(/\./g, "-"), onclick: () => send(orderOf(o))() },
       t(`nap.${o.key}` as MessageKey, o.args ? { garrison: t(`nap.terms.${o.args.garrison}` as MessageKey), general: t(`nap.terms.${o.args.general}` as MessageKey) } : undefined)))),
       inTerms && team !== null && (team === s.besieger || team === s.garrison) ? terms("terms-propose", (g, gen) => termsOrder(s.fortress, g, gen), false) : null,
       inTerms && w?.role === "moderator" ? terms("terms-impose", (g, gen) => imposeTermsRuling(s.fortress, g, gen), true) : null);
+  }
+
+  /** N-SIEGE-9, D-N-15: the besieger ticks which field companies become howitzers for its storm; once half of its
+   * companies (rounded up) are ticked the others are closed, and the line under them says why. */
+  private howitzerPicker(id: string, guns: NonNullable<ReturnType<typeof howitzerChoice>>, picked: Set<string>, key: string): HTMLElement {
+    const names = this.names(id);
+    const full = picked.size >= guns.limit;
+    const toggle = (uid: string) => () => {
+      if (picked.has(uid)) picked.delete(uid);
+      else if (picked.size < guns.limit) picked.add(uid);
+      this.howitzerPicks.set(key, picked);
+      this.renderSide();
+    };
+    return h("fieldset", { class: "howitzers", "data-testid": "howitzers" },
+      h("legend", {}, t("nap.howitzers", { limit: guns.limit, of: guns.of }), " ", ...ruleLinks(["N-SIEGE-9", "D-N-15"])),
+      ...guns.companies.map((u) => h("label", { class: "check" },
+        h("input", { type: "checkbox", "data-testid": `howitzer-${u.id}`, ...(picked.has(u.id) ? { checked: true } : {}),
+          ...(full && !picked.has(u.id) ? { disabled: true } : {}), onchange: toggle(u.id) }),
+        ` ${names.unit(u.id)}`)),
+      full ? h("p", { class: "muted", "data-testid": "howitzers-full" }, t("nap.howitzers.full", { limit: guns.limit, of: guns.of })) : null);
   }
 
   /** The campaign's players: each team's seats as the lobby lists them, else the seats its armies name, else who
@@ -907,7 +937,8 @@ export class GamePage {
     const nap = model?.napoleonic ? readNapoleon(napoleonicView(room.state)) : null;
     const battlesKey = model && (model.battles.length || nap?.sieges.length || nap?.interceptions.length)
       ? `${id} ${lang()} ${JSON.stringify([model.battles.map((b) => b.raw), nap && [nap.sieges, nap.interceptions, nap.turn, nap.active,
-        nap.armies.map((a) => [a.id, a.status, a.cell])], w?.rooms, this.locked])}` : "";
+        nap.armies.map((a) => [a.id, a.status, a.cell, typeof a.units === "number" ? a.units : a.units.length])], w?.rooms, this.locked,
+        [...this.howitzerPicks].map(([k, v]) => [k, [...v]])])}` : "";
     if (battlesKey !== this.battlesShown) {
       this.battlesShown = battlesKey;
       this.place(this.slots.battles, model && battlesKey ? this.battlesPanel(id, model) : null);

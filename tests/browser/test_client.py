@@ -574,12 +574,31 @@ def storm_dresden(web_server: ServerProcess, new_page: Any) -> tuple[dict[str, A
     expect(blue.get_by_test_id("end-turn")).to_be_visible()
     blue.get_by_test_id("end-turn").click()
     expect(red_siege.get_by_role("button")).to_have_text(["Storm", "Lift the siege"])
+    # N-SIEGE-9, D-N-15: with the storm order red names the companies that become howitzers, at most half of the
+    # Army of Silesia's three (rounded up: two); once two are ticked the third is closed, and the page says why
+    guns = red_siege.get_by_test_id("howitzers")
+    expect(guns).to_contain_text("up to 2 of 3 companies")
+    boxes = guns.locator("input[type=checkbox]")
+    expect(boxes).to_have_count(3)
+    expect(guns).to_contain_text("battery (Army of Silesia)")
+    chosen = [str(boxes.nth(i).get_attribute("data-testid"))[len("howitzer-"):] for i in (0, 2)]
+    boxes.nth(0).check()
+    expect(red_siege.get_by_test_id("howitzers-full")).to_have_count(0)
+    boxes.nth(2).check()
+    expect(boxes.nth(1)).to_be_disabled()
+    expect(red_siege.get_by_test_id("howitzers-full")).to_contain_text("at most 2 of the 3 companies")
+    shot(red, "siege-howitzers")
     red_siege.get_by_role("button", name="Storm").click()
     expect(red.get_by_test_id("turn-log").locator('[data-kind="battle_started"]')).to_have_count(1)
     tab = battle_tab(red)
     expect(tab).to_have_count(1, timeout=15_000)
     tab.click()
     expect(red.get_by_test_id("siege-info")).to_contain_text("Dresden")
+    # the chosen companies take the field as howitzers, named so and counted in guns like any battery
+    for uid in chosen:
+        row = red.get_by_test_id("unit-table").locator(f"tr[data-unit='{uid}']")
+        expect(row.locator("td.name")).to_have_attribute("title", re.compile("howitzer battery"))
+        expect(row).to_contain_text("⊙")
     return made, red, blue
 
 

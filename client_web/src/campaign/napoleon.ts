@@ -87,6 +87,28 @@ export function siegeOffers(s: Siege, team: string | null, turn: number): Offer[
   return [];
 }
 
+/** The field companies that may become howitzers for a storm (server/napoleonic/siege/rules.py HOWITZER_OF). */
+export const FIELD_GUNS = ["foot_artillery", "horse_artillery"] as const;
+
+/** N-SIEGE-9, D-N-15: what the besieger may turn into howitzers with its storm order — the field companies of its
+ * armies besieging the fortress, at most half of all their artillery companies, rounded up
+ * (server/napoleonic/siege/deployment.py howitzer_limit). Null when the viewer is not the besieger or has none. */
+export interface HowitzerChoice { companies: ArmyUnitView[]; limit: number; of: number }
+
+export function howitzerChoice(v: NapView, s: Siege, team: string | null): HowitzerChoice | null {
+  if (!team || team !== s.besieger || s.phase !== "invested") return null;
+  const units = v.armies.filter((a) => a.team === team && a.status === "besieging" && a.cell[0] === s.cell[0] && a.cell[1] === s.cell[1])
+    .flatMap((a) => (typeof a.units === "number" ? [] : a.units));
+  const artillery = units.filter(isArtillery);
+  const companies = artillery.filter((u) => (FIELD_GUNS as readonly string[]).includes(u.type));
+  return companies.length ? { companies, limit: Math.ceil(artillery.length / 2), of: artillery.length } : null;
+}
+
+/** N-SIEGE-5, N-SIEGE-9: the besieger's storm order, naming the companies chosen as howitzers (none: no field). */
+export function stormOrder(fortress: string, howitzers: readonly string[]): Order {
+  return { type: "siege", fortress, action: "storm", ...(howitzers.length ? { howitzers: [...howitzers] } : {}) };
+}
+
 export const GARRISON_TERMS = ["prisoners", "march_out"] as const;
 export const GENERAL_TERMS = ["captured", "released"] as const;
 

@@ -210,6 +210,8 @@ export const en = {
   "nap.phase.ended": "ended",
   "nap.siege.storm": "Storm",
   "nap.siege.lift": "Lift the siege",
+  "nap.howitzers": "Howitzers for the storm — up to {limit} of {of} companies:",
+  "nap.howitzers.full": "No more: at most {limit} of the {of} companies may become howitzers (half, rounded up)",
   "nap.siege.sortie": "Sortie",
   "nap.siege.hold": "Hold",
   "nap.siege.surrender": "Surrender",

@@ -212,6 +212,8 @@ export const ru: Record<MessageKey, string> = {
   "nap.phase.ended": "окончена",
   "nap.siege.storm": "Штурм",
   "nap.siege.lift": "Снять осаду",
+  "nap.howitzers": "Гаубицы для штурма — не больше {limit} из {of} рот:",
+  "nap.howitzers.full": "Больше нельзя: гаубицами могут стать не больше {limit} из {of} рот (половина, с округлением вверх)",
   "nap.siege.sortie": "Вылазка",
   "nap.siege.hold": "Держаться",
   "nap.siege.surrender": "Сдать крепость",
