@@ -156,7 +156,9 @@ def test_a_skirmish_is_played_order_by_order_from_two_browsers_S_5_D_S_4_D_S_9(
             expect(blue.locator(".ambush-spot")).to_have_count(11)
             target = next(f["id"] for f in _figures(blue) if f["side"] == "red")
             blue.locator(f"[data-figure='{target}']").click()
-            expect(blue.get_by_test_id("sk-target")).to_contain_text(target)
+            # the target by what the player knows of it (its side and role), never its raw id ("g.1")
+            expect(blue.get_by_test_id("sk-target")).to_contain_text("Target: Red · ")
+            expect(blue.get_by_test_id("sk-target")).not_to_contain_text(target)
             blue.get_by_test_id("sk-send").click()
             expect(blue.get_by_test_id("error-line")).to_contain_text("D-S-8")
             blue.locator(f"[data-figure='{target}']").click()
@@ -254,7 +256,8 @@ def test_the_skirmish_on_a_phone_and_in_russian_fits_and_shows_the_dice_and_the_
             # an enemy figure clicked: the target, with the cover its ground gives (D-S-7)
             enemy = next(f["id"] for f in _figures(page) if f["side"] != team)
             page.locator(f"[data-figure='{enemy}']").click()
-            expect(page.get_by_test_id("sk-target")).to_contain_text(enemy)
+            expect(page.get_by_test_id("sk-target")).to_contain_text(re.compile(r"(Blue|Red|Синие|Красные) · "))
+            expect(page.get_by_test_id("sk-target")).not_to_contain_text(enemy)
             expect(page.get_by_test_id("sk-send")).to_be_enabled()
             name = f"skirmish{'-phone' if size[0] < 500 else ''}{'-ru' if lang == 'ru' else ''}"
             if lang == "ru":

@@ -943,7 +943,7 @@ export const en = {
   "sk.hits_waiting": "{team} chooses which figures take {n} hits.",
   "sk.pick_help": "Pick a figure of yours on the table: its unit takes the order (pick it again for the figure alone). Or pass.",
   "sk.picked_unit": "{unit}: {n} figures in cohesion",
-  "sk.picked_figure": "Figure {figure} alone",
+  "sk.picked_figure": "{figure}, alone",
   "sk.mode.move": "Move",
   "sk.mode.fire": "Fire",
   "sk.mode.move_fire": "Half move + fire",

@@ -945,7 +945,7 @@ export const ru: Record<MessageKey, string> = {
   "sk.hits_waiting": "{team} выбирают, кто получит попадания ({n}).",
   "sk.pick_help": "Выберите свою фигуру на столе: приказ получит её подразделение (выберите снова — только эта фигура). Или пропустите приказ.",
   "sk.picked_unit": "{unit}: фигур в связи — {n}",
-  "sk.picked_figure": "Только фигура {figure}",
+  "sk.picked_figure": "Только {figure}",
   "sk.mode.move": "Движение",
   "sk.mode.fire": "Огонь",
   "sk.mode.move_fire": "Полхода + огонь",

@@ -139,6 +139,15 @@ export class SkirmishView {
     return id ? this.model.figures.find((f) => f.id === id) : undefined;
   }
 
+  /** A figure as the player knows it: its unit's name and its role ("1. Gruppe · machine gunner"); an enemy's unit
+   * is not told (the view sends only the viewer's own units), so its side stands for it. Never the raw id. */
+  private figureName(id: string): string {
+    const f = this.figure(id);
+    if (!f) return id;
+    const u = this.model.units.find((x) => x.id === f.unit);
+    return `${u ? u.name : teamWord(f.side)} · ${word("sk.figrole", f.role)}`;
+  }
+
   private canPick(p: { body: string; lead: string }): boolean {
     const f = this.figure(p.lead);
     return !!f && f.own && f.status === "in_action" && !f.ordered && !!this.model.reach?.has(p.lead);
@@ -276,7 +285,7 @@ export class SkirmishView {
   private describe(f: Figure): string {
     const u = this.model.units.find((x) => x.id === f.unit);
     const cover = coverAt(this.model, f.x, f.y);
-    return [`${teamWord(f.side)} · ${u?.name ?? f.unit} · ${word("sk.figrole", f.role)}`, f.vehicle ? word("sk.vehicle", f.vehicle) : word("sk.weapon", f.weapon ?? "none"),
+    return [`${teamWord(f.side)} · ${u ? `${u.name} · ` : ""}${word("sk.figrole", f.role)}`, f.vehicle ? word("sk.vehicle", f.vehicle) : word("sk.weapon", f.weapon ?? "none"),
       word("sk.status", f.status), cover?.cover ? t("sk.cover", { kind: word("sk.terrain", cover.kind), n: cover.cover }) : ""].filter(Boolean).join(" · ");
   }
 
@@ -420,7 +429,7 @@ export class SkirmishView {
     if (this.ambush) {
       const unit = this.model.units.find((u) => u.id === this.ambush);
       box.append(h("p", { "data-testid": "sk-picked" }, t("sk.ambush_picked", { unit: unit?.name ?? this.ambush })), h("p", { class: "muted" }, t("sk.help.ambush")));
-      if (this.plan.target) box.append(h("p", { "data-testid": "sk-target" }, t("sk.target", { figure: this.plan.target })));
+      if (this.plan.target) box.append(h("p", { "data-testid": "sk-target" }, t("sk.target", { figure: this.figureName(this.plan.target) })));
       box.append(h("div", { class: "buttons" },
         h("button", { "data-testid": "sk-send", onclick: () => { const o = this.planned(); if (o) this.send(o); } }, t("sk.send")),
         h("button", { onclick: () => { this.ambush = null; this.plan = {}; this.render(); } }, t("sk.cancel"))));
@@ -429,7 +438,7 @@ export class SkirmishView {
     } else {
       const u = this.model.units.find((x) => x.id === p.body);
       const lead = this.figure(p.lead);
-      box.append(h("p", { "data-testid": "sk-picked" }, u ? t("sk.picked_unit", { unit: u.name, n: p.figures.length }) : t("sk.picked_figure", { figure: p.body })),
+      box.append(h("p", { "data-testid": "sk-picked" }, u ? t("sk.picked_unit", { unit: u.name, n: p.figures.length }) : t("sk.picked_figure", { figure: this.figureName(p.body) })),
         h("div", { class: "buttons inline" },
           ...(["move", "fire", "move_fire"] as const).map((mode) => h("button", { "data-testid": `sk-mode-${mode}`, "aria-pressed": String(this.mode === mode),
             class: this.mode === mode ? "active" : "", onclick: () => { this.mode = mode; this.render(); } }, t(`sk.mode.${mode}`))),
@@ -438,7 +447,7 @@ export class SkirmishView {
       if (this.plan.target) {
         const tf = this.figure(this.plan.target);
         const cover = tf ? coverAt(this.model, tf.x, tf.y) : null;
-        box.append(h("p", { "data-testid": "sk-target" }, t("sk.target", { figure: this.plan.target }), cover?.cover ? ` · ${t("sk.cover", { kind: word("sk.terrain", cover.kind), n: cover.cover })}` : ` · ${t("sk.no_cover")}`));
+        box.append(h("p", { "data-testid": "sk-target" }, t("sk.target", { figure: this.figureName(this.plan.target) }), cover?.cover ? ` · ${t("sk.cover", { kind: word("sk.terrain", cover.kind), n: cover.cover })}` : ` · ${t("sk.no_cover")}`));
       }
       const order = this.planned();
       box.append(h("div", { class: "buttons" },
