@@ -49,4 +49,19 @@ describe("the state in one line (issue 16 §3)", () => {
     setLang("en");
     expect(stateLine(campaign({ active: ["blue"], clocks: clocks({ blue: 1000 }, true), decision: { team: "blue", place: "Leipzig" } })).text).toBe("Paused by the umpire");
   });
+
+  it("in an untimed campaign asks for the retreat, the answer and the battle phase without a dangling time (N-VICTORY-4, N-START-3)", () => {
+    const untimed = { teams: [], paused: false };
+    setLang("ru");
+    expect(stateLine(campaign({ clocks: untimed, active: ["blue", "red"], retreat: { team: "blue", army: "III корпус", cells: 7 } })).text)
+      .toBe("После поражения III корпус отступает: выберите куда, не дальше 7 кл.");
+    setLang("en");
+    expect(stateLine(campaign({ clocks: untimed, active: ["blue", "red"], retreat: { team: "blue", army: "III Corps", cells: 7 } })).text)
+      .toBe("III Corps was beaten and must retreat: choose where, up to 7 cells");
+    expect(stateLine(campaign({ clocks: untimed, active: ["blue", "red"], decision: { team: "blue", place: "Leipzig" } })).text).toBe("You decide: fight at Leipzig?");
+    expect(stateLine(campaign({ clocks: untimed, myTeam: null, active: ["blue", "red"], decision: { team: "blue", place: "Leipzig" } })).text).toBe("Blue decides: fight at Leipzig?");
+    const battle = { kind: "battle" as const, clocks: untimed, battle: { name: "Battle of Leipzig", turn: 2, winner: null } };
+    expect(stateLine(campaign({ ...battle, active: ["blue"] })).text).toBe("Battle of Leipzig, turn 2 — your phase");
+    expect(stateLine(campaign({ ...battle, active: ["red"] })).text).toBe("Battle of Leipzig, turn 2 — Red's phase");
+  });
 });

@@ -40,6 +40,13 @@ export function stateLine(s: StateInput): StateLine {
     const c = s.clocks.teams.find((x) => x.team === team);
     return c ? formatMs(c.remainingMs) : "";
   };
+  // a line that tells the time left, or its untimed wording when the team has no clock (an untimed campaign):
+  // never "— {time} left" with nothing in it
+  const timed = (key: "status.decide.you" | "status.decide.them" | "status.retreat.you" | "status.retreat.them" | "status.battle.yours" | "status.battle.theirs",
+    params: Record<string, string | number>, team: string): string => {
+    const left = time(team);
+    return left ? t(key, { ...params, time: left }) : t(`${key}.untimed`, params);
+  };
   if (s.lockedMs !== null) return { text: t("status.secret", { time: formatMs(s.lockedMs) }), mine: false };
   if (s.kind === "secret_module") {
     const held = s.secret?.players ?? [];
@@ -50,12 +57,12 @@ export function stateLine(s: StateInput): StateLine {
   if (s.clocks.paused) return { text: t("status.paused"), mine: false };
   const decision = (asked: boolean): StateLine | null => {
     if (s.decision && (s.decision.team === s.myTeam) === asked) {
-      const params = { team: teamWord(s.decision.team), place: s.decision.place, time: time(s.decision.team) };
-      return { text: t(asked ? "status.decide.you" : "status.decide.them", params).trim(), mine: asked, ...(asked ? { asks: "battle" as const } : {}) };
+      const params = { team: teamWord(s.decision.team), place: s.decision.place };
+      return { text: timed(asked ? "status.decide.you" : "status.decide.them", params, s.decision.team).trim(), mine: asked, ...(asked ? { asks: "battle" as const } : {}) };
     }
     if (s.retreat && (s.retreat.team === s.myTeam) === asked) {
-      const params = { team: teamWord(s.retreat.team), army: s.retreat.army, cells: s.retreat.cells, time: time(s.retreat.team) };
-      return { text: t(asked ? "status.retreat.you" : "status.retreat.them", params).trim(), mine: asked, ...(asked ? { asks: "retreat" as const } : {}) };
+      const params = { team: teamWord(s.retreat.team), army: s.retreat.army, cells: s.retreat.cells };
+      return { text: timed(asked ? "status.retreat.you" : "status.retreat.them", params, s.retreat.team).trim(), mine: asked, ...(asked ? { asks: "retreat" as const } : {}) };
     }
     return null;
   };
@@ -67,8 +74,8 @@ export function stateLine(s: StateInput): StateLine {
   if (theirs) return theirs;
   if (s.kind === "battle" && s.battle && s.active.length) {
     const side = s.active[0]!;
-    const params = { battle: s.battle.name, turn: s.battle.turn ?? "—", team: teamWord(side), time: time(side) };
-    return { text: t(mine ? "status.battle.yours" : "status.battle.theirs", params), mine };
+    const params = { battle: s.battle.name, turn: s.battle.turn ?? "—", team: teamWord(side) };
+    return { text: timed(mine ? "status.battle.yours" : "status.battle.theirs", params, side), mine };
   }
   if (!s.active.length && s.myBattle) return { text: t("status.waiting_your_battle", { battle: s.myBattle }), mine: false, asks: "go_to_battle" };
   if (!s.active.length) return { text: t(s.runningBattles ? "status.waiting_battles" : "status.nobody"), mine: false };
