@@ -370,6 +370,13 @@ export class GamePage {
     this.renderState();
   }
 
+  /** Why a player is in the secret module, in words, with the place a general fell at named from the map (D-N-14). */
+  private reasonWords(reason: string): string {
+    const w = this.session.welcome;
+    const names = this.names(this.current ?? (w ? campaignRoom(w.campaign) : ""));
+    return lockoutReason(reason, (c) => names.place(c));
+  }
+
   private names(room: string): Names {
     const w = this.session.welcome;
     return namesFor(this.session, room, w ? this.campaignNames.get(w.campaign) ?? null : null);
@@ -523,7 +530,7 @@ export class GamePage {
     for (const l of this.session.activeLockouts(now)) {
       const time = formatMs(l.untilMs - now);
       this.banners.append(l.player === me
-        ? h("div", { class: "banner secret mine", "data-testid": "secret-banner" }, t("secret.you", { time }), l.reason ? ` (${lockoutReason(l.reason)})` : "",
+        ? h("div", { class: "banner secret mine", "data-testid": "secret-banner" }, t("secret.you", { time }), l.reason ? ` (${this.reasonWords(l.reason)})` : "",
           // the room where the umpire talks with the player: one click away from wherever the player is
           this.current && isSecretRoom(this.current) ? null : h("button", { class: "banner-action", "data-testid": "open-secret", onclick: () => {
             const w = this.session.welcome;
@@ -631,10 +638,10 @@ export class GamePage {
     };
     return h("div", { class: "secret-room", "data-testid": "secret-room" }, h("h2", {}, t("chan.secret")),
       mine ? h("p", {}, ...timed("secret.room.you", mine.untilMs)) : h("p", {}, t("secret.room.help")),
-      mine?.reason ? h("p", { class: "muted" }, t("secret.room.reason", { reason: lockoutReason(mine.reason) })) : null,
+      mine?.reason ? h("p", { class: "muted" }, t("secret.room.reason", { reason: this.reasonWords(mine.reason) })) : null,
       w?.role === "moderator" ? (held.length
         ? h("ul", { class: "held", "data-testid": "secret-held" }, ...held.map((l) => h("li", {},
-          `${playerWord(l.player)} · `, ...timed("secret.room.until", l.untilMs), l.reason ? ` · ${lockoutReason(l.reason)} ` : " ",
+          `${playerWord(l.player)} · `, ...timed("secret.room.until", l.untilMs), l.reason ? ` · ${this.reasonWords(l.reason)} ` : " ",
           h("button", { "data-testid": `release-${l.player}`, onclick: () => void this.send({ t: "mod_release", player: l.player }).catch(() => {}) }, t("mod.release")))))
         : h("p", { class: "muted" }, t("status.secret.empty"))) : null);
   }

@@ -34,10 +34,11 @@ export function facingWord(f: number | string): string {
 
 /** Why a player is in the secret module, in this language: the umpire's own words as written, and the server's
  * note for a fallen general — "general Ney killed (22-18)" (server/napoleonic/campaign/battles.py) — as a sentence. */
-export function lockoutReason(reason: string): string {
+export function lockoutReason(reason: string, place: (cell: [number, number]) => string = (c) => `${c[0]},${c[1]}`): string {
   const m = /^general (.+) (killed|captured) \((-?\d+)-(-?\d+)\)$/.exec(reason.trim());
   if (!m) return reason;
-  return t(m[2] === "killed" ? "secret.reason.killed" : "secret.reason.captured", { general: proper(m[1]!), cell: `${m[3]},${m[4]}` });
+  // where he fell: the city on that campaign cell when the caller knows the map ("Leipzig", not "22,18")
+  return t(m[2] === "killed" ? "secret.reason.killed" : "secret.reason.captured", { general: proper(m[1]!), place: place([Number(m[3]), Number(m[4])]) });
 }
 
 /** A seat's player id (`red-2`) as "Red, seat 2"; the moderator as "the umpire". */

@@ -73,7 +73,7 @@ describe("event lines in the game's words (issue 16 §4)", () => {
   it("say a fallen general's lockout in the viewer's language (N-VICTORY-3, D-N-14)", () => {
     setLang("ru");
     expect(describeEvent(ev("secret_module", { action: "sent", player: "blue-2", since_ms: 0, until_ms: 1_200_000, reason: "general Ney killed (22-18)" }), names).text)
-      .toBe("Синие, место 2: в секретный модуль на 20:00 — Ней пал в бою (22,18)");
+      .toBe("Синие, место 2: в секретный модуль на 20:00 — Ней пал в бою (Leipzig)"); // the place by name, not "22,18"
     setLang("en");
     expect(describeEvent(ev("secret_module", { action: "sent", player: "blue-2", since_ms: 0, until_ms: 60_000, reason: "you spoke out of turn" }), names).text)
       .toContain("you spoke out of turn");

@@ -176,7 +176,7 @@ export function describeEvent(ev: Event, names: Names): LogLine {
   if (ev.kind === "spectator_delay") p.delay = formatMs(n(d.ms));
   if (ev.kind === "clock_downtime_skipped") p.span = formatMs(n(d.to_ms ?? d.to) - n(d.from_ms ?? d.from));
   if (ev.kind === "secret_module" && d.action !== "returned") p.span = formatMs(n(d.until_ms) - n(d.since_ms));
-  if (ev.kind === "secret_module" && typeof d.reason === "string") p.reason = lockoutReason(d.reason);
+  if (ev.kind === "secret_module" && typeof d.reason === "string") p.reason = lockoutReason(d.reason, (c) => names.place(c));
   if (ev.kind === "terrain_placed" && d.element && typeof d.element === "object") {
     const kind = s((d.element as D).kind);
     p.what = has(`sk.terrain.${kind}`) ? t(`sk.terrain.${kind}` as MessageKey) : kind;
