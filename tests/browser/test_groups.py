@@ -51,6 +51,12 @@ def test_on_a_phone_the_map_fills_the_width_and_a_pinch_or_drag_zooms_and_pans_i
         expect(page.get_by_text("Tap a force to select it").first).to_be_visible()  # a finger, no Enter or Esc
         expect(page.get_by_text("Enter orders the move")).to_have_count(0)
         shot(page, "phone-campaign")
+        # the hint is one line on a phone (its line is cut with "…" when longer): whole in both languages
+        status = page.get_by_test_id("map-status")
+        for lang in ("ru", "en"):
+            page.get_by_test_id("lang").click()
+            expect(status).to_have_text(re.compile(r"^(Tap|Коснитесь) "))
+            assert status.evaluate("(e) => e.scrollWidth <= e.clientWidth"), (lang, status.inner_text())
         before = viewport(canvas)
         cdp = page.context.new_cdp_session(page)
         cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
