@@ -418,6 +418,9 @@ def test_a_ruling_with_nothing_to_pick_or_not_json_says_so_D_L_2(web_server: Ser
     moderator = new_page()
     open_link(moderator, made["moderator_link"], "Moderator")
     desk = moderator.get_by_test_id("moderator-desk")
+    # reconnaissance is the Continental campaign's (C-8.3): no empty "false answers" row in a Napoleonic one
+    expect(desk).to_contain_text("Audit trail")
+    expect(desk.get_by_test_id("mod-false-answers")).to_be_hidden()
     desk.get_by_test_id("mod-ruling-type").select_option("impose_quick")  # no battle is being fought
     expect(desk.get_by_test_id("mod-ruling-note")).to_have_text("Nothing to pick as Battle now")
     expect(desk.get_by_test_id("mod-rule-form")).to_be_disabled()

@@ -50,6 +50,8 @@ export function moderatorDesk(ctx: DeskContext): HTMLElement {
   const delay = h("input", { type: "number", value: "0", min: "0", max: "60", step: "1", style: "width:4em", "data-testid": "mod-delay", "aria-label": t("mod.delay") });
   const ruling = h("textarea", { rows: 2, placeholder: '{"type": "…"}', "data-testid": "mod-ruling" });
   const answers = h("ul", { class: "false-answers", "data-testid": "mod-false-answers" });
+  // C-8.3: reconnaissance, and so its false answers, is the Continental campaign's only: no empty row elsewhere
+  const liesRow = h("div", { class: "row" }, h("b", {}, t("mod.false_answers")), answers);
   const seeAs = h("select", { "data-testid": "mod-view-as", onchange: () => ctx.setViewing(seeAs.value || null) });
   const kind = h("select", { "data-testid": "mod-ruling-type", "aria-label": t("mod.ruling.pick") });
   const fields = h("div", { class: "ruling-fields", "data-testid": "mod-ruling-fields" });
@@ -109,6 +111,7 @@ export function moderatorDesk(ctx: DeskContext): HTMLElement {
       options(kind, forms.map((f) => [f.type, rulingLabel(f.type)]));
       drawFields();
     }
+    liesRow.hidden = ctx.engine() !== "continental";
     const lies = ctx.falseAnswers();
     answers.replaceChildren(...(lies.length ? lies.map((a) => h("li", {},
       a.team ? `${teamWord(a.team)}: ` : "", `${a.question} → `, h("s", {}, a.answer), a.truth !== null ? ` (${t("mod.truth")}: ${a.truth})` : ""))
@@ -175,7 +178,7 @@ export function moderatorDesk(ctx: DeskContext): HTMLElement {
         }
         void ctx.send({ t: "mod_ruling", room: ctx.room, ruling: body as Record<string, unknown> }).catch(() => {});
       } }, t("mod.ruling.submit")), " ", jsonError),
-    h("div", { class: "row" }, h("b", {}, t("mod.false_answers")), answers),
+    liesRow,
     h("div", { class: "row" }, h("b", {}, t("mod.audit")), " ",
       h("button", { "data-testid": "mod-audit-show", onclick: showAudit }, t("mod.audit.load")), " ",
       h("button", { "data-testid": "mod-audit-download", onclick: download }, t("mod.audit.download")), auditList),
