@@ -592,6 +592,7 @@ def storm_dresden(web_server: ServerProcess, new_page: Any) -> tuple[dict[str, A
     expect(red.get_by_test_id("turn-log").locator('[data-kind="battle_started"]')).to_have_count(1)
     tab = battle_tab(red)
     expect(tab).to_have_count(1, timeout=15_000)
+    expect(tab).to_have_text("Storm of Dresden")  # a storm (battle kind `storm`), not "Battle of Dresden"
     tab.click()
     expect(red.get_by_test_id("siege-info")).to_contain_text("Dresden")
     # the chosen companies take the field as howitzers, named so and counted in guns like any battery

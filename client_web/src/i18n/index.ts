@@ -77,6 +77,10 @@ export function proper(name: string): string {
 
 /** A battle (or a storm) named by its place as the language says it: "Battle of Leipzig", «Сражение под
  * Лейпцигом», «Штурм Дрездена»; a place without its Russian case forms reads «Сражение: X». */
+/** N-SIEGE-5: a campaign battle of kind `storm` (server/napoleonic/campaign/battles.py; `siege` in older records) is a
+ * storm, named so ("Storm of Dresden"), not a battle. */
+export const isStormKind = (kind: string): boolean => kind === "storm" || kind === "siege";
+
 export function battleOf(place: string, storm = false): string {
   const declined = current === "ru" ? (storm ? RU_OF : RU_NEAR)[place] : undefined;
   if (declined) return t(storm ? "room.storm.at" : "room.battle.at", { place: declined });

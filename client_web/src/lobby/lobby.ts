@@ -1,6 +1,6 @@
 /** The lobby: public campaigns, live battles with player and spectator counts, finished battles to replay, the form that creates a
  * campaign and shows its invite links, and joining by a pasted link. */
-import { battleOf, has, proper, t, tn, type MessageKey } from "../i18n";
+import { battleOf, has, isStormKind, proper, t, tn, type MessageKey } from "../i18n";
 import { teamWord } from "../i18n/words";
 import { clear, h } from "../ui/dom";
 import { teamMark } from "../ui/colours";
@@ -18,7 +18,7 @@ function scenarioName(id: string): string {
 function battleName(r: LobbyRoom): string {
   const m = /^(.*): (\w+) at (.+)$/.exec(r.name);
   if (!m) return proper(r.name || r.id);
-  return `${proper(m[1]!)}: ${battleOf(m[3]!, m[2] === "siege")}`;
+  return `${proper(m[1]!)}: ${battleOf(m[3]!, isStormKind(m[2]!))}`;
 }
 
 /** A team in a lobby row: its mark and, for a campaign, how many of its seats are taken ("■ 1/2"). */

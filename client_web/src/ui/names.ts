@@ -1,7 +1,7 @@
 /** Names for what events and views carry by id: units by their name (or ordinal, arm and army), armies, places
  * by the city on the cell, battles by where they are fought, rooms by what they are. Read from the states this
  * client holds (the campaign room's map, armies and battles; the battle room's units). */
-import { battleOf, ordinal, proper, t, has } from "../i18n";
+import { battleOf, isStormKind, ordinal, proper, t, has } from "../i18n";
 import { armWord } from "../i18n/words";
 import { isObj, listOf, str, type Obj } from "../read";
 import type { Session } from "../net/session";
@@ -74,7 +74,8 @@ export function namesFor(session: Session, roomId: string, campaignName: string 
     if (!b) return t("room.battle.n", { n: str(id) });
     const k = cellKey(b.cell);
     const raw = k ? places.get(k) : undefined;
-    return raw ? battleOf(raw, str(b.kind) === "siege") : t(str(b.kind) === "siege" ? "room.storm.of" : "room.battle.of", { place: place(b.cell) });
+    const storm = isStormKind(str(b.kind));
+    return raw ? battleOf(raw, storm) : t(storm ? "room.storm.of" : "room.battle.of", { place: place(b.cell) });
   };
   const room = (id: string): string => {
     const r = parseRoom(id);
