@@ -595,6 +595,9 @@ def storm_dresden(web_server: ServerProcess, new_page: Any) -> tuple[dict[str, A
     expect(tab).to_have_text("Storm of Dresden")  # a storm (battle kind `storm`), not "Battle of Dresden"
     tab.click()
     expect(red.get_by_test_id("siege-info")).to_contain_text("Dresden")
+    # the fortress's guns (N-SIEGE-11) by their kind and number, never the engine's id "fortress-gun-1"
+    expect(red.get_by_test_id("unit-table")).to_contain_text("fortress gun 1")
+    expect(red.get_by_test_id("unit-table")).not_to_contain_text("fortress-gun")
     # the chosen companies take the field as howitzers, named so and counted in guns like any battery
     for uid in chosen:
         row = red.get_by_test_id("unit-table").locator(f"tr[data-unit='{uid}']")

@@ -288,6 +288,7 @@ export const en = {
   "unit.named.howitzer": "{ord} howitzer battery ({army})",
   "unit.named.horse_howitzer": "{ord} horse howitzer battery ({army})",
   "unit.named.other": "{ord} regiment ({army})",
+  "unit.numbered.fortress_artillery": "fortress gun {n}",
   "formation.line": "line",
   "formation.attack_column": "attack column",
   "formation.march_column": "march column",

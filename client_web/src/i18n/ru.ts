@@ -290,6 +290,7 @@ export const ru: Record<MessageKey, string> = {
   "unit.named.howitzer": "{n}-я гаубичная батарея ({army})",
   "unit.named.horse_howitzer": "{n}-я конная гаубичная батарея ({army})",
   "unit.named.other": "{n}-й полк ({army})",
+  "unit.numbered.fortress_artillery": "крепостное орудие {n}",
   "formation.line": "развёрнутый строй",
   "formation.attack_column": "атакующая колонна",
   "formation.march_column": "походная колонна",

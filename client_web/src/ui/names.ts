@@ -59,6 +59,8 @@ export function namesFor(session: Session, roomId: string, campaignName: string 
       return t(tpl as never, { ord: ordinal(n), n, army: army(m[1]) });
     }
     if (armies.has(key)) return army(key);
+    // a unit of no army, numbered by the engine ("fortress-gun-3", N-SIEGE-11): its kind and number, not its id
+    if (m && has(`unit.numbered.${type}`)) return t(`unit.numbered.${type}` as never, { n: Number(m[2]) });
     return type ? `${armWord(type)} ${key}` : key;
   };
   const short = (id: unknown): string => {
