@@ -10,6 +10,14 @@ describe("i18n", () => {
     for (const key of Object.keys(en) as (keyof typeof en)[]) expect(names(ru[key]), key).toEqual(names(en[key]));
   });
 
+  it("makes a team (a plural in Russian: «Красные») agree with its verb", () => {
+    setLang("ru");
+    expect(t("nap.siege", { fortress: "Дрезден", besieger: "Красные", garrison: "Синие", phase: "обложена" }))
+      .toBe("Дрезден: осаждают Красные, в крепости Синие · обложена");
+    expect(t("nap.quick.offered", { by: "Синие" })).toBe("Синие предлагают быстрое разрешение");
+    setLang("en");
+  });
+
   it("switches language and fills placeholders", () => {
     setLang("ru");
     expect(t("game.turn", { n: 3 })).toBe("Ход 3");
