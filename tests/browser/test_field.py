@@ -227,6 +227,14 @@ def test_a_finished_battle_replays_event_by_event_each_side_seeing_only_its_own_
     expect(newcomer.get_by_test_id("report")).to_be_visible(timeout=10_000)
     expect(newcomer.get_by_test_id("report")).to_contain_text("Отчёт о сражении")
     shot(newcomer, "report-ru")
+    # on a phone the report keeps its width: its wide tables scroll each on its own, the text does not go sideways
+    newcomer.set_viewport_size({"width": 390, "height": 844})
+    expect(newcomer.get_by_test_id("report-units")).to_be_visible()
+    widths = newcomer.evaluate("() => { const d = document.querySelector('.report-dialog');"
+                               " return [d.scrollWidth, d.clientWidth]; }")
+    assert widths[0] <= widths[1], widths
+    shot(newcomer, "report-ru-phone")
+    newcomer.set_viewport_size({"width": 1400, "height": 860})
     newcomer.get_by_test_id("report-close").click()
     everything = str(len(visible_events(log, "moderator")))
     expect(newcomer.get_by_test_id("replay-bar")).to_have_attribute("data-events", everything)
