@@ -102,6 +102,9 @@ def test_two_teams_a_spectator_and_the_moderator_play_from_the_lobby(web_server:
     named = web_server.named_spectator_link({"campaign": campaign_id, "moderator_token": moderator_token})
     open_link(spectator, named, "Spectator")
     open_link(moderator, links["moderator"], "Moderator")
+    # the map's hint tells a player how to order a march, a spectator (who orders nothing) only how to look
+    expect(red.get_by_test_id("map-status")).to_contain_text("Enter orders the move")
+    expect(spectator.get_by_test_id("map-status")).to_have_text("Click a force to see what is known of it.")
     # Who is online, from the lobby's counts (the server refreshes them on its own schedule).
     expect(spectator.get_by_test_id("presence")).to_have_text(re.compile(r"^\d+ players? · \d+ spectators?$"))
 
@@ -176,6 +179,7 @@ def test_two_teams_a_spectator_and_the_moderator_play_from_the_lobby(web_server:
     expect(red.get_by_test_id("secret-banner")).to_contain_text("You are in the secret module")
     expect(red.get_by_test_id("order-move")).to_have_count(0)
     expect(red.get_by_test_id("end-turn")).to_have_count(0)
+    expect(red.get_by_test_id("map-status")).to_have_text("Click a force to see what is known of it.")
     expect(blue.get_by_test_id("secret-banner")).to_contain_text("Red, seat 1")
     expect(moderator.get_by_test_id("secret-banner")).to_contain_text("Red, seat 1")
     # Locked out, red can still read but not write on the campaign's channels.

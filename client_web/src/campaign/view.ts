@@ -55,9 +55,12 @@ export function amount(value: number, unit: CostUnit): string {
   return unit === "turn" ? `${Math.round(value * 100)}%` : `${Math.round(value * 10) / 10} km`;
 }
 
-/** How to give a march: with a finger on a touch screen (no keyboard to press Enter or Esc), else with the mouse. */
-function mapHint(): string {
-  return t(globalThis.matchMedia?.("(pointer: coarse)").matches ? "map.hint_touch" : "map.hint");
+/** How to give a march: with a finger on a touch screen (no keyboard to press Enter or Esc), else with the mouse;
+ * to a viewer who gives no orders (a spectator, a player in the secret module), only how to look at a force. */
+function mapHint(canOrder: boolean): string {
+  const touch = globalThis.matchMedia?.("(pointer: coarse)").matches;
+  if (!canOrder) return t(touch ? "map.hint_view_touch" : "map.hint_view");
+  return t(touch ? "map.hint_touch" : "map.hint");
 }
 
 export class CampaignView {
@@ -126,6 +129,7 @@ export class CampaignView {
     this.replan();
     this.draw();
     this.renderPanel();
+    this.showStatus();
   }
 
   get modelForTests(): CampaignModel {
@@ -351,7 +355,7 @@ export class CampaignView {
       const f = this.hoverForce ?? this.forceAt(this.hover);
       if (f) parts.push(`${proper(f.name)} (${teamWord(f.team)})${f.strength !== null ? ` · ${tn("n.units", f.strength)}` : ""}${f.morale !== null ? ` · ${t("unit.morale")} ${f.morale}` : ""}`);
     }
-    this.status.textContent = parts.join(" · ") || mapHint();
+    this.status.textContent = parts.join(" · ") || mapHint(this.canOrder);
   }
 
   /** The part of the map a default view shows: the forces and the battles with a margin, never less than a
@@ -608,7 +612,7 @@ export class CampaignView {
     this.panel.append(this.sheetHandle(sel ? proper(sel.name) : t("sheet.orders")));
     const waiting = this.pendingPanel();
     if (!sel) {
-      this.panel.append(h("p", { class: "hint" }, mapHint()));
+      this.panel.append(h("p", { class: "hint" }, mapHint(this.canOrder)));
     } else {
       const rows: [string, string][] = [
         [t("map.cell", { x: "", y: "" }).replace(/[\s,]+$/, ""), formatCoord(this.model.metric, sel.cell)],

@@ -123,6 +123,8 @@ export const en = {
   "map.cancel": "Cancel",
   "map.hint": "Click a force to select it, then a cell to plan its path; Enter orders the move, Esc cancels.",
   "map.hint_touch": "Tap a force to select it, then a cell to plan its path.",
+  "map.hint_view": "Click a force to see what is known of it.",
+  "map.hint_view_touch": "Tap a force to see what is known of it.",
   "order.turn": "Turn",
   "order.wide": "Wide front (2 cells)",
   "order.narrow": "Narrow front",
