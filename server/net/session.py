@@ -278,7 +278,7 @@ class Session:
         if room is not None and room not in self.rooms:
             raise RoomError("not_joined", f"join {room} first")
         # cid 0 opts out of exactly-once (requests.py): no digest, and no dump of the message to take it from
-        request = Request.of(msg.model_dump(by_alias=True)) if msg.cid else None
+        request = Request.of_rest(msg.cid, msg.model_dump(by_alias=True, exclude={"cid"})) if msg.cid else None
         seq = await self.hub.command(member, room, kind, body, request)
         self.send(ack_message(msg.cid, seq))
 

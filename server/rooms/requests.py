@@ -45,11 +45,16 @@ class Request:
         not number its commands sends: such commands are not deduplicated."""
         if not message.get("cid"):
             return None
-        rest = {k: v for k, v in message.items() if k != "cid"}
+        return cls.of_rest(int(message["cid"]), {k: v for k, v in message.items() if k != "cid"})
+
+    @classmethod
+    def of_rest(cls, cid: int, rest: Mapping[str, Any]) -> Request:
+        """The request of cid `cid` whose message less its cid is `rest` (the session dumps its model without the
+        cid: no dict built only to drop it). The digest is the same as `of`'s, as records already logged keep it."""
         # packed with sorted keys: the same message however its keys are ordered, 7x cheaper than sorted JSON (a
         # 3 KB ruling: 14 us against 101 us, once per command)
         packed = ormsgpack.packb(rest, option=ormsgpack.OPT_SORT_KEYS)
-        return cls(int(message["cid"]), hashlib.sha256(packed).hexdigest()[:32])
+        return cls(cid, hashlib.sha256(packed).hexdigest()[:32])
 
     def pair(self) -> tuple[int, str]:
         return self.cid, self.digest
@@ -123,11 +128,16 @@ class Answers:
         seat = seat_of(actor)
         if seat is None or request is None:
             return
-        kept = self._seats.setdefault(seat, OrderedDict())
-        kept[int(request[0])] = (str(request[1]), answer)
-        kept.move_to_end(int(request[0]))
-        while len(kept) > self.window:
-            kept.popitem(last=False)
+        kept = self._seats.get(seat)
+        if kept is None:
+            kept = self._seats[seat] = OrderedDict()
+        cid = int(request[0])
+        if cid in kept:  # a new cid goes to the end as it is added; a kept one is moved there
+            kept.move_to_end(cid)
+        kept[cid] = (str(request[1]), answer)
+        if len(kept) > self.window:
+            while len(kept) > self.window:
+                kept.popitem(last=False)
 
     def dump(self) -> list[list[Any]]:
         """For the snapshot: `[seat, cid, digest, answer]` oldest first."""

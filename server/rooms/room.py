@@ -218,7 +218,7 @@ class Room:
             if answered is not None:
                 return answered.give()
             try:
-                seq = await self._run(kind, dict(body), member, request)
+                seq = await self._run(kind, dict(body), member, request, actor)
             except RuleError as exc:
                 refused = rules.after_refusal(kind, member, exc)
                 if refused is not None:
@@ -236,7 +236,8 @@ class Room:
             log.exception("room %s: recording a refused order failed", self.id)
 
     async def _run(self, kind: str, body: dict[str, Any], member: Member | None,
-                   request: Request | None = None) -> int | None:
+                   request: Request | None = None, actor: dict[str, Any] | None = None) -> int | None:
+        """`actor`: `member.dump()` when the caller has it already (a command's: it looked up its answer)."""
         tenure = self.tenure
         if tenure is not None and not await self._holds(tenure):  # stopped past its lease: another node owns it
             raise unavailable(f"this node's lease of room {self.id} lapsed; try again", 300)
@@ -247,7 +248,9 @@ class Room:
         state, events = outcome
         first = self.seq + 1
         logged = tuple(LoggedEvent(first + i, at, e.kind, e.data, e.audience) for i, e in enumerate(events))
-        record = Record(self.index + 1, at, kind, body, member.dump() if member else None, logged,
+        if actor is None and member is not None:
+            actor = member.dump()
+        record = Record(self.index + 1, at, kind, body, actor, logged,
                         request.pair() if request is not None else None)
         try:
             await self.store.log.append(self.id, record, rules.next_due(state),

@@ -112,3 +112,22 @@ def test_the_window_keeps_each_seats_last_requests() -> None:
     again = Answers()
     again.load(answers.dump())
     assert again.dump() == answers.dump()
+
+
+@pytest.mark.parametrize("message", [
+    {"t": "chat", "room": "c-0001", "channel": "team", "text": "hold the bridge"},
+    {"t": "mod_ruling", "room": "c-0001", "ruling": {"type": "emit", "kind": "bench", "data": {"pad": "x" * 40}}},
+    {"t": "order", "room": "c-0001", "order": {"unit": "u1", "type": "move", "to": [3, 4]}},
+    {"t": "end_turn", "room": "c-0001"},
+])
+def test_the_sessions_digest_is_the_one_logged_records_keep(message: dict[str, Any]) -> None:
+    """Issue 12 §9 across an upgrade: the session digests a command from its dump without the cid
+    (`Request.of_rest`), and a retry must match the digest a record logged before kept (`Request.of` of the whole
+    dump)."""
+    from shared.protocol.codec import decode_client, encode
+
+    msg = decode_client(encode({"cid": 41, **message}))
+    whole = Request.of(msg.model_dump(by_alias=True))
+    assert whole is not None
+    assert Request.of_rest(41, msg.model_dump(by_alias=True, exclude={"cid"})) == whole
+    assert whole.digest == _request(41, msg.model_dump(by_alias=True, exclude={"cid"})).digest
