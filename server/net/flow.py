@@ -80,14 +80,14 @@ class SocketWriter:
             transport.writelines(out)
             self._written += sum(map(len, out))
         buffered = transport.get_write_buffer_size()
-        if buffered > self._limit:
-            self._backlogged(buffered)
-        elif self._over_since is not None:
-            self._over_since = None
-        if buffered:
+        if buffered:  # the kernel's queue is full: look at the peer (the rare case, tested first only when true)
+            if buffered > self._limit:
+                self._backlogged(buffered)
+            elif self._over_since is not None:
+                self._over_since = None
             self._watch_drain(buffered)
-        elif self._stuck_since is not None:
-            self._stuck_since = None  # the kernel took everything: the peer is reading
+        elif self._over_since is not None or self._stuck_since is not None:
+            self._over_since = self._stuck_since = None  # the kernel took everything: the peer is reading
 
     def _watch_drain(self, buffered: int) -> None:
         """The kernel's queue is full (the transport holds bytes): has the peer read anything since the last

@@ -210,7 +210,9 @@ class Room:
         """Run one command: a typed refusal (nothing logged) or durable, applied and published. Returns the
         sequence number of its first event (None: it had none). A `request` answered already (the same cid and
         message from the same seat) gets its first answer and is not run again (requests.py)."""
-        async with self.lock:
+        lock = self.lock
+        await lock.acquire()  # not `async with`: its __aenter__ and __aexit__ are two more coroutines per command
+        try:
             if self.closed:  # a failed write or a lost lease closed it: the hub opens it again from the log
                 raise unavailable(f"room {self.id} is being reopened; try again", 200)
             actor = member.dump() if member else None
@@ -224,6 +226,8 @@ class Room:
                 if refused is not None:
                     await self._after_refusal(refused, member, request)
                 raise
+        finally:
+            lock.release()
         self._arm()
         return seq
 

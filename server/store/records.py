@@ -8,7 +8,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, final
 
 import msgpack
 
@@ -16,6 +16,7 @@ from server.store.frozen import quick_init
 from shared.protocol.codec import pack, pack_array_header
 
 
+@final
 class PackedData(Mapping[str, Any]):
     """An event's data kept as its msgpack bytes (as read from the log or the bus, or as packed once): a room's
     history holds thousands of events as a few bytes objects instead of the Python objects of their data, which the
@@ -63,7 +64,7 @@ class LoggedEvent:
         packed = self._packed_data
         if packed is None:
             data = self.data
-            if isinstance(data, PackedData):
+            if type(data) is PackedData:  # not isinstance: an ABC's check (Mapping) is a Python call per event
                 return data.packed
             packed = pack(data if isinstance(data, dict) else dict(data))
             object.__setattr__(self, "_packed_data", packed)
@@ -74,11 +75,11 @@ class LoggedEvent:
         data = self.data
         if isinstance(data, dict):
             return data
-        return data.load() if isinstance(data, PackedData) else dict(data)
+        return data.load() if type(data) is PackedData else dict(data)
 
     def kept(self) -> LoggedEvent:
         """The event as a room's history keeps it: its data as packed bytes."""
-        if isinstance(self.data, PackedData):
+        if type(self.data) is PackedData:
             return self
         return LoggedEvent(self.seq, self.at_ms, self.kind, PackedData(self.packed_data()), self.audience)
 

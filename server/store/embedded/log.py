@@ -168,7 +168,8 @@ class FileLog:
                 if not self._writing[room]:
                     del self._writing[room]
         self._journals_ahead = True
-        await self.set_due(room, due_ms)
+        if due_ms is not None or room in self._due:  # a room without timers (most commands) has nothing to set
+            await self.set_due(room, due_ms)
 
     def _fenced(self, room: str, index: int, epoch: int | None) -> Fenced | None:
         if epoch is not None and epoch != self.epoch():
