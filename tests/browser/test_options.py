@@ -11,7 +11,7 @@ import pytest
 
 from tests.browser.conftest import sync_api
 from tests.browser.scripted import room_log
-from tests.browser.test_client import battle_tab, march_to_battle, say
+from tests.browser.test_client import battle_tab, march_to_battle, plan_a_step, say
 from tests.conftest import ServerProcess
 
 expect = sync_api.expect
@@ -72,19 +72,10 @@ def test_every_order_the_battle_view_offers_is_accepted_when_ordered_issue_14(we
         before = orders_logged(web_server, room)
         if given["move"] <= given["turn"] and int(field.get_attribute("data-reach") or 0) > 0:
             # a cell the options offer: the first of the arrow keys' cells next to the anchor that is in reach
-            for key, back in (("ArrowUp", "ArrowDown"), ("ArrowDown", "ArrowUp"), ("ArrowLeft", "ArrowRight"),
-                              ("ArrowRight", "ArrowLeft")):
-                page.keyboard.press(key)
-                move = page.get_by_test_id("battle-move")
-                if move.count() and move.is_enabled():
-                    expect(page.get_by_test_id("battle-path")).to_contain_text(re.compile(r"\d"))
-                    move.click()
-                    accepted(page, web_server, room, before)
-                    given["move"] += 1
-                    break
-                refused = page.get_by_test_id("battle-move-refused")
-                expect(refused.get_by_test_id("refusal-reason")).not_to_be_empty()  # not offered: says why
-                page.keyboard.press(back)
+            if plan_a_step(page):
+                page.get_by_test_id("battle-move").click()
+                accepted(page, web_server, room, before)
+                given["move"] += 1
             else:
                 page.keyboard.press("Escape")
             continue
