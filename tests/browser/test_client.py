@@ -627,6 +627,17 @@ def storm_dresden(web_server: ServerProcess, new_page: Any) -> tuple[dict[str, A
         row = red.get_by_test_id("unit-table").locator(f"tr[data-unit='{uid}']")
         expect(row.locator("td.name")).to_have_attribute("title", re.compile("howitzer battery"))
         expect(row).to_contain_text("⊙")
+    # picked, a howitzer battery is told in guns, not by a loss tolerance it has not got; a regiment the other way
+    if not red.locator("details.unit-list[open]").count():
+        red.locator("details.unit-list summary").click()
+    details = red.get_by_test_id("unit-details")
+    red.get_by_test_id("unit-table").locator(f"tr[data-unit='{chosen[0]}']").click()
+    expect(details).to_contain_text("howitzers")
+    expect(details).to_contain_text("Guns")
+    expect(details).not_to_contain_text("Loss tolerance")
+    red.get_by_test_id("unit-table").locator("tr[data-unit='blucher-1']").click()
+    expect(details).to_contain_text("Loss tolerance")
+    expect(details).not_to_contain_text("Guns")
     return made, red, blue
 
 

@@ -947,15 +947,17 @@ export class BattleView {
       const rows: [string, string][] = [
         [t("unit.arm"), armWord(sel.type)], [t("unit.formation"), formationWord(sel.formation)], [t("unit.facing"), facingWord(sel.facing)],
         [t("unit.morale"), sel.morale === null ? "—" : String(sel.morale)],
-        [t("unit.losses"), sel.lossTolerance === null ? "—" : `${sel.lossTolerance}${sel.losses !== null ? ` (−${sel.losses})` : ""}`],
+        // a battery is counted in guns (N-ART), a regiment in its loss tolerance: as the unit list shows them, never
+        // "Guns 0" for a regiment or "Loss tolerance 0" for a battery
+        isArtillery(sel) ? [t("unit.guns"), sel.guns === null ? "—" : String(sel.guns)]
+          : [t("unit.losses"), sel.lossTolerance === null ? "—" : `${sel.lossTolerance}${sel.losses !== null ? ` (−${sel.losses})` : ""}`],
         [t("unit.movement"), sel.movementLeft === null ? "—" : formatNumber(sel.movementLeft)],
         [t("unit.status"), statusWord(sel.status)],
       ];
       if (sel.moveEnded) rows.push([t("unit.movement"), t("battle.move_ended", { rule: sel.moveEnded })]);
-      if (sel.guns !== null) rows.push([t("unit.guns"), String(sel.guns)]);
       this.panel.append(
         h("h3", {}, teamMark(sel.side), ` ${this.names.unit(sel.id)}`),
-        h("table", { class: "kv" }, ...rows.map(([k, val]) => h("tr", {}, h("th", {}, k), h("td", {}, val)))),
+        h("table", { class: "kv", "data-testid": "unit-details" }, ...rows.map(([k, val]) => h("tr", {}, h("th", {}, k), h("td", {}, val)))),
       );
       if (this.refused && performance.now() < this.refused.until && this.refused.unit === sel.id) {
         this.panel.append(h("p", { class: "why refused-line", "data-testid": "refusal-at-unit" }, this.refused.text,
