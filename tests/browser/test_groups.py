@@ -57,6 +57,15 @@ def test_on_a_phone_the_map_fills_the_width_and_a_pinch_or_drag_zooms_and_pans_i
             page.get_by_test_id("lang").click()
             expect(status).to_have_text(re.compile(r"^(Tap|Коснитесь) "))
             assert status.evaluate("(e) => e.scrollWidth <= e.clientWidth"), (lang, status.inner_text())
+        # the bottom sheet is the player's orders; a spectator, who gives none, has the details of what it picks
+        expect(page.get_by_test_id("sheet-handle")).to_have_text("Orders")
+        watcher = phone(browser, "ru")
+        try:
+            open_link(watcher, web_server.named_spectator_link(made), "Зрител")
+            expect(watcher.get_by_test_id("sheet-handle")).to_have_text("Подробности")
+            expect(watcher.get_by_test_id("map-status")).to_have_text("Коснитесь войск, чтобы узнать о них.")
+        finally:
+            watcher.context.close()
         before = viewport(canvas)
         cdp = page.context.new_cdp_session(page)
         cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2

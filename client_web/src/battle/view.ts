@@ -929,7 +929,7 @@ export class BattleView {
       this.sheetOpen = !!sel;
     }
     this.panel.classList.toggle("open", this.sheetOpen);
-    this.panel.append(this.sheetHandle(sel ? this.names.unit(sel.id) : t("sheet.orders")));
+    this.panel.append(this.sheetHandle(sel ? this.names.unit(sel.id) : t(this.canOrder ? "sheet.orders" : "sheet.details")));
     const head = [m.turn !== null ? t("game.turn", { n: m.turn }) : "",
       m.active.length ? t("game.to_move", { team: m.active.map(teamWord).join(", ") }) : ""].filter(Boolean).join(" · ");
     this.panel.append(h("p", { class: "muted", "data-testid": "battle-turn" }, head));

@@ -609,7 +609,7 @@ export class CampaignView {
       this.sheetOpen = !!sel;
     }
     this.panel.classList.toggle("open", this.sheetOpen);
-    this.panel.append(this.sheetHandle(sel ? proper(sel.name) : t("sheet.orders")));
+    this.panel.append(this.sheetHandle(sel ? proper(sel.name) : t(this.canOrder ? "sheet.orders" : "sheet.details")));
     const waiting = this.pendingPanel();
     if (!sel) {
       this.panel.append(h("p", { class: "hint" }, mapHint(this.canOrder)));

@@ -713,6 +713,7 @@ export const en = {
   "map.zoom_fit": "Whole map",
   "sheet.close": "Close",
   "sheet.orders": "Orders",
+  "sheet.details": "Details",
   "unit.guns": "Guns",
   "unit.arm": "Arm",
   "log.title.live": "New in the log",

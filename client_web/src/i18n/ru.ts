@@ -715,6 +715,7 @@ export const ru: Record<MessageKey, string> = {
   "map.zoom_fit": "Вся карта",
   "sheet.close": "Закрыть",
   "sheet.orders": "Приказы",
+  "sheet.details": "Подробности",
   "unit.guns": "Орудия",
   "unit.arm": "Род войск",
   "log.title.live": "Новое в журнале",
