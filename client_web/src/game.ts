@@ -661,11 +661,17 @@ export class GamePage {
       if (kind.value === "feature") order.feature = what.value.trim();
       void this.send({ t: "order", room: id, order }).catch(() => {});
     };
+    // C-8.3: questions are asked once at war, from a quota that grows each turn of it: before the war, or with the
+    // quota spent, the form says why instead of offering a question the engine refuses
+    const war = this.session.room(id).state.war === true;
+    const why = !war ? t("recon.before_war") : model.recon.left !== null && model.recon.left <= 0 ? t("recon.none_left") : null;
     return h("section", { class: "recon", "data-testid": "recon" }, h("h3", {}, t("recon.title")),
       h("p", {}, t("recon.budget", { n: model.recon.left ?? "—" })),
+      why ? h("p", { class: "muted", "data-testid": "recon-why" }, why, " (", ...ruleLinks(["C-8.3"]), ")") : null,
       h("ul", {}, ...model.recon.answers.map((a) => h("li", { class: a.falseAnswer ? "false-answer" : "" },
         `${w?.role === "moderator" && a.team ? `${teamWord(a.team)}: ` : ""}${a.question} → ${a.answer}${a.falseAnswer && a.truth !== null ? ` (${a.truth})` : ""}`))),
-      w?.role === "player" && !this.locked ? h("form", { onsubmit: ask }, kind, " ", cell, " ", what, " ", h("button", { type: "submit" }, t("recon.ask"))) : null);
+      w?.role === "player" && !this.locked ? h("form", { onsubmit: ask }, kind, " ", cell, " ", what, " ",
+        h("button", { type: "submit", "data-testid": "recon-ask", ...(why ? { disabled: true } : {}) }, t("recon.ask"))) : null);
   }
 
   /** Battles and sieges of the campaign (N-START, D-L-1/2, N-SIEGE): open a battle's room; the sides answer a
@@ -936,7 +942,7 @@ export class GamePage {
     this.place(this.slots.chan, chan.root);
     const model = room.kind === "campaign" ? readCampaign(room.state) : null;
     const recon = model && (model.recon.left !== null || model.recon.answers.length) ? model.recon : null;
-    const reconKey = recon ? `${id} ${lang()} ${this.locked} ${JSON.stringify(recon)}` : "";
+    const reconKey = recon ? `${id} ${lang()} ${this.locked} ${room.state.war === true} ${JSON.stringify(recon)}` : "";
     if (reconKey !== this.reconShown) {
       this.reconShown = reconKey;
       this.place(this.slots.recon, model && recon ? this.reconPanel(id, model) : null);

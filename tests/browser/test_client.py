@@ -527,6 +527,9 @@ def test_the_moderator_sees_what_every_side_sees(web_server: ServerProcess, new_
     expect(red.get_by_test_id("campaign-map")).to_have_attribute("data-forces", re.compile(r"red:\d+"))
     as_red = _forces(red)
     assert full["red"] == as_red["red"] and full["blue"] > as_red.get("blue", 0), (full, as_red)
+    # C-8.3: before the war no question may be asked: the form says so instead of offering one to be refused
+    expect(red.get_by_test_id("recon-why")).to_have_text("Reconnaissance begins with the war (C-8.3)")
+    expect(red.get_by_test_id("recon-ask")).to_be_disabled()
 
     desk = moderator.get_by_test_id("moderator-desk")
     desk.get_by_test_id("mod-view-as").select_option("team:red")

@@ -148,6 +148,8 @@ export const en = {
   "recon.title": "Reconnaissance",
   "recon.budget": "Questions left: {n}",
   "recon.ask": "Ask",
+  "recon.before_war": "Reconnaissance begins with the war",
+  "recon.none_left": "No questions left: more come with each turn of war",
   "recon.placeholder": "Question…",
   "battle.reinforcements": "Reinforcements",
   "battle.dice": "Dice and losses",

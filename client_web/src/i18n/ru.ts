@@ -150,6 +150,8 @@ export const ru: Record<MessageKey, string> = {
   "recon.title": "Разведка",
   "recon.budget": "Осталось вопросов: {n}",
   "recon.ask": "Спросить",
+  "recon.before_war": "Разведка начинается с войной",
+  "recon.none_left": "Вопросов не осталось: новые прибавляются с каждым ходом войны",
   "recon.placeholder": "Вопрос…",
   "battle.reinforcements": "Подкрепления",
   "battle.dice": "Кости и потери",
