@@ -95,6 +95,44 @@ def test_on_a_phone_the_map_fills_the_width_and_a_pinch_or_drag_zooms_and_pans_i
         page.context.close()
 
 
+def _visible_keys(panel: Any) -> int:
+    return int(panel.locator("kbd").evaluate_all("(ks) => ks.filter((k) => k.offsetParent !== null).length"))
+
+
+def test_on_a_phone_a_battles_orders_show_no_keyboard_keys(web_server: ServerProcess, browser: Any,
+                                                          new_page: Any) -> None:
+    """The battle's order buttons carry their keyboard shortcut (Q, E, S, ↵) on a desktop; a phone has no keys to
+    press, and the badges only crowd the bottom sheet."""
+    made, red, _ = march_to_battle(web_server, new_page)
+    for page in (red,):
+        expect(battle_tab(page)).to_have_count(1, timeout=15_000)
+        battle_tab(page).click()
+        page.get_by_test_id("battle-field").focus()
+        page.keyboard.press("Tab")
+        expect(page.get_by_test_id("battle-panel").get_by_role("button", name=re.compile("Wheel left"))).to_be_visible()
+        assert _visible_keys(page.get_by_test_id("battle-panel")) > 0
+    red.context.close()
+    seats = {s["player"]: s["link"] for s in made["seats"]}
+    page = phone(browser, "ru")
+    try:
+        open_link(page, seats["red-2"], "красн")
+        battle_tab(page).click()
+        field = page.get_by_test_id("battle-field")
+        expect(field).to_be_visible()
+        field.focus()
+        page.keyboard.press("Tab")
+        handle = page.get_by_test_id("sheet-handle")
+        if handle.get_attribute("aria-expanded") != "true":  # picking a regiment opens the sheet; else open it
+            handle.click()
+        expect(handle).to_have_attribute("aria-expanded", "true")
+        panel = page.get_by_test_id("battle-panel")
+        expect(panel.get_by_role("button", name=re.compile("Захождение влево")).first).to_be_visible()
+        assert _visible_keys(panel) == 0
+        shot(page, "phone-battle-orders")
+    finally:
+        page.context.close()
+
+
 def test_two_tabs_on_one_seat_do_not_kick_each_other_for_ever(web_server: ServerProcess, new_page: Any) -> None:
     made = web_server.http("POST", "/api/campaigns", {"name": "Twice", "teams": TWO_TEAMS})
     link = made["seats"][0]["link"]
