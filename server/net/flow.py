@@ -62,7 +62,11 @@ class SocketWriter:
         out = self._out
         if out is None:
             self._out = [wire]
-            self._outbox.hold(self)
+            held = self._outbox.held
+            if held is None:
+                self._outbox.hold(self)
+            else:
+                held.append(self)
         else:
             out.append(wire)
 

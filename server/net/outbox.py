@@ -24,24 +24,26 @@ class Flushable(Protocol):
 class Outbox:
     """The sockets holding frames this turn; one callback flushes them all."""
 
-    __slots__ = ("_held", "writes")
+    __slots__ = ("held", "writes")
 
     def __init__(self) -> None:
-        self._held: list[Flushable] | None = None
+        self.held: list[Flushable] | None = None
+        """The sockets with frames this turn (None: none yet, no flush scheduled). A socket's first frame of a turn
+        appends it here itself when the list exists (flow.py: a call less per socket); `hold` starts it."""
         self.writes = 0
         """Sockets flushed: one write each (a socket closed meanwhile writes nothing but counts)."""
 
     def hold(self, socket: Flushable) -> None:
         """`socket` has its first frame of the turn: flush it at the end of the turn."""
-        held = self._held
+        held = self.held
         if held is None:
-            self._held = [socket]
+            self.held = [socket]
             asyncio.get_running_loop().call_soon(self.flush)
         else:
             held.append(socket)
 
     def flush(self) -> None:
-        held, self._held = self._held, None
+        held, self.held = self.held, None
         if held:
             self.writes += len(held)
             for socket in held:
