@@ -1,7 +1,9 @@
 // The rulebook (docs/rules/<lang>/<chapter>.md) rendered to HTML at build time: one page per chapter at
-// /rules/<lang>/<chapter>.html, every rule heading ("### N-START-1 — Contact") anchored by its ID, and an
+// /rules/<lang>/<chapter>.html, every rule heading ("### N-START-1 — Contact") anchored by its ID, an
 // ID → chapter index that the client imports as `virtual:rule-index` to link the rule IDs in errors and log
-// lines. Without docs/rules the index is empty and rule IDs stay plain text.
+// lines, and /rules/<lang>/titles.json (ID → the heading's words), which the client fetches to say a refused
+// order's rule by name where the server's reason is in another language. Without docs/rules the index is empty
+// and rule IDs stay plain text.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { Marked } from "marked";
@@ -13,7 +15,7 @@ const VIRTUAL = "virtual:rule-index";
 const escape = (s) => s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
 const slug = (s) => s.toLowerCase().replace(/<[^>]+>/g, "").replace(/[^\p{L}\p{N}]+/gu, "-").replace(/^-|-$/g, "");
 
-/** Every chapter of every language: `{lang, chapter, html, title, ids}`. */
+/** Every chapter of every language: `{lang, chapter, html, title, ids, titles}` (`titles`: ID → heading words). */
 export function renderRulebook(dir) {
   const chapters = [];
   for (const lang of LANGS) {
@@ -22,6 +24,7 @@ export function renderRulebook(dir) {
     for (const file of readdirSync(folder).filter((f) => f.endsWith(".md")).sort()) {
       const chapter = basename(file, ".md");
       const ids = [];
+      const titles = {};
       let title = chapter;
       const marked = new Marked({
         renderer: {
@@ -29,7 +32,10 @@ export function renderRulebook(dir) {
             const inner = this.parser.parseInline(tokens);
             const m = RULE_ID.exec(text);
             const id = m ? m[1] : slug(text);
-            if (m) ids.push(m[1]);
+            if (m) {
+              ids.push(m[1]);
+              titles[m[1]] = text.slice(m[0].length).replace(/<[^>]+>|[*_`]/g, "").trim();
+            }
             if (depth === 1) title = text;
             return `<h${depth} id="${escape(id)}"><a class="anchor" href="#${escape(id)}">§</a> ${inner}</h${depth}>\n`;
           },
@@ -41,7 +47,7 @@ export function renderRulebook(dir) {
         },
       });
       const body = marked.parse(readFileSync(join(folder, file), "utf8"));
-      chapters.push({ lang, chapter, title, ids, html: page(lang, title, body) });
+      chapters.push({ lang, chapter, title, ids, titles, html: page(lang, title, body) });
     }
   }
   return chapters;
@@ -65,6 +71,13 @@ export function ruleIndex(chapters) {
   return index;
 }
 
+/** Each language's rule titles: `{en: {"N-START-1": "Contact", …}, ru: {…}}`. */
+export function ruleTitles(chapters) {
+  const titles = Object.fromEntries(LANGS.map((l) => [l, {}]));
+  for (const c of chapters) for (const [id, words] of Object.entries(c.titles)) titles[c.lang][id] ??= words;
+  return titles;
+}
+
 /** The Vite plugin: the index as a virtual module, the pages as assets of the build. */
 export function rulebook(dir = process.env.KRIEGSSPIEL_RULES_DIR ?? resolve(import.meta.dirname, "../../docs/rules")) {
   let chapters = null;
@@ -78,6 +91,9 @@ export function rulebook(dir = process.env.KRIEGSSPIEL_RULES_DIR ?? resolve(impo
     },
     generateBundle() {
       for (const c of load()) this.emitFile({ type: "asset", fileName: `rules/${c.lang}/${c.chapter}.html`, source: c.html });
+      for (const [lang, titles] of Object.entries(ruleTitles(load()))) {
+        if (Object.keys(titles).length) this.emitFile({ type: "asset", fileName: `rules/${lang}/titles.json`, source: JSON.stringify(titles) });
+      }
     },
   };
 }

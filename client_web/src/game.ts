@@ -20,6 +20,7 @@ import { Session, type RoomView } from "./net/session";
 import { readBattle } from "./battle/model";
 import { readOptions } from "./battle/options";
 import { ruleLinks } from "./ui/rule-links";
+import { loadRuleTitles, ruleTitle } from "./rules/titles";
 import { Attention, sound } from "./ui/attention";
 import { ChannelsPanel } from "./ui/channels";
 import { clocksAt, ClocksPanel } from "./ui/clocks";
@@ -166,7 +167,14 @@ export class GamePage {
     window.addEventListener("keydown", endTurnKey, true);
     this.unsubscribe.push(() => window.removeEventListener("keydown", endTurnKey, true));
     this.unsubscribe.push(() => window.removeEventListener("offline", offline), () => window.removeEventListener("online", online));
-    this.unsubscribe.push(onLangChange(() => this.rebuild()));
+    // The rules by name, for refusals in a language the server's reasons are not in (rules/titles.ts): fetched at
+    // the start without a redraw (nothing is refused before the first order), and on a switch of language, after
+    // which the page is drawn again with them.
+    if (lang() !== "en") void loadRuleTitles(lang());
+    this.unsubscribe.push(onLangChange(() => {
+      this.rebuild();
+      if (lang() !== "en") void loadRuleTitles(lang()).then((fresh) => { if (fresh) this.rebuild(); });
+    }));
     this.timer = window.setInterval(() => this.tick(), 250);
     this.presenceTimer = window.setInterval(() => void this.pollPresence(), 15_000);
     this.renderAll();
@@ -262,16 +270,20 @@ export class GamePage {
     });
   }
 
-  private errorText(code: string, message: string): string {
+  /** An error in the viewer's words: in English with the server's reason; in another language (the server's
+   * reasons are English) with the name of the rule that refused it, when the rulebook has it. */
+  private errorText(code: string, message: string, rule: string | null = null): string {
     const key = has(`err.${code}`) ? `err.${code}` : "err.other";
-    return lang() === "en" && message && code !== "disconnected" ? `${t(key as MessageKey)}: ${message}` : t(key as MessageKey);
+    if (lang() === "en" && message && code !== "disconnected") return `${t(key as MessageKey)}: ${message}`;
+    const named = ruleTitle(rule, lang());
+    return named ? t("err.by_rule", { reason: t(key as MessageKey), rule: named }) : t(key as MessageKey);
   }
 
   /** An error in words in the viewer's language, with its rule linked to the rulebook; the server's own words
    * (English) follow in the English interface and are the tooltip in the others. */
   private showError(code: string, message: string, rule: string | null, text?: string): void {
     const rules = rule ? rule.split(/[,\s]+/).filter(Boolean) : [];
-    this.errorLine.replaceChildren(h("span", { title: message, "data-code": code }, text ?? this.errorText(code, message)),
+    this.errorLine.replaceChildren(h("span", { title: message, "data-code": code }, text ?? this.errorText(code, message, rule)),
       ...(rules.length ? [" (", t("err.rule", { rule: "" }).trim(), " ", ...ruleLinks(rules), ")"] : []));
   }
 
@@ -584,7 +596,8 @@ export class GamePage {
       const refusalText = (exc: unknown) => {
         const e = exc as { code?: unknown; message?: unknown; rule?: unknown };
         const code = typeof e?.code === "string" ? e.code : "other";
-        return { text: this.errorText(code, lang() === "en" ? String(e?.message ?? "") : ""), rule: typeof e?.rule === "string" ? e.rule : null };
+        const rule = typeof e?.rule === "string" ? e.rule : null;
+        return { text: this.errorText(code, lang() === "en" ? String(e?.message ?? "") : "", rule), rule };
       };
       // issue 14: the unit's legal options from the server, which the previews and the order buttons follow
       const options = (unit: string | null) => this.conn.options(id, unit).then(readOptions);

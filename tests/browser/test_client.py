@@ -340,6 +340,7 @@ def plan_a_step(page: Any) -> bool:
     next to it that the options offer is left planned (True). A cell not offered says why at the Move button. The
     field is drawn from each campaign's own seed, so which side of a unit is open differs from run to run."""
     expect(page.get_by_test_id("options-points")).to_be_visible(timeout=10_000)
+    expect(page.get_by_test_id("battle-field")).to_have_attribute("data-settled", "true")
     for key, back in (("ArrowDown", "ArrowUp"), ("ArrowUp", "ArrowDown"), ("ArrowLeft", "ArrowRight"),
                       ("ArrowRight", "ArrowLeft")):
         page.keyboard.press(key)

@@ -34,10 +34,11 @@ def accepted(page: Any, web_server: ServerProcess, room: str, before: int) -> No
     assert orders_logged(web_server, room) == before + 1, (
         f"the order offered was not accepted: {page.get_by_test_id('error-line').inner_text()!r} "
         f"{[r.kind for r in room_log(web_server.data_dir, room)][-8:]}")
+    # answered (the view after it came first) and the options asked again for that view are in: the panel stays
+    expect(page.get_by_test_id("battle-field")).to_have_attribute("data-settled", "true")
     expect(page.get_by_test_id("refusal-at-unit")).to_have_count(0)
     expect(page.get_by_test_id("error-line")).to_be_empty()
-    expect(page.get_by_test_id("options-points")).to_be_visible()  # asked again for the state after it
-    page.wait_for_timeout(300)  # the view after the order has come
+    expect(page.get_by_test_id("options-points")).to_be_visible()
 
 
 def test_every_order_the_battle_view_offers_is_accepted_when_ordered_issue_14(web_server: ServerProcess,
@@ -68,7 +69,7 @@ def test_every_order_the_battle_view_offers_is_accepted_when_ordered_issue_14(we
         page.keyboard.press("Tab")
         points = page.get_by_test_id("options-points")
         expect(points).to_be_visible(timeout=10_000)
-        page.wait_for_timeout(200)
+        expect(field).to_have_attribute("data-settled", "true")
         before = orders_logged(web_server, room)
         if given["move"] <= given["turn"] and int(field.get_attribute("data-reach") or 0) > 0:
             # a cell the options offer: the first of the arrow keys' cells next to the anchor that is in reach
@@ -88,3 +89,15 @@ def test_every_order_the_battle_view_offers_is_accepted_when_ordered_issue_14(we
         if disabled.count():
             assert disabled.first.inner_text().strip(), "a disabled order says why"
     assert given["move"] and given["turn"], given
+
+    # In Russian the server's reasons (in English) give way to the name, from the rulebook, of the rule that refused
+    # the order: a disabled order says which rule in the viewer's language, not only "the rules do not allow it".
+    page.get_by_test_id("lang").click()
+    named = page.locator("[data-testid$=-refused]:has(a.rule[href^='/rules/ru/']) [data-testid=refusal-reason]")
+    for _ in range(8):
+        field.focus()
+        page.keyboard.press("Tab")
+        expect(page.get_by_test_id("options-points").or_(page.get_by_test_id("options-inactive"))).to_be_visible()
+        if named.count():
+            break
+    expect(named.first).to_contain_text(re.compile(r"Правила не допускают такой приказ: «[^»]+»"))

@@ -103,6 +103,10 @@ export class BattleView {
   private optionsKey = "";
   /** the server answers options (null until asked; false: it does not) */
   private optionsServed: boolean | null = null;
+  /** orders sent and not yet answered, and whether the selected unit's options are on their way: the panel is
+   * settled (`data-settled` on the field, for tests and tools) when neither is */
+  private ordersInFlight = 0;
+  private optionsLoading = false;
   private ghost: Piece | null = null;
   private refused: { unit: string; text: string; rule: string | null; until: number } | null = null;
   private stateVersion = 0;
@@ -243,18 +247,29 @@ export class BattleView {
   private loadOptions(): void {
     const sel = this.selectedUnit();
     const source = this.actions.options;
-    if (!sel || !this.own(sel) || !source || this.optionsServed === false) return;
+    if (!sel || !this.own(sel) || !source || this.optionsServed === false) {
+      this.optionsLoading = false;  // an answer still on its way is for a unit or a view no longer shown
+      this.markSettled();
+      return;
+    }
     const k = `${sel.id}@${this.stateVersion}`;
     if (k === this.optionsKey) return;
     this.optionsKey = k;
+    this.optionsLoading = true;
+    this.markSettled();
     void source(sel.id).then((opts) => {
       if (this.optionsKey !== k) return;
       this.optionsServed = opts !== null;
       this.options = opts;
+      this.optionsLoading = false;
       this.renderPanel();
       this.draw();
+      this.markSettled();
     }).catch(() => {
-      if (this.optionsKey === k) this.options = null;
+      if (this.optionsKey !== k) return;
+      this.options = null;
+      this.optionsLoading = false;
+      this.markSettled();
     });
   }
 
@@ -472,7 +487,13 @@ export class BattleView {
     this.animate();
   }
 
+  private markSettled(): void {
+    this.canvas.dataset.settled = String(this.ordersInFlight === 0 && !this.optionsLoading);
+  }
+
   private async send(sel: BattleUnit, order: Record<string, unknown>): Promise<void> {
+    this.ordersInFlight++;
+    this.markSettled();
     try {
       await this.actions.order(order);
       this.target = null;
@@ -482,9 +503,12 @@ export class BattleView {
       // the game's error line shows it too; here it is said at the unit
       const words = this.actions.refusalText?.(exc) ?? { text: String((exc as Error)?.message ?? exc), rule: null };
       this.refused = { unit: sel.id, text: words.text, rule: words.rule, until: performance.now() + REFUSAL_MS };
+    } finally {
+      this.ordersInFlight--;
     }
     this.renderPanel();
     this.animate();
+    this.markSettled();
   }
 
   // --- drawing ------------------------------------------------------------------------------------------------

@@ -639,6 +639,7 @@ export const en = {
   "chat.unsent": "not sent",
   "chat.retry": "Send again",
   "chat.discard": "Discard",
+  "err.by_rule": "{reason}: {rule}",
   "err.rule": "rule {rule}",
   "err.unconfirmed": "Your order was on its way when the connection dropped: the log shows whether it was carried out",
   "lobby.join_row": "Join",

@@ -641,6 +641,7 @@ export const ru: Record<MessageKey, string> = {
   "chat.unsent": "не отправлено",
   "chat.retry": "Отправить снова",
   "chat.discard": "Удалить",
+  "err.by_rule": "{reason}: «{rule}»",
   "err.rule": "правило {rule}",
   "err.unconfirmed": "Приказ был в пути, когда прервалась связь: по журналу видно, выполнен ли он",
   "lobby.join_row": "Войти",
