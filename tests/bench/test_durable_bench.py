@@ -25,6 +25,8 @@ def test_durable_benchmark_runs_both_modes_on_both_stores(tmp_path: Path) -> Non
             m = row[mode]
             assert m["acked_per_s"] > 0 and math.isfinite(m["ack_ms"]["p99"]) and m["appends"] > 0
             assert m["flushes"] > 0 and m["paced"]["ack_ms"]["samples"] > 0
+            assert m["paced"]["ack_ms"]["p99"] <= m["paced"]["ack_ms"]["p999"]
+            assert m["paced"]["loadgen_stall_max_ms"] >= 0 and row["paced_ack_p99_vs_one_p99"][mode] is not None
         assert row["one_per_command"]["mean_group"] == 1.0  # grouping off: one fsync / round trip per command
         assert row["acked_ratio_grouped_vs_one_per_command"] is not None
     shown = report.figures(tmp_path)
