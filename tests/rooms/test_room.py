@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,7 @@ from server.rooms.errors import RoomError
 from server.rooms.members import Member
 from server.rooms.room import Room
 from server.store.embedded import open_embedded
-from server.store.records import PackedData
+from server.store.records import PackedData, RoomSnapshot
 from tests.rooms.helpers import ManualClock, open_hub, services, spec
 
 
@@ -225,3 +226,35 @@ async def test_the_room_runs_the_campaign_engine_through_the_same_interface_C_1_
     view = room.snapshot_for("team:blue")
     assert view["active"] == ["red"] and view["state"]["scenario"] == "continental"
     await hub.close()
+
+
+async def test_a_command_is_answered_before_its_snapshot_is_written_and_snapshots_stay_in_order(
+        tmp_path: Path) -> None:
+    """Issue 20 §2: the ack waits for the record, not for the snapshot every `snapshot_every` records; a room's
+    snapshots are written in order, and the hub's stop waits for the one still being written."""
+    clock = ManualClock()
+    hub = await open_hub(tmp_path, clock, snapshot_every=2)
+    made = await hub.create_campaign(spec())
+    room = hub.rooms[made["room"]]
+    m = _members(made["campaign"])
+    log = hub.store.log
+    gate = asyncio.Event()
+    written: list[int] = []
+    save = log.save_snapshot
+
+    async def held(room_id: str, snapshot: RoomSnapshot) -> None:
+        await gate.wait()
+        await save(room_id, snapshot)
+        if room_id == room.id:
+            written.append(snapshot.index)
+
+    log.save_snapshot = held  # type: ignore[method-assign,assignment]
+    for i in range(4):  # records 2 to 5: two snapshot indices passed, each answered while its snapshot waits
+        await asyncio.wait_for(room.submit("chat", {"channel": "players", "text": f"line {i}"}, m["red"]), 5)
+    assert written == [] and room.index == 5
+    gate.set()
+    await hub.close()  # saves a last snapshot after the pending ones
+    assert written == [2, 4, 5]
+    await hub.store.close()
+    loaded = await open_embedded(tmp_path, fsync=False).log.load_snapshot(made["room"])
+    assert loaded is not None and loaded.index == room.index
