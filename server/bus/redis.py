@@ -89,6 +89,11 @@ class RedisBus:
                 self.published += len(outbox)
             except asyncio.CancelledError:
                 raise
+            except (aioredis.ConnectionError, aioredis.TimeoutError, OSError) as exc:
+                # Redis went away (an outage the store's reach reports): the events are in the log, and followers
+                # that miss them catch up from it (Feed.resync). A warning, not a traceback.
+                log.warning("publishing %d rooms' events failed: %r; followers catch up from the log",
+                            len(outbox), exc)
             except Exception:
                 log.exception("publishing %d rooms' events failed", len(outbox))
             if not self._outbox:
