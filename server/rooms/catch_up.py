@@ -4,6 +4,7 @@ exactly the events it missed (lila-ws's versioned history: a full resync when th
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from itertools import islice
 from typing import Any
 
 from server.core.engine import MODERATOR
@@ -12,9 +13,18 @@ from server.rooms.state import RoomSpec, RoomState
 from server.store.records import LoggedEvent
 from shared.protocol.server import Away, ChatLine, Snapshot, event_message, wire
 
+LOG_EVENTS = 200
+"""The most recent events a snapshot brings back as its `log` (the turn log of a page reloaded mid-game): an
+evening's dice and losses, bounded so that a join's answer stays small."""
+
 
 def visible(audience: frozenset[str] | None, viewer: str) -> bool:
     return audience is None or viewer == MODERATOR or viewer in audience
+
+
+def sees(e: LoggedEvent, viewer: str, spectator: bool) -> bool:
+    """Whether `viewer` (a spectator's socket or not) receives the event: what the feed sends it live."""
+    return visible(e.audience, viewer) and not channels.spectators_only(e.kind, e.audience, viewer, spectator)
 
 
 def ev(room: str, e: LoggedEvent) -> dict[str, Any]:
@@ -22,10 +32,19 @@ def ev(room: str, e: LoggedEvent) -> dict[str, Any]:
     return event_message(room, e.seq, e.at_ms, e.kind, e.plain_data())
 
 
+def recent(room: str, history: Sequence[LoggedEvent], seq: int, viewer: str,
+           spectator: bool = False) -> list[dict[str, Any]]:
+    """The last LOG_EVENTS events up to `seq` that `viewer` may see, oldest first, as `ev` messages: a snapshot's
+    `log`. Only the history's events up to `seq` — a delayed spectator's room as it was (issue 12 item 1)."""
+    seen = islice((e for e in reversed(history) if e.seq <= seq and sees(e, viewer, spectator)), LOG_EVENTS)
+    return [ev(room, e) for e in reversed(list(seen))]
+
+
 def snapshot(spec: RoomSpec, state: RoomState, seq: int, viewer: str, now: int,
-             spectator: bool = False) -> dict[str, Any]:
+             spectator: bool = False, history: Sequence[LoggedEvent] = ()) -> dict[str, Any]:
     """The room at `seq` as `viewer` may see it: the engine's projection, the clocks, the chat of the channels
-    it reads, who is away (D-N-14), the teams to act and the seats the AI plays that it is told of (issue 18)."""
+    it reads, who is away (D-N-14), the teams to act, the seats the AI plays that it is told of (issue 18) and
+    the recent events of `history` it may see (`log`, for the turn log of a fresh join)."""
     readable = set(state.chat) if viewer == MODERATOR else set(channels.history(viewer, spec.teams, spectator))
     lines = [line for c in sorted(readable) for line in state.chat.get(c, ())]
     chat = sorted(lines, key=lambda line: int(line["at_ms"]))
@@ -39,6 +58,11 @@ def snapshot(spec: RoomSpec, state: RoomState, seq: int, viewer: str, now: int,
     ))
     if not ai:
         del out["ai"]  # a room without AI seats snapshots as it always has
+    log = recent(spec.id, history, seq, viewer, spectator)
+    if log:  # built as the feed builds `ev`s, not validated one by one (the protocol tests check the shape)
+        out["log"] = log
+    else:
+        del out["log"]
     return out
 
 
@@ -49,5 +73,4 @@ def missed(spec: RoomSpec, history: Sequence[LoggedEvent], seq: int, viewer: str
     oldest = history[0].seq if history else seq + 1
     if since is None or since > seq or since < oldest - 1:
         return None
-    return (e for e in history if e.seq > since and visible(e.audience, viewer)
-            and not channels.spectators_only(e.kind, e.audience, viewer, spectator))
+    return (e for e in history if e.seq > since and sees(e, viewer, spectator))

@@ -127,13 +127,19 @@ class Joins:
     async def _delayed_catch_up(self, room: Room, sub: Subscription, delay: int) -> tuple[list[dict[str, Any]], int]:
         """A spectator of a delayed room starts from the room as it was `delay` ago; what happened since is
         released to it as each event's delay runs out."""
-        past = await Room.open(room.id, self.services, owner=False, until_ms=room.now() - delay)
+        until = room.now() - delay
+        past = await Room.open(room.id, self.services, owner=False, until_ms=until)
         if past is None:
             return [], room.seq
         tail = [e for e in room.history if e.seq > past.seq]
         last = tail[-1].seq if tail else past.seq
         sub.pending = [*tail, *(e for e in sub.pending or [] if e.seq > last)]
-        return [past.snapshot_for(SPECTATOR, True)], past.seq
+        snapshot = past.catch_up(SPECTATOR, None, True)[0]
+        if "log" in snapshot:  # the setup is replayed whatever its time: its events wait out the delay like any
+            log = [e for e in snapshot.pop("log") if e["at_ms"] <= until]
+            if log:
+                snapshot["log"] = log
+        return [snapshot], past.seq
 
     def _policy_changed(self, feed: Feed) -> None:
         """The campaign's spectating policy changed: its spectators here, in the campaign room and its battles,

@@ -427,8 +427,8 @@ class Room:
         """What a viewer that saw everything up to `since` is missing: exactly the later events it may see, or a
         snapshot when the history no longer reaches back that far."""
         missed = catch_up.missed(self.spec, self.history, self.seq, viewer, since, spectator)
-        if missed is None:
-            return [self.snapshot_for(viewer, spectator)]
+        if missed is None:  # with the recent events it may see: the turn log of a page reloaded mid-game
+            return [catch_up.snapshot(self.spec, self.state, self.seq, viewer, self.now(), spectator, self.history)]
         return [catch_up.ev(self.id, e) for e in missed]
 
     def lockout_of(self, player: str) -> Away | None:

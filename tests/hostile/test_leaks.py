@@ -325,10 +325,10 @@ class Leaks(RuleBasedStateMachine):
             if who == "link" and policy.full:
                 allowed = self.every  # everything — but late
                 delay = policy.delay_ms
-                for m in fresh:
-                    if m.get("t") == "ev":
-                        assert m["at_ms"] <= self.clock() - delay or m["kind"] == "spectating", \
-                            f"the spectators' link got {m['kind']} {self.clock() - m['at_ms']} ms old (delay {delay})"
+                for m in fresh:  # live events, and those a snapshot's log brings back (a page reloaded)
+                    for e in [m] if m.get("t") == "ev" else m.get("log", []) if m.get("t") == "snapshot" else []:
+                        assert e["at_ms"] <= self.clock() - delay or e["kind"] == "spectating", \
+                            f"the spectators' link got {e['kind']} {self.clock() - e['at_ms']} ms old (delay {delay})"
             forbidden = self.every - allowed
             for m in fresh:
                 leaked = forbidden.intersection(strings(m))
