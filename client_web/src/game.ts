@@ -1024,7 +1024,8 @@ export class GamePage {
     // Read out what is new since the last look at this room (not the whole list again).
     // (a room first looked at reads out nothing of its past, even when it has none yet)
     const seen = this.announced.get(id);
-    const fresh = lines.filter(({ ev }) => ev.seq > (seen ?? 0)).reverse();
+    // (nor what a snapshot brought back of the room's past: a page reloaded mid-game lists it, quietly)
+    const fresh = lines.filter(({ ev }) => ev.seq > Math.max(seen ?? 0, room.pastSeq)).reverse();
     if (fresh.length && seen !== undefined) this.live.textContent = fresh.slice(-3).map(({ line }) => line.text).join(". ");
     this.announced.set(id, Math.max(seen ?? 0, lines[0]?.ev.seq ?? room.seq));
     this.place(this.slots.log, h("section", {}, h("h3", {}, room.kind === "battle" ? t("battle.dice") : t("game.log")), this.logList));

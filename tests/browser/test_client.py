@@ -743,3 +743,43 @@ def test_an_army_is_set_to_intercept_and_fortifies_a_city_N_START_2_D_N_16(web_s
     blue.get_by_test_id("campaign-map").focus()
     blue.keyboard.press("Tab")
     expect(blue.get_by_test_id("army-orders").get_by_role("button")).to_have_count(0)
+
+
+def test_a_page_reloaded_mid_game_shows_the_turn_log_it_had(web_server: ServerProcess, new_page: Any) -> None:
+    """A player who reloads mid-game gets its turn log back from the join's snapshot (its `log`): red's own move
+    and the turn's end, not read out as news; blue, reloading too, is still not told where red's counter went."""
+    made = web_server.http("POST", "/api/campaigns", {
+        "name": "Reload", "teams": [{"colour": "red", "seats": 1}, {"colour": "blue", "seats": 1}]})
+    red, blue = new_page(), new_page()
+    open_link(red, made["seats"][0]["link"], "red")
+    open_link(blue, made["seats"][1]["link"], "blue")
+    canvas = red.get_by_test_id("campaign-map")
+    canvas.focus()
+    red.keyboard.press("Tab")
+    red.keyboard.press("ArrowDown")
+    expect(red.get_by_test_id("path-cost")).to_contain_text("1")
+    red.keyboard.press("Enter")
+    moved = '[data-kind="counter_moved"]'
+    log = red.get_by_test_id("turn-log")
+    expect(log.locator(moved)).to_have_count(1)
+    red.get_by_test_id("end-turn").click()
+    expect(blue.get_by_test_id("end-turn")).to_be_visible()
+    before = log.locator("li").all_inner_texts()
+    assert len(before) >= 2, before
+
+    frames: list[dict[str, Any]] = []
+    red.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(_frame(f))))
+    red.reload()
+    expect(red.get_by_test_id("who")).to_contain_text(re.compile("red", re.I))
+    expect(log.locator(moved)).to_have_count(1)
+    expect(log.locator("li")).to_have_text(before)
+    expect(red.get_by_test_id("log-live")).to_have_text("")  # the past is not read out as news
+    snapshot = next(f for f in frames if f.get("t") == "snapshot" and f["room"] == made["room"])
+    assert snapshot["log"] and not [f for f in frames if f.get("t") == "ev" and f["seq"] <= snapshot["seq"]]
+    shot(red, "reloaded-turn-log")
+
+    blue.reload()
+    expect(blue.get_by_test_id("who")).to_contain_text(re.compile("blue", re.I))
+    expect(blue.get_by_test_id("end-turn")).to_be_visible()
+    expect(blue.get_by_test_id("turn-log").locator("li").first).to_be_visible()  # its log came back too...
+    expect(blue.get_by_test_id("turn-log").locator(moved)).to_have_count(0)  # ...without red's hidden move

@@ -94,6 +94,38 @@ describe("Session and the foundation's room", () => {
   });
 });
 
+describe("Session and a snapshot's log (a page reloaded mid-game)", () => {
+  const snap = (seq: number, log: Event[]) => ({ t: "snapshot" as const, chat: [], away: [], active: [], room: "c-1", seq,
+    kind: "campaign" as const, state: { turn: 3 }, clocks: {}, server_ms: 0, log });
+
+  it("fills the turn log from it and nothing else: state, chat and lockouts are the snapshot's own", () => {
+    const s = new Session();
+    s.onJoined({ t: "joined", cid: 1, room: "c-1", seq: 0, channels: ["players"] });
+    s.onSnapshot(snap(7, [ev(2, "fired", { hits: 1 }), ev(4, "turn_ended", { state: { turn: 1 } }),
+      ev(5, "chat", { channel: "players", from: "Ney", text: "old" }), ev(6, "secret_module", { player: "p2", until_ms: 9e15 })]));
+    const r = s.room("c-1");
+    expect(r.log.map((e) => e.seq)).toEqual([2, 4, 5, 6]);
+    expect(r.pastSeq).toBe(7); // the page does not read them out as news
+    expect(r.state).toEqual({ turn: 3 });
+    expect(r.chat.get("players") ?? []).toEqual([]);
+    expect(r.unread.get("players")).toBe(0);
+    expect(s.activeLockouts(0)).toEqual([]);
+    s.onEvent(ev(8, "fired", { hits: 2 }));
+    expect(r.log.map((e) => e.seq)).toEqual([2, 4, 5, 6, 8]);
+  });
+
+  it("a later snapshot's log replaces what it reaches back to, without duplicates; a snapshot without one keeps the log", () => {
+    const s = new Session();
+    s.onEvent(ev(1, "fired", {}));
+    s.onEvent(ev(2, "fired", {}));
+    s.onEvent(ev(3, "fired", {}));
+    s.onSnapshot(snap(9, [ev(3, "fired", {}), ev(9, "moved", {}), ev(10, "moved", {})]));
+    expect(s.room("c-1").log.map((e) => e.seq)).toEqual([1, 2, 3, 9]);
+    s.onSnapshot({ ...snap(12, []), log: undefined });
+    expect(s.room("c-1").log.map((e) => e.seq)).toEqual([1, 2, 3, 9]);
+  });
+});
+
 describe("Session asks for a new projection", () => {
   it("after engine events that carry no state, not after chat or clocks", () => {
     const s = new Session();

@@ -43,6 +43,8 @@ export interface RoomView {
   /** server_ms when `clocks` was current */
   clocksAt: number;
   log: Event[];
+  /** the seq up to which `log` came with a snapshot (a page reloaded): the past, not read out as news */
+  pastSeq: number;
   channels: string[];
   chat: Map<string, ChatLine[]>;
   unread: Map<string, number>;
@@ -118,7 +120,7 @@ export class Session {
     let r = this.rooms.get(id);
     if (!r) {
       r = {
-        id, kind: "unknown", seq: 0, stateSeq: 0, staleSeq: 0, state: {}, clocks: {}, clocksAt: 0, log: [], channels: [],
+        id, kind: "unknown", seq: 0, stateSeq: 0, staleSeq: 0, state: {}, clocks: {}, clocksAt: 0, log: [], pastSeq: 0, channels: [],
         chat: new Map(), unread: new Map(), active: [], ai: [], frames: [],
       };
       this.rooms.set(id, r);
@@ -158,7 +160,20 @@ export class Session {
     for (const l of s.away) this.applyLock({ ...l }, campaign);
     r.chat.clear();
     for (const line of s.chat) this.addChat(r, this.chatLine({ ...line }, 0, 0), false);
+    if (s.log?.length) this.restoreLog(r, s.log, s.seq);
     this.changed(s.room);
+  }
+
+  /** A snapshot's `log`: the room's recent events up to its seq that this viewer may see (a page reloaded
+   * mid-game). They fill the turn log and nothing else — already in the snapshot's state, chat and lockouts,
+   * and not news: no animation plays them (only live events are played). Events held from before that the log
+   * does not reach back to are kept before it. */
+  private restoreLog(r: RoomView, log: readonly Event[], seq: number): void {
+    const first = log[0]?.seq ?? seq + 1;
+    const kept = r.log.filter((e) => e.seq < first);
+    r.log = [...kept, ...log.filter((e) => e.room === r.id && e.seq <= seq)];
+    if (r.log.length > LOG_LIMIT) r.log.splice(0, r.log.length - LOG_LIMIT);
+    r.pastSeq = Math.max(r.pastSeq, seq);
   }
 
   /** What this viewer now sees of the room after the events up to `v.seq`. A view older than the state held (a
