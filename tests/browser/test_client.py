@@ -86,6 +86,19 @@ def say(page: Any, channel: str, text: str) -> None:
     expect(page.get_by_test_id("chat-lines")).to_contain_text(text)
 
 
+MOVED = '[data-kind="counter_moved"]'
+
+
+def move_one_cell_south(page: Any) -> None:
+    """An order by keyboard on the campaign map: Tab selects the first own counter, an arrow plans one step (one
+    cell, C-2.1), Enter orders it."""
+    page.get_by_test_id("campaign-map").focus()
+    page.keyboard.press("Tab")
+    page.keyboard.press("ArrowDown")
+    expect(page.get_by_test_id("path-cost")).to_contain_text("1")
+    page.keyboard.press("Enter")
+
+
 def test_two_teams_a_spectator_and_the_moderator_play_from_the_lobby(web_server: ServerProcess, new_page: Any) -> None:
     creator = new_page()
     links = create_from_lobby(creator, web_server.url, "Browser campaign")
@@ -116,20 +129,14 @@ def test_two_teams_a_spectator_and_the_moderator_play_from_the_lobby(web_server:
     expect(red.get_by_test_id("clock-red")).to_have_class(re.compile(r"\bto-move\b"))
     expect(blue.get_by_test_id("end-turn")).to_have_count(0)
 
-    # An order by keyboard: Tab selects the first own counter, an arrow plans one step, Enter orders it.
     canvas = red.get_by_test_id("campaign-map")
-    canvas.focus()
-    red.keyboard.press("Tab")
-    red.keyboard.press("ArrowDown")
-    expect(red.get_by_test_id("path-cost")).to_contain_text("1")
-    red.keyboard.press("Enter")
-    moved = '[data-kind="counter_moved"]'
-    expect(red.get_by_test_id("turn-log").locator(moved)).to_have_count(1)
-    expect(spectator.get_by_test_id("turn-log").locator(moved)).to_have_count(1)
+    move_one_cell_south(red)
+    expect(red.get_by_test_id("turn-log").locator(MOVED)).to_have_count(1)
+    expect(spectator.get_by_test_id("turn-log").locator(MOVED)).to_have_count(1)
     expect(red.get_by_test_id("selection")).to_contain_text("1,1")  # the new projection shows r1 moved
     shot(red, "campaign-red-after-move")
     # Blue was not told where red's counter went (it is not next to one of blue's).
-    expect(blue.get_by_test_id("turn-log").locator(moved)).to_have_count(0)
+    expect(blue.get_by_test_id("turn-log").locator(MOVED)).to_have_count(0)
 
     red.get_by_test_id("end-turn").click()
     expect(blue.get_by_test_id("end-turn")).to_be_visible()
@@ -753,15 +760,9 @@ def test_a_page_reloaded_mid_game_shows_the_turn_log_it_had(web_server: ServerPr
     red, blue = new_page(), new_page()
     open_link(red, made["seats"][0]["link"], "red")
     open_link(blue, made["seats"][1]["link"], "blue")
-    canvas = red.get_by_test_id("campaign-map")
-    canvas.focus()
-    red.keyboard.press("Tab")
-    red.keyboard.press("ArrowDown")
-    expect(red.get_by_test_id("path-cost")).to_contain_text("1")
-    red.keyboard.press("Enter")
-    moved = '[data-kind="counter_moved"]'
+    move_one_cell_south(red)
     log = red.get_by_test_id("turn-log")
-    expect(log.locator(moved)).to_have_count(1)
+    expect(log.locator(MOVED)).to_have_count(1)
     red.get_by_test_id("end-turn").click()
     expect(blue.get_by_test_id("end-turn")).to_be_visible()
     before = log.locator("li").all_inner_texts()
@@ -771,7 +772,7 @@ def test_a_page_reloaded_mid_game_shows_the_turn_log_it_had(web_server: ServerPr
     red.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(_frame(f))))
     red.reload()
     expect(red.get_by_test_id("who")).to_contain_text(re.compile("red", re.I))
-    expect(log.locator(moved)).to_have_count(1)
+    expect(log.locator(MOVED)).to_have_count(1)
     expect(log.locator("li")).to_have_text(before)
     expect(red.get_by_test_id("log-live")).to_have_text("")  # the past is not read out as news
     snapshot = next(f for f in frames if f.get("t") == "snapshot" and f["room"] == made["room"])
@@ -782,4 +783,4 @@ def test_a_page_reloaded_mid_game_shows_the_turn_log_it_had(web_server: ServerPr
     expect(blue.get_by_test_id("who")).to_contain_text(re.compile("blue", re.I))
     expect(blue.get_by_test_id("end-turn")).to_be_visible()
     expect(blue.get_by_test_id("turn-log").locator("li").first).to_be_visible()  # its log came back too...
-    expect(blue.get_by_test_id("turn-log").locator(moved)).to_have_count(0)  # ...without red's hidden move
+    expect(blue.get_by_test_id("turn-log").locator(MOVED)).to_have_count(0)  # ...without red's hidden move
