@@ -1,6 +1,6 @@
 """A small bot that commands one side of a battle room through the public protocol (docs/bots.md).
 
-    python examples/battle_bot.py --url ws://127.0.0.1:8080/ws --token SEAT_TOKEN --room b-CAMPAIGN-1 \
+    python examples/battle_bot.py --url ws://127.0.0.1:8080/ws --token=SEAT_TOKEN --room b-CAMPAIGN-1 \
         [--retreat-after N]
 
 It signs in with its seat's token, joins the battle room and, whenever its side is to act, asks the server the

@@ -1,6 +1,6 @@
 """A small bot that plays one seat of a campaign room through the public protocol alone (docs/bots.md).
 
-    python examples/bot.py --url ws://127.0.0.1:8080/ws --token SEAT_TOKEN [--turns N] [--seed S]
+    python examples/bot.py --url ws://127.0.0.1:8080/ws --token=SEAT_TOKEN [--turns N] [--seed S]
 
 It signs in with its seat's token (the part of a join link after `#token=`), joins the campaign room and, whenever
 its team is to act, asks the server which armies may move (`options` without a unit), then each army's options,

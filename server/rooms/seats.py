@@ -26,7 +26,12 @@ def token_hash(token: str) -> str:
 
 
 def new_token() -> str:
-    return secrets.token_urlsafe(24)  # 192 bits
+    """192 random bits, URL-safe; never starting with "-", which a command line (examples/bot.py --token …) would
+    take for an option (a token of the old kind still signs in: only its hash is kept)."""
+    while True:
+        token = secrets.token_urlsafe(24)
+        if not token.startswith("-"):
+            return token
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,7 @@ async def test_the_example_bot_plays_a_battle_to_its_end_issue_14(server: Server
         await join_when_spawned(t.spectator, room)
         tokens = {(s["team"], s["seat"]): s["token"] for s in t.made["seats"]}
         bots = [await asyncio.create_subprocess_exec(
-            sys.executable, str(BOT), "--url", server.ws_url, "--token", tokens[(team, 2)], "--room", room,
+            sys.executable, str(BOT), "--url", server.ws_url, f"--token={tokens[(team, 2)]}", "--room", room,
             *(["--retreat-after", "3"] if team == "red" else []),
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT) for team in ("red", "blue")]
         outs = [await asyncio.wait_for(bot.communicate(), 240) for bot in bots]

@@ -25,15 +25,32 @@ BOT = Path(__file__).resolve().parents[2] / "examples" / "bot.py"
 TURNS = 3
 
 
+async def _outputs(bots: list[asyncio.subprocess.Process], within_s: float = 240) -> list[str]:
+    """Each bot's output once all have exited; as soon as one fails, the others are stopped (each waits for the
+    other team's turns, which a failed bot never plays) and the failure is reported with its output."""
+    tasks = [asyncio.ensure_future(bot.communicate()) for bot in bots]
+    for done in asyncio.as_completed(tasks, timeout=within_s):
+        await done
+        failed = [(bot, task) for bot, task in zip(bots, tasks, strict=True) if task.done() and bot.returncode]
+        if failed:
+            for bot in bots:
+                if bot.returncode is None:
+                    bot.kill()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            raise AssertionError(f"a bot exited with {failed[0][0].returncode}: "
+                                 f"{failed[0][1].result()[0].decode()[-3000:]}")
+    return [task.result()[0].decode() for task in tasks]
+
+
 async def play_both_seats(server: ServerProcess) -> tuple[dict[str, Any], int, list[str]]:
     """Create a Continental War campaign over HTTP and run one bot per seat: (the campaign, orders acked, outputs)."""
     made = server.http("POST", "/api/campaigns", {
         "name": "bots", "scenario": "continental", "level": 2,
         "teams": [{"colour": "red", "seats": 1}, {"colour": "blue", "seats": 1}]})
     bots = [await asyncio.create_subprocess_exec(
-        sys.executable, str(BOT), "--url", server.ws_url, "--token", seat["token"], "--turns", str(TURNS),
+        sys.executable, str(BOT), "--url", server.ws_url, f"--token={seat['token']}", "--turns", str(TURNS),
         "--seed", str(n), stdout=subprocess.PIPE, stderr=subprocess.STDOUT) for n, seat in enumerate(made["seats"])]
-    outs = [(await asyncio.wait_for(bot.communicate(), 240))[0].decode() for bot in bots]
+    outs = await _outputs(bots)
     accepted = 0
     for bot, out in zip(bots, outs, strict=True):
         assert bot.returncode == 0, out[-3000:]
