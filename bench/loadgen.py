@@ -183,8 +183,11 @@ class WsClient(asyncio.Protocol):
     def lazy(self, on: bool) -> None:
         """Sinks: have the kernel wake this socket only once `LAZY_BYTES` have arrived (SO_RCVLOWAT), so that
         a read takes many frames at once; switched off (1 byte) to drain at the end of a step."""
-        sock = self.transport.get_extra_info("socket") if self.transport is not None else None
-        if sock is not None and not self.probe:
+        transport = self.transport
+        if transport is None or transport.is_closing() or self.probe:
+            return  # a socket the server cut off (a slow consumer at a rate past its ceiling) has no options left
+        sock = transport.get_extra_info("socket")
+        if sock is not None and sock.fileno() >= 0:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVLOWAT, LAZY_BYTES if on else 1)
 
     def stall(self) -> None:
