@@ -135,9 +135,8 @@ class Answers:
         if cid in kept:  # a new cid goes to the end as it is added; a kept one is moved there
             kept.move_to_end(cid)
         kept[cid] = (str(request[1]), answer)
-        if len(kept) > self.window:
-            while len(kept) > self.window:
-                kept.popitem(last=False)
+        while len(kept) > self.window:
+            kept.popitem(last=False)
 
     def dump(self) -> list[list[Any]]:
         """For the snapshot: `[seat, cid, digest, answer]` oldest first."""

@@ -210,28 +210,30 @@ class Room:
 
     async def save_snapshot(self) -> None:
         """The room as it is now, written after the snapshot a command left being written (in order)."""
-        snapshot, before = self._snapshot(), self._snapshotting
-        if before is not None:
-            await asyncio.wait([before])
-        await self.store.log.save_snapshot(self.id, snapshot)
+        await self._write_snapshot(self._snapshot(), self._snapshotting)
 
     def _snapshot_after_command(self) -> None:
         """Every `snapshot_every` records: the room taken now and written while the command is answered — its
         record is durable already, and the snapshot only bounds the replay. The command's ack waited for the write
         and its fsyncs (10–40 ms on the embedded store; issue 20 §2: a hundred rooms reach their 200th record
         together, and every one of their commands waited behind them)."""
-        task = asyncio.create_task(self._write_snapshot(self._snapshot(), self._snapshotting))
+        snapshot = self._snapshot()
+        task = asyncio.create_task(self._write_snapshot(snapshot, self._snapshotting))
         self._snapshotting = task
         _WRITING.add(task)
         task.add_done_callback(_WRITING.discard)
+        task.add_done_callback(lambda t: self._snapshot_written(t, snapshot.index))
+
+    def _snapshot_written(self, task: asyncio.Task[None], index: int) -> None:
+        exc = None if task.cancelled() else task.exception()
+        if exc is not None:  # the log holds every record: the next snapshot, or a replay from the last, makes up
+            log.error("room %s: snapshot at record %d not saved", self.id, index, exc_info=exc)
 
     async def _write_snapshot(self, snapshot: RoomSnapshot, before: asyncio.Task[None] | None) -> None:
+        """`snapshot` written once `before` (the snapshot ahead of it, failed or not) is done."""
         if before is not None:
             await asyncio.wait([before])
-        try:
-            await self.store.log.save_snapshot(self.id, snapshot)
-        except Exception:  # the log holds every record: the next snapshot, or a replay from the last, makes up
-            log.exception("room %s: snapshot at record %d not saved", self.id, snapshot.index)
+        await self.store.log.save_snapshot(self.id, snapshot)
 
     # --- commands ------------------------------------------------------------------------------------------------
 
