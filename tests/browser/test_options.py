@@ -101,3 +101,18 @@ def test_every_order_the_battle_view_offers_is_accepted_when_ordered_issue_14(we
         if named.count():
             break
     expect(named.first).to_contain_text(re.compile(r"Правила не допускают такой приказ: «[^»]+»"))
+    # The client's own reasons are already in the viewer's words: a cell beyond a unit's reach (one that may still
+    # move) says so in Russian
+    for _ in range(16):
+        field.focus()
+        page.keyboard.press("Tab")
+        expect(field).to_have_attribute("data-settled", "true")
+        if int(field.get_attribute("data-reach") or 0) > 0:
+            break
+    else:
+        raise AssertionError("no unit may move")
+    field.focus()
+    for _ in range(20):
+        page.keyboard.press("ArrowUp")
+    expect(page.get_by_test_id("battle-move-refused").get_by_test_id("refusal-reason")).to_contain_text(
+        "Не дойти в этот ход")

@@ -12,6 +12,13 @@ export interface Refusal {
   code: string;
   rule: string | null;
   message: string;
+  /** the message is the client's own, in the viewer's language (the server's are English) */
+  said?: boolean;
+}
+
+/** A refusal the client says itself (a cell out of reach, an order the options do not offer), in the viewer's words. */
+export function ownRefusal(order: string, rule: string | null, message: string): Refusal {
+  return { order, code: "illegal_order", rule, message, said: true };
 }
 
 export interface Reach {

@@ -19,7 +19,7 @@ import { groundOf, paintGround, TerrainLayer } from "./terrain";
 import { EffectQueue } from "./effects";
 import { Minimap } from "./minimap";
 import { battleLegend } from "./legend";
-import { formationsOf, reachable, refusal, type BattleOptions, type OptionsSource, type Placing, type Reach, type Refusal } from "./options";
+import { formationsOf, ownRefusal, reachable, refusal, type BattleOptions, type OptionsSource, type Placing, type Reach, type Refusal } from "./options";
 
 export interface BattleActions {
   order(order: Record<string, unknown>): Promise<unknown>;
@@ -432,7 +432,7 @@ export class BattleView {
   }
 
   private notOffered(order: string): Refusal {
-    return { order, code: "illegal_order", rule: null, message: t("preview.not_offered") };
+    return ownRefusal(order, null, t("preview.not_offered"));
   }
 
   private startPicking(sel: BattleUnit): void {
@@ -448,7 +448,7 @@ export class BattleView {
   private orderTarget(sel: BattleUnit, enemy: BattleUnit): void {
     const opts = this.options;
     if (opts && !opts.targets.some((x) => x.unit === enemy.id)) {
-      this.showRefusal(sel.id, refusal(opts, "targets") ?? { order: "targets", code: "illegal_order", rule: "D-N-7", message: t("preview.not_a_target") });
+      this.showRefusal(sel.id, refusal(opts, "targets") ?? ownRefusal("targets", "D-N-7", t("preview.not_a_target")));
       return;
     }
     void this.send(sel, { type: "targets", unit: sel.id, targets: [{ unit: enemy.id, guns: opts?.guns || sel.guns || 4 }] });
@@ -461,7 +461,7 @@ export class BattleView {
     if (opts) {
       const r = this.reachFor(to);
       if (!r) {
-        this.showRefusal(sel.id, refusal(opts, "move") ?? { order: "move", code: "illegal_order", rule: "D-GEN-2", message: t("preview.out_of_reach", { points: formatNumber(opts.points) }) });
+        this.showRefusal(sel.id, refusal(opts, "move") ?? ownRefusal("move", "D-GEN-2", t("preview.out_of_reach", { points: formatNumber(opts.points) })));
         return;
       }
       const type = r.leaving ? "leave_melee" : charge && opts.charge && r.contact.length ? "charge" : "move";
@@ -478,7 +478,7 @@ export class BattleView {
   }
 
   private refusalWords(r: Refusal): string {
-    return lang() === "en" && r.message ? r.message : this.actions.refusalText?.({ code: r.code, message: r.message, rule: r.rule }).text ?? r.message;
+    return (r.said || lang() === "en") && r.message ? r.message : this.actions.refusalText?.({ code: r.code, message: r.message, rule: r.rule }).text ?? r.message;
   }
 
   private showRefusal(unit: string, r: Refusal): void {
@@ -881,7 +881,7 @@ export class BattleView {
         moves.append(this.orderButton(t(r.leaving ? "preview.leave_melee" : "map.move"), "Enter", () => this.orderMove(sel, this.target!, false), { testid: "battle-move" }));
         if (!r.leaving && opts.charge && r.contact.length) moves.append(this.orderButton(t("battle.charge"), "c", () => this.orderMove(sel, this.target!, true), { testid: "battle-charge" }));
       } else {
-        moves.append(this.refusedButton(t("map.move"), refusal(opts, "move") ?? { order: "move", code: "illegal_order", rule: null, message: t("preview.out_of_reach", { points: formatNumber(opts.points) }) }, "battle-move"));
+        moves.append(this.refusedButton(t("map.move"), refusal(opts, "move") ?? ownRefusal("move", "D-GEN-2", t("preview.out_of_reach", { points: formatNumber(opts.points) })), "battle-move"));
       }
     } else if (opts.moves.length || opts.leaveMelee.length) {
       out.push(h("p", { class: "hint" }, t("preview.pick_cell", { n: reachable(opts).size })));
