@@ -14,8 +14,9 @@ from server.store.records import LoggedEvent
 from shared.protocol.server import Away, ChatLine, Snapshot, event_message, wire
 
 LOG_EVENTS = 200
-"""The most recent events a snapshot brings back as its `log` (the turn log of a page reloaded mid-game): an
-evening's dice and losses, bounded so that a join's answer stays small."""
+"""The most recent game events a snapshot brings back as its `log` (the turn log of a page reloaded mid-game): an
+evening's dice and losses, bounded so that a join's answer stays small. Chat lines are not counted: they come in
+the snapshot's `chat`, and a chatty evening would otherwise push the dice out of the log."""
 
 
 def visible(audience: frozenset[str] | None, viewer: str) -> bool:
@@ -34,9 +35,11 @@ def ev(room: str, e: LoggedEvent) -> dict[str, Any]:
 
 def recent(room: str, history: Sequence[LoggedEvent], seq: int, viewer: str,
            spectator: bool = False) -> list[dict[str, Any]]:
-    """The last LOG_EVENTS events up to `seq` that `viewer` may see, oldest first, as `ev` messages: a snapshot's
-    `log`. Only the history's events up to `seq` — a delayed spectator's room as it was (issue 12 item 1)."""
-    seen = islice((e for e in reversed(history) if e.seq <= seq and sees(e, viewer, spectator)), LOG_EVENTS)
+    """The last LOG_EVENTS game events up to `seq` that `viewer` may see, oldest first, as `ev` messages: a
+    snapshot's `log`. No chat lines (the snapshot's `chat` has them); only the history's events up to `seq` — a
+    delayed spectator's room as it was (issue 12 item 1)."""
+    seen = islice((e for e in reversed(history) if e.seq <= seq and e.kind not in channels.CHAT_KINDS
+                   and sees(e, viewer, spectator)), LOG_EVENTS)
     return [ev(room, e) for e in reversed(list(seen))]
 
 
@@ -44,7 +47,7 @@ def snapshot(spec: RoomSpec, state: RoomState, seq: int, viewer: str, now: int,
              spectator: bool = False, history: Sequence[LoggedEvent] = ()) -> dict[str, Any]:
     """The room at `seq` as `viewer` may see it: the engine's projection, the clocks, the chat of the channels
     it reads, who is away (D-N-14), the teams to act, the seats the AI plays that it is told of (issue 18) and
-    the recent events of `history` it may see (`log`, for the turn log of a fresh join)."""
+    the recent game events of `history` it may see (`log`, for the turn log of a fresh join)."""
     readable = set(state.chat) if viewer == MODERATOR else set(channels.history(viewer, spec.teams, spectator))
     lines = [line for c in sorted(readable) for line in state.chat.get(c, ())]
     chat = sorted(lines, key=lambda line: int(line["at_ms"]))

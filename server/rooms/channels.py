@@ -27,6 +27,8 @@ from server.rooms.secret_module import SECRET, refuse_chat, secret_viewer
 from server.rooms.state import Outcome, RoomSpec, RoomState
 
 CHAT_HISTORY = 100
+CHAT_KINDS = frozenset({"chat"})
+"""The events that are lines on a channel: a snapshot carries them in its `chat`, never in its `log`."""
 MAX_MUTED = 100
 
 SPECTATORS = "spectators"

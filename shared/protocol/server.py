@@ -125,8 +125,8 @@ class Snapshot(_Msg):
     """The room as this viewer may see it, at `seq`; events with a higher seq follow. `chat` is the history of
     the channels the viewer reads; `away` lists who is in the secret module; `active` the teams to act; `ai` the
     seats the AI plays that this viewer is told of (issue 18: the moderator all, a team its own); `log` the
-    room's recent events up to `seq` that this viewer may see, oldest first (at most 200): already in `state`,
-    for the turn log of a page (re)loaded mid-game, not news."""
+    room's recent game events up to `seq` that this viewer may see, oldest first (at most 200, no chat lines:
+    those are `chat`): already in `state`, for the turn log of a page (re)loaded mid-game, not news."""
 
     t: Literal["snapshot"] = "snapshot"
     room: str
