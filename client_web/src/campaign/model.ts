@@ -5,8 +5,8 @@
  * campaign are the players' coordinates (longitude, latitude growing north from the map's `origin`); the drill's are
  * grid indices. Before a room's first view the model is an empty sheet.
  */
-import { proper, t, tn } from "../i18n";
-import { armWord } from "../i18n/words";
+import { formatNumber, proper, t, tn } from "../i18n";
+import { armWord, regimentWord } from "../i18n/words";
 import type { ArmyUnitView, ContinentalUnitView, ContinentalView, DrillView, NapoleonicBattleView, NapoleonicView, ReconAnswerView, TeamView } from "../net/protocol";
 import { fromCoord, inside, type Cell, type Metric } from "./geometry";
 
@@ -229,7 +229,7 @@ export function readContinental(v: ContinentalView): CampaignModel {
         second: u.second ? at(metric, u.second) : null, facing: u.facing ?? null, size: { w: 1, h: 1 },
         strength: u.rating ?? null, morale: null,
         movementLeft: used !== null ? Math.max(0, 1 - used - (u.debt ?? 0)) : null,
-        composition: (u.regiments ?? []).map((r) => `${String(r[0])}${r.length > 1 ? ` (${String(r[1])})` : ""}`),
+        composition: (u.regiments ?? []).map((r) => `${regimentWord(String(r[0]))}${r.length > 1 ? ` (${typeof r[1] === "number" ? formatNumber(r[1], 3) : String(r[1])})` : ""}`),
         reported, status: u.status ?? "", general: null, counter: u,
       };
     });

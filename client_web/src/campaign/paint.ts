@@ -3,7 +3,7 @@
  * city's dot, a fortress's star); forces as counters of a readable size whatever the zoom — a stack in one cell
  * fanned out — carrying their side's shape, their arm, and their strength and morale when the viewer knows them.
  * The view places the names afterwards (../ui/labels.ts), so that none hides another or a counter. */
-import { proper } from "../i18n";
+import { formatNumber, proper } from "../i18n";
 import { drawTeamShape, TERRAIN_FILL, teamColour } from "../ui/colours";
 import { mix } from "../battle/terrain";
 import type { LabelRequest, Rect } from "../ui/labels";
@@ -248,12 +248,12 @@ export function paintCounter(ctx: CanvasRenderingContext2D, f: Pick<Force, "team
   ctx.strokeRect(fx, fy, fw, fh);
   armSymbol(ctx, kind, fx, fy, fw, fh);
   if (r.w >= 40) drawTeamShape(ctx, f.team, r.x + 6, r.y + 6, 3.6);
-  if (known) {
+  if (f.strength !== null) {
     ctx.font = "700 14px system-ui, sans-serif";
     ctx.textAlign = "center";
     ctx.textBaseline = "alphabetic";
     ctx.fillStyle = col.ink;
-    ctx.fillText(f.morale !== null ? `${f.strength} · ${Math.round(f.morale)}` : String(f.strength), r.x + r.w / 2, r.y + r.h - 4);
+    ctx.fillText(f.morale !== null ? `${formatNumber(f.strength, 3)} · ${Math.round(f.morale)}` : formatNumber(f.strength, 3), r.x + r.w / 2, r.y + r.h - 4);
   }
   if (f.facing !== null) {
     const ang = ((typeof f.facing === "number" ? f.facing : ["N", "NE", "E", "SE", "S", "SW", "W", "NW"].indexOf(String(f.facing).toUpperCase())) * Math.PI) / 4 - Math.PI / 2;
@@ -315,7 +315,7 @@ export const placeRadius = (s: number): number => Math.max(3.5, Math.min(8, s * 
 export function forceLabel(ctx: CanvasRenderingContext2D, d: Drawn, s: number): LabelRequest<{ text: string; font: string }> {
   const f = d.force;
   const general = f.general;
-  const figures = s < COMPACT_BELOW && f.strength !== null ? ` ${f.strength}${f.morale !== null ? ` · ${Math.round(f.morale)}` : ""}` : "";
+  const figures = s < COMPACT_BELOW && f.strength !== null ? ` ${formatNumber(f.strength, 3)}${f.morale !== null ? ` · ${Math.round(f.morale)}` : ""}` : "";
   const text = `${proper(general ?? f.name)}${figures}`;
   ctx.font = FORCE_FONT;
   const w = ctx.measureText(text).width + 10;

@@ -295,7 +295,7 @@ export class CampaignView {
   private engineOrders(sel: Force): HTMLElement {
     const send = (o: Record<string, unknown>) => () => void this.actions.order(o).catch(() => {});
     const coord = (c: Cell) => formatCoord(this.model.metric, c).split(",").map(Number);
-    const facing = h("select", {}, ...FACINGS.map((f) => h("option", { value: f }, f)));
+    const facing = h("select", { "data-testid": "order-facing" }, ...FACINGS.map((f) => h("option", { value: f }, facingWord(f))));
     if (typeof sel.facing === "string") facing.value = sel.facing;
     const raw = sel.counter;
     const target = this.target;
@@ -616,7 +616,7 @@ export class CampaignView {
     } else {
       const rows: [string, string][] = [
         [t("map.cell", { x: "", y: "" }).replace(/[\s,]+$/, ""), formatCoord(this.model.metric, sel.cell)],
-        [t("unit.strength"), sel.strength === null ? "—" : String(sel.strength)],
+        [t("unit.strength"), sel.strength === null ? "—" : formatNumber(sel.strength, 3)],
         [t("unit.morale"), sel.morale === null ? "—" : formatNumber(sel.morale)],
         [t("unit.movement"), sel.movementLeft === null ? "—" : amount(sel.movementLeft, this.model.leftUnit)],
       ];

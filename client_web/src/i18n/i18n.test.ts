@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { en } from "./en";
-import { setLang, t, tn } from "./index";
+import { formatNumber, proper, setLang, t, tn } from "./index";
+import { regimentWord } from "./words";
 import { ru } from "./ru";
 
 describe("i18n", () => {
@@ -32,5 +33,17 @@ describe("i18n", () => {
     expect(tn("n.players", 4)).toBe("4 игрока");
     setLang("en");
     expect([1, 2].map((n) => tn("n.players", n))).toEqual(["1 player", "2 players"]);
+  });
+
+  it("writes the Continental War's counters as the Russian rules abbreviate them (C-T1, C-4.10, C-T5)", () => {
+    const names = ["17 RD", "31 CavD", "11 TD", "21 MD", "61 SPD", "41 ATD", "51 AD", "3 RD (reserve)", "17 RD/2 artillery_motor",
+      "17 RD (combined)", "1RC HQ", "2A HQ", "Fort Rot", "1. Zug", "III Corps"];
+    setLang("ru");
+    expect(names.map(proper)).toEqual(["17 с.д.", "31 кав.д.", "11 т.д.", "21 м.д.", "61 сау.д.", "41 пт.д.", "51 а.д.",
+      "3 с.д. (резерв)", "17 с.д./2 ап (мот.)", "17 с.д. (сводная)", "штаб 1 с.к.", "штаб 2 А", "Форт Рот", "1. Zug", "III корпус"]);
+    expect([regimentWord("rifle"), formatNumber(0.65, 3)]).toEqual(["с.п.", "0,65"]);
+    setLang("en");
+    expect(names.map(proper)).toEqual(names);
+    expect([regimentWord("artillery_motor"), formatNumber(0.65, 3)]).toEqual(["artillery motor", "0.65"]);
   });
 });

@@ -1,7 +1,7 @@
 /** English and Russian (the rules' original language), switchable at any time; the choice is remembered. */
 import { en, type MessageKey } from "./en";
 import { ru } from "./ru";
-import { RU_NEAR, RU_OF, RU_PROPER } from "./proper";
+import { RU_NEAR, RU_OF, RU_PROPER, ruUnitName } from "./proper";
 
 export type Lang = "en" | "ru";
 const tables: Record<Lang, Record<MessageKey, string>> = { en, ru };
@@ -60,8 +60,9 @@ export function tn(key: string, n: number, params: Record<string, string | numbe
   return has(k) ? t(k, { n: formatNumber(n), ...params }) : `${n}`;
 }
 
-export function formatNumber(n: number): string {
-  return new Intl.NumberFormat(current, { maximumFractionDigits: 1 }).format(n);
+/** `n` as this language writes a number ("0.65", «0,65»), to `digits` decimals at most. */
+export function formatNumber(n: number, digits = 1): string {
+  return new Intl.NumberFormat(current, { maximumFractionDigits: digits }).format(n);
 }
 
 /** 1st, 2nd, 3rd, 4th … in English (other languages write the ordinal in their own templates). */
@@ -70,9 +71,9 @@ export function ordinal(n: number): string {
   return `${n}${suffix[new Intl.PluralRules("en", { type: "ordinal" }).select(n)] ?? "th"}`;
 }
 
-/** A proper name (a place, an army, a general) as this language writes it. */
+/** A proper name (a place, an army, a general, a Continental War counter) as this language writes it. */
 export function proper(name: string): string {
-  return current === "ru" ? RU_PROPER[name] ?? name : name;
+  return current === "ru" ? RU_PROPER[name] ?? ruUnitName(name) ?? name : name;
 }
 
 /** A battle (or a storm) named by its place as the language says it: "Battle of Leipzig", «Сражение под

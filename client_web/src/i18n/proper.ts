@@ -47,7 +47,40 @@ export const RU_PROPER: Readonly<Record<string, string>> = {
   "1813: the Napoleonic campaign in central and western Europe": "1813: наполеоновская кампания в Центральной и Западной Европе",
   "Demo: 1813, the Napoleonic campaign": "Демо: 1813, наполеоновская кампания",
   "Demo: drill on an 8×8 grid": "Демо: учения на поле 8×8",
+  "Continental War: Red against Blue, with neutral Green between them": "Континентальная война: Красные против Синих, между ними нейтральные Зелёные",
+  "Rotgrad": "Ротград",
+  "Nordstadt": "Нордштадт",
+  "Suedheim": "Зюдхайм",
+  "Fort Rot": "Форт Рот",
+  "Blauburg": "Блаубург",
+  "Blauhafen": "Блаухафен",
+  "Blaufeld": "Блауфельд",
+  "Fort Blau": "Форт Блау",
+  "Gruenstein": "Грюнштайн",
+  "Fort Gruen": "Форт Грюн",
+  "Squad against squad, 1941": "Отделение против отделения, 1941",
+  "Platoon against platoon: the house at the crossroads, 1941": "Взвод против взвода: дом на перекрёстке, 1941",
+  "Platoon against platoon with a medium tank each, 1941": "Взвод против взвода, у каждого по среднему танку, 1941",
 };
+
+/** The Continental War's words in its counters' names as the Russian rules abbreviate them (C-T1, the glossary of
+ * docs/rules/ru/continental.md): the arms ("17 RD" is «17 с.д.»), a split division's regiments ("17 RD/1 rifle",
+ * C-4.10), a mobilised reserve and a combined division (C-T5, C-4.10), armies' and corps' headquarters (C-T1). */
+export const RU_UNIT_WORDS: Readonly<Record<string, string>> = {
+  RD: "с.д.", CavD: "кав.д.", TD: "т.д.", MD: "м.д.", SPD: "сау.д.", ATD: "пт.д.", AD: "а.д.",
+  rifle: "с.п.", cavalry: "к.п.", tank: "т.п.", motor: "мот.п.", spgun: "полк САУ", antitank: "прт.п.", sapper: "сап. полк",
+  artillery: "арт.п.", artillery_motor: "ап (мот.)", artillery_heavy: "адн", horse_battery: "конная батарея",
+  reserve: "резерв", combined: "сводная", A: "А", RC: "с.к.", TC: "т.к.",
+};
+
+/** A Continental War counter's name ("17 RD", "3 RD (reserve)", "17 RD/1 rifle", "1RC HQ") in Russian; undefined
+ * for any other name. */
+export function ruUnitName(name: string): string | undefined {
+  const hq = /^(\d+)(A|RC|TC) HQ$/.exec(name);
+  if (hq) return `штаб ${hq[1]} ${RU_UNIT_WORDS[hq[2]!]}`;
+  if (!/^\d+ (RD|CavD|TD|MD|SPD|ATD|AD)\b/.test(name)) return undefined;
+  return name.replace(/[A-Za-z_]+/g, (w) => RU_UNIT_WORDS[w] ?? w);
+}
 
 /** Where a battle was fought, in Russian: "под Лейпцигом" (a battle's name, «Сражение под Лейпцигом»). */
 export const RU_NEAR: Readonly<Record<string, string>> = {

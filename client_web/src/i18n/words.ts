@@ -1,6 +1,7 @@
 /** The game's words for what the server sends as identifiers: terrains, arms, formations, states, facings (as
  * compass points), weapons, dice, teams. An identifier the tables lack is shown with its underscores as spaces. */
-import { has, listWords, proper, t } from "./index";
+import { has, lang, listWords, proper, t } from "./index";
+import { RU_UNIT_WORDS } from "./proper";
 import { FACINGS } from "../battle/geometry";
 
 function word(prefix: string, id: string): string {
@@ -16,6 +17,8 @@ export const weaponWord = (id: string): string => word("weapon", id);
 export const rollWord = (id: string): string => (has(`roll.${id}`) ? t(`roll.${id}` as never) : t("roll.other"));
 export const phaseWord = (id: string): string => word("siege.phase", id);
 export const kindWord = (id: string): string => word("kind", id);
+/** A Continental War regiment's kind (C-T7: "rifle", "artillery_motor"), abbreviated in Russian as its rules do. */
+export const regimentWord = (id: string): string => (lang() === "ru" ? RU_UNIT_WORDS[id] : undefined) ?? id.replace(/_/g, " ");
 
 /** A team by its colour, in words ("Blue", "Синие"). */
 export function teamWord(team: string | null | undefined): string {
