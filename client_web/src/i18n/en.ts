@@ -586,6 +586,8 @@ export const en = {
   "n.turns|other": "{n} turns",
   "room.campaign": "Campaign",
   "room.campaign.of": "Campaign: {name}",
+  "room.skirmish": "Skirmish",
+  "room.skirmish.of": "Skirmish: {name}",
   "room.battle.of": "Battle of {place}",
   "room.battle.at": "Battle of {place}",
   "room.storm.at": "Storm of {place}",

@@ -588,6 +588,8 @@ export const ru: Record<MessageKey, string> = {
   "n.turns|other": "{n} хода",
   "room.campaign": "Кампания",
   "room.campaign.of": "Кампания: {name}",
+  "room.skirmish": "Стычка",
+  "room.skirmish.of": "Стычка: {name}",
   "room.battle.of": "Сражение: {place}",
   "room.battle.at": "Сражение {place}",
   "room.storm.at": "Штурм {place}",

@@ -73,7 +73,11 @@ export function namesFor(session: Session, roomId: string, campaignName: string 
   };
   const battle = (id: unknown): string => {
     const b = battles.get(str(id));
-    if (!b) return t("room.battle.n", { n: str(id) });
+    if (!b) {
+      // a storm this client knows only from its own room (its campaign's map not joined): by its fortress (N-SIEGE-5)
+      const fortress = parsed?.kind === "battle" && parsed.battle === str(id) && isObj(here.siege) ? str(here.siege.fortress) : "";
+      return fortress ? battleOf(fortress, true) : t("room.battle.n", { n: str(id) });
+    }
     const k = cellKey(b.cell);
     const raw = k ? places.get(k) : undefined;
     const storm = isStormKind(str(b.kind));
@@ -84,7 +88,10 @@ export function namesFor(session: Session, roomId: string, campaignName: string 
     if (!r) return id;
     if (r.kind === "secret") return t("room.secret");
     if (r.kind === "battle") return r.campaign === parsed?.campaign || !parsed ? battle(r.battle) : t("room.battle.n", { n: r.battle ?? "" });
+    // a campaign room plays a campaign or a skirmish (S-1): each titled by what it is
+    const skirmish = session.rooms.get(id)?.state.kind === "skirmish";
     const title = campaignName ?? str(campaign.title ?? campaign.scenario ?? "");
+    if (skirmish) return title ? t("room.skirmish.of", { name: proper(title) }) : t("room.skirmish");
     return title ? t("room.campaign.of", { name: proper(title) }) : t("room.campaign");
   };
   return { unit, short, army, place, battle, room };
