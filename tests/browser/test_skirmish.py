@@ -132,6 +132,9 @@ def test_a_skirmish_is_played_order_by_order_from_two_browsers_S_5_D_S_4_D_S_9(
     blue.get_by_test_id("sk-deploy").click()
     expect(red.get_by_test_id("sk-deploy")).to_be_visible()
     assert "blue" not in (red.get_by_test_id("skirmish-table").get_attribute("data-figures") or "")
+    # red's platoon, still to deploy, has no place on the table: not a pile of figures and labels in its corner
+    expect(red.locator("[data-figure]")).to_have_count(0)
+    expect(red.locator(".unit-label")).to_have_count(0)
     red.get_by_test_id("sk-deploy").click()
     expect(red.get_by_test_id("sk-turn")).to_contain_text("Turn 1 of 8")
     expect(red.get_by_test_id("skirmish-table")).to_have_attribute("data-figures", re.compile(r"blue:\d+"))

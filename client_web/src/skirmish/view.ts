@@ -41,6 +41,10 @@ function word(prefix: string, id: string): string {
   return has(key) ? t(key as MessageKey) : id.replace(/_/g, " ");
 }
 
+/** Whether a figure stands on the table: not still to deploy (its reserve, S-3.2, has no place yet), not held back
+ * in ambush off the table (S-9.2), not out of action. */
+const onTable = (f: Figure): boolean => f.status !== "reserve" && f.status !== "ambush" && f.status !== "out" && f.x >= 0;
+
 /** The short mark of a weapon on its figure (R, S, MG … in English; В, А, П … in Russian). */
 export function weaponMark(weapon: string | null, vehicle: string | null): string {
   if (vehicle) return word("sk.mark", "tank");
@@ -238,7 +242,7 @@ export class SkirmishView {
     const selected = new Set(picked?.figures ?? []);
     const hitChoice = this.model.decision && this.myTeam === this.model.decision.owner ? new Set(this.model.decision.candidates) : new Set<string>();
     for (const f of m.figures) {
-      if (f.status === "out" || f.status === "ambush" || f.x < 0) continue;
+      if (!onTable(f)) continue;
       const colour = teamColour(f.side);
       const g = svg("g", { class: `figure ${f.status}`, "data-figure": f.id, "data-testid": `fig-${f.id}`, "data-side": f.side, "data-status": f.status, cursor: "pointer" });
       const cx = (f.x + 0.5) * C;
@@ -266,7 +270,7 @@ export class SkirmishView {
     // the unit's number by its commander: figures by unit
     for (const u of m.units) {
       const c = this.figure(u.commander);
-      if (!c || c.x < 0 || c.status === "out" || c.status === "ambush") continue;
+      if (!c || !onTable(c)) continue;
       t0.append(svg("text", { x: c.x * C + C * 0.95, y: c.y * C + 6, "font-size": 9, fill: "#222", "font-weight": 700, "pointer-events": "none", class: "unit-label" }, u.id));
     }
     const spots = this.ambush ? this.model.ambushes.get(this.ambush) : undefined;
@@ -278,7 +282,7 @@ export class SkirmishView {
       for (const mv of moves) t0.append(svg("circle", { cx: (mv.to[0] + 0.5) * C, cy: (mv.to[1] + 0.5) * C, r: C * 0.36, fill: "rgba(243,180,0,.5)", stroke: "#a07800", class: "ghost" }));
     }
     const byTeam = new Map<string, number>();
-    for (const f of m.figures) if (f.status !== "out" && f.x >= 0) byTeam.set(f.side, (byTeam.get(f.side) ?? 0) + 1);
+    for (const f of m.figures) if (f.status !== "out" && f.status !== "reserve" && f.x >= 0) byTeam.set(f.side, (byTeam.get(f.side) ?? 0) + 1);
     t0.dataset.figures = [...byTeam].map(([k, v]) => `${k}:${v}`).join(" ");
   }
 
