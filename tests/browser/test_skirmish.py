@@ -295,6 +295,9 @@ def test_a_skirmish_is_created_from_the_lobby_and_the_umpire_rules_from_the_desk
     open_link(red, links["red-1"], "red")
     open_link(blue, links["blue-1"], "blue")
     open_link(moderator, links["moderator"], "Moderator")
+    # the umpire's tabs: the game is titled by what it is, a skirmish, not a campaign
+    expect(moderator.get_by_test_id("room-tabs").locator("[data-room^='c-']")).to_have_text(
+        "Skirmish: squad against squad")
     # the squad game begins with the terrain (D-S-2): the side to place asks the server to place the rest
     pages = {"red": red, "blue": blue}
     for _ in range(100):
