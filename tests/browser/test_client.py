@@ -342,6 +342,40 @@ def test_the_campaign_engine_on_the_map(web_server: ServerProcess, new_page: Any
     shot(spectator, "continental-spectator")
 
 
+def test_the_continental_map_in_russian_on_a_phone_and_a_desktop(web_server: ServerProcess, browser: Any) -> None:
+    """A Russian player of the Continental War reads its counters as the Russian rules write them (C-T1: «17 с.д.»),
+    the places, the campaign's title, a division's regiments and the compass in Russian, at phone and desktop size."""
+    made = web_server.http("POST", "/api/campaigns", {
+        "name": "Континентальная", "scenario": "continental", "level": 2,
+        "teams": [{"colour": "red", "seats": 1}, {"colour": "blue", "seats": 1}]})
+    for size in ((390, 844), (1366, 800)):
+        small = size[0] < 500
+        ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, locale="en-GB",
+                                  has_touch=small, is_mobile=small, device_scale_factor=2 if small else 1)
+        ctx.add_init_script("try { localStorage.setItem('lang', 'ru') } catch (e) {}")
+        page = ctx.new_page()
+        try:
+            open_link(page, made["seats"][0]["link"], "красн")
+            expect(page.get_by_test_id("turn-log")).to_contain_text("Континентальная война: Красные против Синих")
+            page.get_by_test_id("campaign-map").focus()
+            title = page.get_by_test_id("selection").locator("h3")
+            for _ in range(40):  # past the fortress to a rifle division
+                page.keyboard.press("Tab")
+                if title.count() and title.inner_text().strip().endswith(" с.д."):
+                    break
+            expect(title).to_have_text(re.compile(r"\s\d+ с\.д\.$"))
+            selection = page.get_by_test_id("selection")
+            expect(selection.locator(".composition")).to_contain_text("с.п. (0,2)")
+            expect(page.get_by_test_id("order-facing")).to_contain_text("северо-восток")
+            latin = re.findall(r"[A-Za-z]{2,}", selection.inner_text() + page.get_by_test_id("turn-log").inner_text())
+            assert latin == [], latin
+            width = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+            assert width[0] <= width[1], (size, width)
+            shot(page, f"continental-ru{'-phone' if small else ''}")
+        finally:
+            ctx.close()
+
+
 def plan_a_step(page: Any) -> bool:
     """With a unit selected and its options in, the arrow keys move the target round its anchor: the first cell
     next to it that the options offer is left planned (True). A cell not offered says why at the Move button. The
