@@ -75,9 +75,9 @@ describe("campaign model", () => {
     expect(c.forces[0]).toMatchObject({ type: "RD", strength: 1, movementLeft: 0.75, facing: "E", composition: ["rifle (0.2)", "artillery (0.4)"] });
     expect(c.forces[0]!.counter?.cover).toBe(false);
     expect(c.leftUnit).toBe("turn");
-    expect(c.recon.answers).toEqual([{ question: "presence 44-21", answer: "no", falseAnswer: false, team: "red", truth: null }]);
+    expect(c.recon.answers).toEqual([{ question: "Is anyone there? 44-21", answer: "no", falseAnswer: false, team: "red", truth: null }]);
     expect(readCampaign(continental("moderator")).recon).toEqual({ left: null, answers: [
-      { question: "presence 44-21", answer: "yes", falseAnswer: true, team: "red", truth: "no" }] });
+      { question: "Is anyone there? 44-21", answer: "yes", falseAnswer: true, team: "red", truth: "no" }] });
     expect(Object.keys(c.teams)).toEqual(["red", "blue"]);
   });
 

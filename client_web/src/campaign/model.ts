@@ -5,8 +5,8 @@
  * campaign are the players' coordinates (longitude, latitude growing north from the map's `origin`); the drill's are
  * grid indices. Before a room's first view the model is an empty sheet.
  */
-import { formatNumber, proper, t, tn } from "../i18n";
-import { armWord, regimentWord } from "../i18n/words";
+import { formatNumber, has, proper, t, tn, type MessageKey } from "../i18n";
+import { armWord, reconAnswer, unitWord } from "../i18n/words";
 import type { ArmyUnitView, ContinentalUnitView, ContinentalView, DrillView, NapoleonicBattleView, NapoleonicView, ReconAnswerView, TeamView } from "../net/protocol";
 import { fromCoord, inside, type Cell, type Metric } from "./geometry";
 
@@ -159,19 +159,11 @@ function countByType(units: readonly ArmyUnitView[]): string[] {
   return [...counts].map(([type, n]) => `${n} × ${armWord(type)}`);
 }
 
-function answerText(a: unknown): string {
-  if (a === true) return "yes";
-  if (a === false) return "no";
-  if (Array.isArray(a)) return a.join("-");
-  if (typeof a === "object" && a !== null) return JSON.stringify(a);
-  return typeof a === "string" || typeof a === "number" ? String(a) : "";
-}
-
 function readAnswer(a: ReconAnswerView): CampaignModel["recon"]["answers"][number] {
   const q = a.question;
   return {
-    question: [q.kind, q.cell ? q.cell.join("-") : "", q.unit ?? "", q.feature ?? ""].filter(Boolean).join(" "),
-    answer: answerText(a.answer), falseAnswer: a.false === true, team: a.team, truth: a.truth === undefined ? null : answerText(a.truth),
+    question: [has(`recon.kind.${q.kind}`) ? t(`recon.kind.${q.kind}` as MessageKey) : q.kind, q.cell ? q.cell.join("-") : "", proper(q.unit ?? ""), proper(q.feature ?? "")].filter(Boolean).join(" "),
+    answer: reconAnswer(a.answer), falseAnswer: a.false === true, team: a.team, truth: a.truth === undefined ? null : reconAnswer(a.truth),
   };
 }
 
@@ -229,7 +221,7 @@ export function readContinental(v: ContinentalView): CampaignModel {
         second: u.second ? at(metric, u.second) : null, facing: u.facing ?? null, size: { w: 1, h: 1 },
         strength: u.rating ?? null, morale: null,
         movementLeft: used !== null ? Math.max(0, 1 - used - (u.debt ?? 0)) : null,
-        composition: (u.regiments ?? []).map((r) => `${regimentWord(String(r[0]))}${r.length > 1 ? ` (${typeof r[1] === "number" ? formatNumber(r[1], 3) : String(r[1])})` : ""}`),
+        composition: (u.regiments ?? []).map((r) => `${unitWord(String(r[0]))}${r.length > 1 ? ` (${typeof r[1] === "number" ? formatNumber(r[1], 3) : String(r[1])})` : ""}`),
         reported, status: u.status ?? "", general: null, counter: u,
       };
     });

@@ -150,6 +150,8 @@ export const en = {
   "recon.ask": "Ask",
   "recon.before_war": "Reconnaissance begins with the war",
   "recon.none_left": "No questions left: more come with each turn of war",
+  "recon.unknown": "unknown",
+  "recon.none": "nobody",
   "recon.placeholder": "Question…",
   "battle.reinforcements": "Reinforcements",
   "battle.dice": "Dice and losses",

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { en } from "./en";
 import { formatNumber, proper, setLang, t, tn } from "./index";
-import { regimentWord } from "./words";
+import { reconAnswer, unitWord } from "./words";
 import { ru } from "./ru";
 
 describe("i18n", () => {
@@ -41,9 +41,17 @@ describe("i18n", () => {
     setLang("ru");
     expect(names.map(proper)).toEqual(["17 с.д.", "31 кав.д.", "11 т.д.", "21 м.д.", "61 сау.д.", "41 пт.д.", "51 а.д.",
       "3 с.д. (резерв)", "17 с.д./2 ап (мот.)", "17 с.д. (сводная)", "штаб 1 с.к.", "штаб 2 А", "Форт Рот", "1. Zug", "III корпус"]);
-    expect([regimentWord("rifle"), formatNumber(0.65, 3)]).toEqual(["с.п.", "0,65"]);
+    expect([unitWord("rifle"), formatNumber(0.65, 3)]).toEqual(["с.п.", "0,65"]);
     setLang("en");
     expect(names.map(proper)).toEqual(names);
-    expect([regimentWord("artillery_motor"), formatNumber(0.65, 3)]).toEqual(["artillery motor", "0.65"]);
+    expect([unitWord("artillery_motor"), formatNumber(0.65, 3)]).toEqual(["artillery motor", "0.65"]);
+  });
+
+  it("says a reconnaissance answer in words (C-8.3)", () => {
+    const answers = ["yes", "no", 3, ["RD", "TD"], ["none"], "unknown", "45-22", { blue: ["Blauburg", "Blaufeld"] }];
+    setLang("ru");
+    expect(answers.map(reconAnswer)).toEqual(["да", "нет", "3", "с.д., т.д.", "никого", "неизвестно", "45-22", "Синие: Блаубург, Блауфельд"]);
+    setLang("en");
+    expect(answers.map(reconAnswer)).toEqual(["yes", "no", "3", "RD, TD", "nobody", "unknown", "45-22", "Blue: Blauburg, Blaufeld"]);
   });
 });

@@ -152,6 +152,8 @@ export const ru: Record<MessageKey, string> = {
   "recon.ask": "Спросить",
   "recon.before_war": "Разведка начинается с войной",
   "recon.none_left": "Вопросов не осталось: новые прибавляются с каждым ходом войны",
+  "recon.unknown": "неизвестно",
+  "recon.none": "никого",
   "recon.placeholder": "Вопрос…",
   "battle.reinforcements": "Подкрепления",
   "battle.dice": "Кости и потери",

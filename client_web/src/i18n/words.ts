@@ -17,8 +17,23 @@ export const weaponWord = (id: string): string => word("weapon", id);
 export const rollWord = (id: string): string => (has(`roll.${id}`) ? t(`roll.${id}` as never) : t("roll.other"));
 export const phaseWord = (id: string): string => word("siege.phase", id);
 export const kindWord = (id: string): string => word("kind", id);
-/** A Continental War regiment's kind (C-T7: "rifle", "artillery_motor"), abbreviated in Russian as its rules do. */
-export const regimentWord = (id: string): string => (lang() === "ru" ? RU_UNIT_WORDS[id] : undefined) ?? id.replace(/_/g, " ");
+/** A Continental War arm (C-T1: "RD") or regiment kind (C-T7: "rifle", "artillery_motor"), abbreviated in Russian as
+ * its rules do. */
+export const unitWord = (id: string): string => (lang() === "ru" ? RU_UNIT_WORDS[id] : undefined) ?? id.replace(/_/g, " ");
+
+/** A reconnaissance answer (C-8.3, server/continental/recon.py) in words: yes or no, how many, the arms there, the
+ * square a counter is in, where each state mobilizes. */
+export function reconAnswer(a: unknown): string {
+  if (a === true || a === "yes") return t("nap.yes");
+  if (a === false || a === "no") return t("nap.no");
+  if (a === "unknown" || a === "none") return t(`recon.${a}`);
+  if (Array.isArray(a)) return a.every((x) => typeof x === "number") ? a.join("-") : a.map(reconAnswer).join(", ");
+  if (typeof a === "string") return unitWord(a);
+  if (typeof a === "object" && a !== null) {
+    return Object.entries(a).map(([team, cities]) => `${teamWord(team)}: ${(Array.isArray(cities) ? cities : [cities]).map((c) => proper(String(c))).join(", ")}`).join("; ");
+  }
+  return String(a ?? "");
+}
 
 /** A team by its colour, in words ("Blue", "Синие"). */
 export function teamWord(team: string | null | undefined): string {

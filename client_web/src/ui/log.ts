@@ -2,7 +2,7 @@
  * clock times, the dice with what they needed, and the rule the engine cited (linked to the rulebook by the
  * caller). A kind without its own sentence is read as "an event of the game". */
 import { has, listWords, proper, t, tn, type MessageKey } from "../i18n";
-import { facingWord, formationWord, kindWord, lockoutReason, playerWord, rollWord, statusWord, teamWord, teamsWord, weaponWord } from "../i18n/words";
+import { facingWord, formationWord, kindWord, lockoutReason, playerWord, reconAnswer, rollWord, statusWord, teamWord, teamsWord, weaponWord } from "../i18n/words";
 import type { Event } from "../net/protocol";
 import { formatMs } from "./dom";
 import type { Names } from "./names";
@@ -63,6 +63,7 @@ function params(d: D, names: Names): Params {
   if (typeof d.player === "string") p.player = playerWord(d.player);
   if (d.distance !== undefined) p.distance = tn("n.cells", n(d.distance));
   if (d.points !== undefined) p.points = tn("n.points", n(d.points));
+  if (d.truth !== undefined) p.truth = reconAnswer(d.truth);
   if (d.intercept !== undefined) p.intercept = t(d.intercept ? "nap.yes" : "nap.no");
   if (d.support !== undefined) p.support = t(d.support ? "nap.yes" : "nap.no");
   if (Array.isArray(d.to)) p.to = s(d.to);
