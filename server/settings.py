@@ -56,6 +56,8 @@ class Settings:
     send_buffer_bytes: int = 2 * 1024 * 1024  # more queued and no progress for stall_s: cut off (4008)
     stall_s: float = 1.0
     socket_send_buffer_bytes: int = 128 * 1024  # SO_SNDBUF of websocket sockets (0: the kernel's autotuning)
+    write_interval_ms: float = 40.0  # on a busy node a socket's broadcast frames leave at most this often (outbox.py)
+    write_interval_busy: float = 0.8  # ... in full from this share of a core busy, from 0.3 below it in proportion
     drain_timeout_s: float = 5.0  # bytes queued (here or in the kernel) and none read for this long: cut off (4008)
     lease_ms: int = 2_000
     snapshot_every: int = 200
@@ -215,6 +217,13 @@ def _parser(env: Mapping[str, str]) -> _Parser:
          "per-socket outbound queue; over it with no progress the socket is closed (4008)")
     flag("--socket-send-buffer", "KS_SOCKET_SEND_BUFFER", 128 * 1024, _positive(int),
          "SO_SNDBUF of websocket sockets in bytes (0 leaves the kernel's autotuning)")
+    flag("--write-interval-ms", "KS_WRITE_INTERVAL_MS", 40.0, _positive(float),
+         "on a busy node, a socket's broadcast frames (events, views) leave at most once per this many milliseconds, "
+         "the first after a quiet spell at once; answers to its own messages never wait (0: every turn of the event "
+         "loop)")
+    flag("--write-interval-busy", "KS_WRITE_INTERVAL_BUSY", 0.8, float,
+         "the share of a CPU core the node must use for the whole --write-interval-ms to apply; from 0.3 below it "
+         "the interval grows in proportion, below that it is 0 (0: always the whole interval)")
     flag("--drain-timeout", "KS_DRAIN_TIMEOUT", 5.0, _positive(float),
          "seconds a socket may have bytes queued without its peer reading any before it is cut off (4008)")
     flag("--heartbeat", "KS_HEARTBEAT", 20.0, _positive(float), "websocket ping interval in seconds; a silent "
@@ -264,7 +273,8 @@ def parse(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = Non
         max_frame_bytes=a.max_frame_bytes,
         heartbeat_s=a.heartbeat, ping_interval_s=a.ping_interval, rate_per_s=a.rate, rate_burst=a.rate_burst,
         send_buffer_bytes=a.send_buffer_bytes, lease_ms=a.lease_ms, socket_send_buffer_bytes=a.socket_send_buffer,
-        drain_timeout_s=a.drain_timeout, room_idle_s=a.room_idle_s, token_rate_per_s=a.token_rate,
+        drain_timeout_s=a.drain_timeout, write_interval_ms=a.write_interval_ms,
+        write_interval_busy=a.write_interval_busy, room_idle_s=a.room_idle_s, token_rate_per_s=a.token_rate,
         token_burst=a.token_burst, address_rate_per_s=a.address_rate, address_burst=a.address_burst,
         max_connections_per_address=a.max_connections_per_address, open_journals=a.open_journals or None,
     )

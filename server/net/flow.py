@@ -34,8 +34,8 @@ SLOW_CLOSE_GRACE_S = 0.5
 
 
 class SocketWriter:
-    __slots__ = ("_fd", "_limit", "_out", "_outbox", "_over_since", "_read", "_stuck_since", "_written", "closing",
-                 "closing_task", "metrics", "settings", "transport", "ws")
+    __slots__ = ("_answer", "_deferred", "_fd", "_limit", "_out", "_outbox", "_over_since", "_read", "_sent_at",
+                 "_stuck_since", "_written", "closing", "closing_task", "metrics", "settings", "transport", "ws")
 
     def __init__(self, ws: web.WebSocketResponse, transport: asyncio.Transport | None, settings: Settings,
                  outbox: Outbox, metrics: Metrics):
@@ -46,7 +46,10 @@ class SocketWriter:
         self.closing = False
         self.closing_task: asyncio.Task[None] | None = None
         self._outbox = outbox
-        self._out: list[bytes] | None = None  # frames written this turn of the loop
+        self._out: list[bytes] | None = None  # frames held since the last write
+        self._answer = False  # an answer to this socket's own message is held: it leaves at the end of the turn
+        self._deferred = False  # waiting out the outbox's write interval (in its `later` list)
+        self._sent_at = float("-inf")  # loop time of the last write
         self._limit = settings.send_buffer_bytes
         self._over_since: float | None = None
         sock = socket_of(transport)
@@ -56,7 +59,8 @@ class SocketWriter:
         self._stuck_since: float | None = None
 
     def write(self, wire: bytes) -> None:
-        """Queue one complete frame, never waiting: the node's outbox writes this turn's frames in one go."""
+        """Queue one broadcast frame, never waiting: it leaves at the end of the turn, or with the next write once the
+        outbox's write interval since the last one is up (server/net/outbox.py)."""
         if self.closing:
             return
         out = self._out
@@ -70,12 +74,44 @@ class SocketWriter:
         else:
             out.append(wire)
 
+    def answer(self, wire: bytes) -> None:
+        """Queue a frame answering this socket's own message (an ack, an error, a snapshot, a ping): it leaves at the
+        end of this turn with whatever is held before it, write interval or not."""
+        if self.closing:
+            return
+        self._answer = True
+        out = self._out
+        if out is None:
+            self._out = [wire]
+            self._outbox.hold(self)
+        else:
+            out.append(wire)
+            if self._deferred:  # held for the interval: this turn's flush must see it again
+                self._outbox.hold(self)
+
     def flush(self) -> None:
-        """Write the frames queued this turn. A transport whose buffer stays over `send_buffer_bytes` for
-        `stall_s`, or goes over four times that, is a slow consumer and is cut off."""
-        out, self._out = self._out, None
+        """The turn is over: write what is held, unless this socket was written to less than the write interval ago
+        and holds no answer (then the outbox writes it when the interval is up)."""
+        if self._out is None:
+            return  # written already (an answer's flush, or the interval's timer)
+        outbox = self._outbox
+        if not self._answer and outbox.now - self._sent_at < outbox.interval:
+            if not self._deferred:
+                self._deferred = True
+                outbox.defer(self, self._sent_at + outbox.interval)
+            return
+        self.send_held()
+
+    def send_held(self) -> None:
+        """Write the frames held now. A transport whose buffer stays over `send_buffer_bytes` for `stall_s`, or goes
+        over four times that, is a slow consumer and is cut off."""
+        self._deferred = False
+        out = self._out
+        if out is None:
+            return
+        self._out, self._answer, self._sent_at = None, False, self._outbox.now
         transport = self.transport
-        if not out or self.closing or transport is None or transport.is_closing():
+        if self.closing or transport is None or transport.is_closing():
             return  # closing: what was queued before went out in close(); nothing follows a close frame
         if len(out) == 1:
             transport.write(out[0])
@@ -115,7 +151,7 @@ class SocketWriter:
         if self.closing:
             return
         if code != CLOSE_SLOW_CONSUMER:
-            self.flush()  # what was said before the close (an error, the last events) goes before it
+            self.send_held()  # what was said before the close (an error, the last events) goes before it
         self.closing = True
         self.metrics.closes[code] += 1
         self.closing_task = asyncio.get_running_loop().create_task(self._close(code, reason))

@@ -42,7 +42,7 @@ class Metrics:
 
     def families(self, *, rooms_owned: int, rooms_followed: int, sessions_by_role: Mapping[str, int],
                  rooms_unloaded: int = 0, fanout_frames: int = 0, view_frames: int = 0,
-                 socket_writes: int = 0, store_up: bool = True, store_down_s: float = 0.0,
+                 socket_writes: int = 0, write_interval_s: float = 0.0, store_up: bool = True, store_down_s: float = 0.0,
                  store_outages: int = 0, store_flushes: int = 0, store_appends: int = 0) -> Iterator[Metric]:
         def gauge(name: str, help_: str, value: float) -> GaugeMetricFamily:
             return GaugeMetricFamily(name, help_, value=value)
@@ -79,7 +79,9 @@ class Metrics:
                        {"direct": self.messages_out, "fanout": fanout_frames}, "direct")
         yield counter("ks_views_out_total", "`view` frames written to clients (part of the fan-out).", view_frames)
         yield counter("ks_socket_writes_total", "Writes to client sockets; each carries every frame of one turn of "
-                      "the event loop for its socket.", socket_writes)
+                      "the event loop for its socket, or of the write interval.", socket_writes)
+        yield gauge("ks_write_interval_seconds", "How long a busy socket's broadcast frames wait now (grows as the "
+                    "node nears a whole core busy; --write-interval-ms).", write_interval_s)
         yield counter("ks_bytes_out_total", "Bytes of answers, snapshots and pings written to clients.",
                       self.bytes_out)
         yield labelled(CounterMetricFamily("ks_errors_total", "Typed errors answered, by code.", labels=["code"]),
@@ -119,6 +121,7 @@ class _NodeCollector(Collector):
             rooms_owned=len(hub.rooms), rooms_followed=len(hub.feeds), rooms_unloaded=hub.unloaded,
             sessions_by_role=roles, fanout_frames=sum(feed.frames_out for feed in hub.feeds.values()),
             view_frames=sum(feed.views_out for feed in hub.feeds.values()), socket_writes=node.outbox.writes,
+            write_interval_s=node.outbox.interval,
             store_up=hub.ownership.reach.ok, store_down_s=round(hub.ownership.reach.down_s(), 3),
             store_outages=hub.ownership.reach.outages)
 

@@ -8,7 +8,7 @@ from aiohttp import web
 from server.net.flow import CLOSE_REPLACED, CLOSE_REVOKED
 from server.net.limits import CreateLimits, FloodLimits
 from server.net.metrics import Metrics, registry_of
-from server.net.outbox import Outbox
+from server.net.outbox import Load, Outbox
 from server.net.session import Session
 from server.rooms.hub import Hub
 from server.settings import Settings, join_link
@@ -20,7 +20,7 @@ class Node:
         self.hub = hub
         self.metrics = Metrics()
         self.sessions: set[Session] = set()
-        self.outbox = Outbox()
+        self.outbox = Outbox(load=Load(settings.write_interval_ms / 1000, settings.write_interval_busy))
         hub.kick = self.kick
         hub.revoked = self.revoked
         self.ready = False

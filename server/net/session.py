@@ -146,7 +146,7 @@ class Session:
         metrics = self.metrics
         metrics.messages_out += 1
         metrics.bytes_out += len(wire)
-        self.write(wire)
+        self.out.answer(wire)
 
     def error(self, cid: int | None, code: str, message: str, rule: str | None = None,
               details: dict[str, Any] | None = None, retry_after_ms: int | None = None) -> None:
