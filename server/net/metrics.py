@@ -42,8 +42,9 @@ class Metrics:
 
     def families(self, *, rooms_owned: int, rooms_followed: int, sessions_by_role: Mapping[str, int],
                  rooms_unloaded: int = 0, fanout_frames: int = 0, view_frames: int = 0,
-                 socket_writes: int = 0, write_interval_s: float = 0.0, store_up: bool = True, store_down_s: float = 0.0,
-                 store_outages: int = 0, store_flushes: int = 0, store_appends: int = 0) -> Iterator[Metric]:
+                 socket_writes: int = 0, write_interval_s: float = 0.0, store_up: bool = True,
+                 store_down_s: float = 0.0, store_outages: int = 0, store_flushes: int = 0,
+                 store_appends: int = 0) -> Iterator[Metric]:
         def gauge(name: str, help_: str, value: float) -> GaugeMetricFamily:
             return GaugeMetricFamily(name, help_, value=value)
 
