@@ -57,7 +57,7 @@ class Settings:
     stall_s: float = 1.0
     socket_send_buffer_bytes: int = 128 * 1024  # SO_SNDBUF of websocket sockets (0: the kernel's autotuning)
     write_interval_ms: float = 40.0  # on a busy node a socket's broadcast frames leave at most this often (outbox.py)
-    write_interval_busy: float = 0.8  # ... in full from this share of a core busy, from 0.3 below it in proportion
+    write_interval_busy: float = 0.8  # ... as often as keeps the node under this share of a core (0: always)
     drain_timeout_s: float = 5.0  # bytes queued (here or in the kernel) and none read for this long: cut off (4008)
     lease_ms: int = 2_000
     snapshot_every: int = 200
@@ -222,8 +222,8 @@ def _parser(env: Mapping[str, str]) -> _Parser:
          "the first after a quiet spell at once; answers to its own messages never wait (0: every turn of the event "
          "loop)")
     flag("--write-interval-busy", "KS_WRITE_INTERVAL_BUSY", 0.8, float,
-         "the share of a CPU core the node must use for the whole --write-interval-ms to apply; from 0.3 below it "
-         "the interval grows in proportion, below that it is 0 (0: always the whole interval)")
+         "the share of a CPU core the node keeps under by holding busy sockets' frames: none held while it uses "
+         "less, up to --write-interval-ms while it uses more (0: always the whole interval)")
     flag("--drain-timeout", "KS_DRAIN_TIMEOUT", 5.0, _positive(float),
          "seconds a socket may have bytes queued without its peer reading any before it is cut off (4008)")
     flag("--heartbeat", "KS_HEARTBEAT", 20.0, _positive(float), "websocket ping interval in seconds; a silent "

@@ -12,7 +12,7 @@ the node is short of CPU, a socket's broadcast frames (events, views) therefore 
 the first after a quiet spell at the end of its turn, the ones close behind it together when the interval is up
 (one timer for all the sockets waiting). An answer to the socket's own message (an ack, an error, a snapshot) never
 waits, and takes the frames held before it along. The interval follows the load (`Load`): none while the node has
-CPU to spare, so a quiet node adds no latency, and up to `most_s` as its event loop nears a whole core.
+CPU to spare, so a node under its aim adds no latency, and as much as keeps it there (up to `most_s`) when not.
 """
 
 from __future__ import annotations
@@ -36,38 +36,40 @@ class Flushable(Protocol):
 
 
 class Load:
-    """How long a busy socket's broadcast frames wait (`Outbox.interval`), from how busy the node is: the process's
-    CPU time over the loop's time, looked at every `SAMPLE_S` and smoothed. None below `full - RAMP` of a core,
-    `most_s` from `full` up, in proportion between; `full` ≤ 0: always `most_s`."""
+    """How long a busy socket's broadcast frames wait (`Outbox.interval`): just long enough to keep the node under
+    `aim` of a core. Every `SAMPLE_S` the process's CPU time over the loop's time (`busy`) moves the interval by
+    (busy − aim) × `most_s` × `GAIN`, kept between 0 and `most_s`: none while the node stays under `aim`, more while
+    it is over, all of `most_s` when even that is not enough. `aim` ≤ 0: always `most_s`."""
 
-    SAMPLE_S = 0.25
-    RAMP = 0.3
+    SAMPLE_S = 0.1
+    GAIN = 1.0
 
-    __slots__ = ("_cpu", "_due", "_wall", "busy", "full", "most_s")
+    __slots__ = ("_cpu", "_due", "_wall", "aim", "busy", "current", "most_s")
 
-    def __init__(self, most_s: float, full: float = 0.8) -> None:
+    def __init__(self, most_s: float, aim: float = 0.8) -> None:
         self.most_s = most_s
-        self.full = full
+        self.aim = aim
         self.busy = 0.0
-        """The smoothed share of a core the process used."""
+        """The share of a core the process used in the last sample."""
+        self.current = most_s if aim <= 0 else 0.0
         self._wall = self._due = 0.0
         self._cpu = time.process_time()
 
     def interval(self, now: float) -> float | None:
-        """The interval for the loop time `now`, or None when it is not time to look again."""
+        """The interval from the loop time `now` on, or None when it is not time to look again."""
         if now < self._due:
             return None
         cpu = time.process_time()
         if self._wall:
-            self.busy = (self.busy + (cpu - self._cpu) / max(now - self._wall, 1e-6)) / 2
+            self.adjust((cpu - self._cpu) / max(now - self._wall, 1e-6))
         self._wall, self._cpu, self._due = now, cpu, now + self.SAMPLE_S
-        return self.most_s * self.share()
+        return self.current
 
-    def share(self) -> float:
-        """The part of `most_s` that applies at `busy`."""
-        if self.full <= 0:
-            return 1.0
-        return min(1.0, max(0.0, (self.busy - self.full + self.RAMP) / self.RAMP))
+    def adjust(self, busy: float) -> None:
+        """One sample: the node used `busy` of a core."""
+        self.busy = busy
+        if self.aim > 0:
+            self.current = min(self.most_s, max(0.0, self.current + (busy - self.aim) * self.most_s * self.GAIN))
 
 
 class Outbox:

@@ -107,18 +107,22 @@ async def test_the_sockets_waiting_out_the_interval_share_one_timer() -> None:
     assert outbox.later == [] and all(t.writes == [[b"first"], [b"second"]] for _, t in sockets)
 
 
-def test_the_interval_follows_how_busy_the_node_is() -> None:
-    load = Load(0.04, full=0.8)
-    shares = []
-    for busy in (0.0, 0.5, 0.65, 0.8, 1.0):
-        load.busy = busy
-        shares.append(round(load.share(), 6))
-    assert shares == [0.0, 0.0, 0.5, 1.0, 1.0]  # none with CPU to spare, in proportion from 0.5, all from 0.8
-    assert Load(0.04, full=0).share() == 1.0
+def test_the_interval_grows_while_the_node_is_over_its_aim_and_shrinks_while_under() -> None:
+    load = Load(0.04, aim=0.8)
+    seen = []
+    for busy in (0.5, 0.9, 0.9, 1.0, 1.0, 1.0, 1.0, 1.0, 0.8, 0.7, 0.3, 0.3):
+        load.adjust(busy)
+        seen.append(round(load.current * 1000, 3))
+    # none under the aim; +0.1 of the most per sample at 0.9 busy, +0.2 at 1.0, held at the most, steady at the
+    # aim, down when under it and never below none
+    assert seen == [0.0, 4.0, 8.0, 16.0, 24.0, 32.0, 40.0, 40.0, 40.0, 36.0, 16.0, 0.0]
+    always = Load(0.04, aim=0)
+    always.adjust(0.1)
+    assert always.current == 0.04
 
 
 async def test_a_busy_loop_raises_the_interval_and_an_idle_one_lowers_it() -> None:
-    outbox = Outbox(load=Load(0.04, full=0.5))  # all of it from half a core: this machine is shared
+    outbox = Outbox(load=Load(0.04, aim=0.3))  # this machine is shared: a spinning test may get half a core
     sock, _ = writer(outbox)
 
     async def turns(seconds: float, spin: bool) -> None:
