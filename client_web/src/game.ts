@@ -5,6 +5,7 @@
 import { BattleView } from "./battle/view";
 import { CampaignView } from "./campaign/view";
 import { SkirmishView } from "./skirmish/view";
+import { viewKind } from "./ui/view-kind";
 import { readSkirmish } from "./skirmish/model";
 import { formatCoord } from "./campaign/geometry";
 import { readCampaign } from "./campaign/model";
@@ -584,13 +585,9 @@ export class GamePage {
     const w = this.session.welcome;
     const canOrder = w?.role === "player" || w?.role === "moderator";
     let view = this.views.get(id);
-    const wantBattle = room.kind === "battle";
-    const wantSkirmish = room.state.kind === "skirmish";
-    if (wantSkirmish && !(view instanceof SkirmishView)) {
-      view = new SkirmishView({ order: (o) => this.send({ t: "order", room: id, order: o }) }, canOrder && !this.locked);
-      this.views.set(id, view);
-    }
-    if (!view || (!wantSkirmish && (wantBattle !== view instanceof BattleView || view instanceof SkirmishView))) {
+    const want = viewKind(room.kind === "battle", room.state);
+    const shown = view instanceof SkirmishView ? "skirmish" : view instanceof BattleView ? "battle" : view ? "campaign" : null;
+    if (!view || shown !== want) {
       const order = (o: Record<string, unknown>) => this.send({ t: "order", room: id, order: o });
       // a refused order in words, said at the unit as well as on the error line
       const refusalText = (exc: unknown) => {
@@ -601,8 +598,9 @@ export class GamePage {
       };
       // issue 14: the unit's legal options from the server, which the previews and the order buttons follow
       const options = (unit: string | null) => this.conn.options(id, unit).then(readOptions);
-      view = wantBattle ? new BattleView({ order, refusalText, options }, canOrder && !this.locked) : new CampaignView({ order }, canOrder && !this.locked,
-        () => (this.session.welcome?.role === "player" && !this.locked ? this.session.welcome.team ?? null : null));
+      const may = canOrder && !this.locked;
+      view = want === "skirmish" ? new SkirmishView({ order }, may) : want === "battle" ? new BattleView({ order, refusalText, options }, may)
+        : new CampaignView({ order }, may, () => (this.session.welcome?.role === "player" && !this.locked ? this.session.welcome.team ?? null : null));
       this.views.set(id, view);
     }
     view.setCanOrder(canOrder && !this.locked);

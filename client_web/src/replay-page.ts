@@ -1,8 +1,9 @@
-/** `#replay=<room>[&as=…][&report=1]`: a finished battle (or campaign) replayed event by event without a seat —
+/** `#replay=<room>[&as=…][&report=1]`: a finished battle (or campaign, or skirmish) replayed event by event without a seat —
  * what the lobby's Replay and Report buttons open, for a spectator arriving after the battle. The server's replay is
  * public once a room is over; the tab's token, if it has one, goes along in a header. */
 import { BattleView } from "./battle/view";
 import { CampaignView } from "./campaign/view";
+import { SkirmishView } from "./skirmish/view";
 import { afterAction } from "./battle/report";
 import { lang, ordinal, setLang, t, tn, has } from "./i18n";
 import { armWord, teamWord } from "./i18n/words";
@@ -13,6 +14,7 @@ import { describeEvent } from "./ui/log";
 import type { Names } from "./ui/names";
 import { ReplayPlayer } from "./ui/replay-player";
 import { reportView } from "./ui/report";
+import { viewKind } from "./ui/view-kind";
 
 /** Names from the replay's own views: a battle unit `army-3` by its ordinal and arm ("3rd inf."), as nothing here
  * knows the campaign's armies. */
@@ -28,7 +30,7 @@ function replayNames(room: string, state: Record<string, unknown>): Names {
   return {
     unit, short: unit, army: (id) => String(id), place: (c) => String(c),
     battle: (id) => t("room.battle.n", { n: String(id) }),
-    room: () => (parsed?.kind === "battle" ? t("room.battle.n", { n: parsed.battle ?? "" }) : t("room.campaign")),
+    room: () => (parsed?.kind === "battle" ? t("room.battle.n", { n: parsed.battle ?? "" }) : state.kind === "skirmish" ? t("room.skirmish") : t("room.campaign")),
   };
 }
 
@@ -59,8 +61,10 @@ export function replayPage(room: string, wanted: ReplayAs | null, report: boolea
       const timeline = new Timeline(steps);
       const last = steps[steps.length - 1]?.state ?? {};
       const names = replayNames(room, last);
-      const battle = parseRoom(room)?.kind === "battle";
-      const view = battle ? new BattleView({ order: async () => null }, false) : new CampaignView({ order: async () => null }, false);
+      const kind = viewKind(parseRoom(room)?.kind === "battle", last);
+      const battle = kind === "battle";
+      const idle = { order: async () => null };
+      const view = kind === "skirmish" ? new SkirmishView(idle, false) : battle ? new BattleView(idle, false) : new CampaignView(idle, false);
       if (view instanceof BattleView) view.names = names;
       const side = viewer.startsWith("team:") ? viewer.slice(5) : null;
       const describe = (e: ReplayEvent) => (e.kind === "chat" ? `${String(e.data.name ?? e.data.from ?? "")}: ${String(e.data.text ?? "")}`

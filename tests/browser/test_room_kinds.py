@@ -1,0 +1,105 @@
+"""Each kind of room in its own view and words (issue 21 and the Continental War): a skirmish and a Continental
+campaign replayed on their own table and map, the lobby telling a skirmish by its scenario (it has no levels), a
+fortress neither split nor named twice on the map, the skirmish's bar on a phone."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.browser.conftest import sync_api
+from tests.browser.test_client import open_link
+from tests.conftest import ServerProcess
+from tests.net.client import signed_in
+
+expect = sync_api.expect
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+SHOTS = Path("/tmp/polish2")
+
+
+def _shot(page: Any, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+def _page(browser: Any, lang: str, size: tuple[int, int]) -> Any:
+    small = size[0] < 500
+    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, locale="en-GB",
+                              has_touch=small, is_mobile=small, device_scale_factor=2 if small else 1)
+    ctx.add_init_script(f"try {{ localStorage.setItem('lang', '{lang}') }} catch (e) {{}}")
+    page = ctx.new_page()
+    page.set_default_timeout(20_000)
+    return page
+
+
+def _skirmish(web_server: ServerProcess) -> dict[str, Any]:
+    made: dict[str, Any] = web_server.http("POST", "/api/campaigns", {
+        "name": "the house at the crossroads", "scenario": "skirmish-platoon", "public": True,
+        "teams": [{"colour": "red", "seats": 1}, {"colour": "blue", "seats": 1}]})
+    return made
+
+
+def _continental(web_server: ServerProcess) -> dict[str, Any]:
+    made: dict[str, Any] = web_server.http("POST", "/api/campaigns", {
+        "name": "Continental", "scenario": "continental", "level": 2, "public": True,
+        "teams": [{"colour": "red", "seats": 1}, {"colour": "blue", "seats": 1}]})
+    return made
+
+
+def _rule(web_server: ServerProcess, made: dict[str, Any], ruling: dict[str, Any]) -> None:
+    """The umpire's ruling over the wire, in a thread of its own (Playwright's sync API owns this thread's loop)."""
+    replies: list[dict[str, Any]] = []
+
+    async def run() -> None:
+        client = await signed_in(web_server.ws_url, made["moderator_token"], made["room"])
+        try:
+            replies.append(await client.request({"t": "mod_ruling", "room": made["room"], "ruling": ruling}))
+        finally:
+            await client.close()
+
+    thread = threading.Thread(target=lambda: asyncio.run(run()))
+    thread.start()
+    thread.join(30)
+    assert replies and replies[0]["t"] != "error", replies
+
+
+def _replay(page: Any, made: dict[str, Any]) -> None:
+    """The umpire's replay page of the finished campaign room."""
+    open_link(page, made["moderator_link"], "Moderator|Посредник")
+    page.evaluate(f"() => {{ location.hash = 'replay={made['room']}' }}")
+    expect(page.get_by_test_id("replay-bar")).to_be_visible()
+
+
+def test_a_skirmish_and_a_continental_campaign_replay_each_in_its_own_view(web_server: ServerProcess,
+                                                                            browser: Any) -> None:
+    made = _skirmish(web_server)
+    blue = _page(browser, "en", (1366, 800))
+    open_link(blue, _links(made)["blue"], "blue")
+    blue.get_by_test_id("sk-deploy").click()
+    expect(blue.get_by_test_id("sk-deploy")).to_have_count(0)
+    _rule(web_server, made, {"type": "end_game", "winner": "blue", "reason": "ruling"})
+    page = _page(browser, "ru", (1366, 800))
+    _replay(page, made)
+    expect(page.get_by_test_id("skirmish-table")).to_be_visible()
+    expect(page.get_by_test_id("campaign-map")).to_have_count(0)
+    expect(page.get_by_test_id("replay-bar")).to_contain_text("Запись: Стычка")
+    expect(page.get_by_test_id("sk-turn")).to_contain_text(re.compile(r"Развёртывание|Расстановка"))
+    page.get_by_test_id("replay-seek").fill("1000")  # the last event: the umpire's ruling
+    expect(page.get_by_test_id("sk-whose")).to_have_text("Победа: Синие")
+    _shot(page, "replay-skirmish-ru")
+    page = _page(browser, "en", (390, 844))
+    made = _continental(web_server)
+    _rule(web_server, made, {"type": "end_campaign", "winner": "red"})
+    _replay(page, made)
+    expect(page.get_by_test_id("campaign-map")).to_be_visible()
+    expect(page.get_by_test_id("skirmish-table")).to_have_count(0)
+    _shot(page, "replay-continental-phone")
+
+
+def _links(made: dict[str, Any]) -> dict[str, str]:
+    return {s["team"]: s["link"] for s in made["seats"]}
