@@ -16,6 +16,10 @@ export interface LobbyRoom {
   winner?: string | null;
 }
 
+/** Whether a scenario's rules come in levels (C-0.2, the Napoleonic rules' levels): the squad game's do not (S-*),
+ * so a skirmish is told by its scenario alone. */
+export const hasLevels = (scenario: string): boolean => !/^skirmish(-|$)/.test(scenario);
+
 export interface Lobby {
   campaigns: LobbyRoom[];
   battles: LobbyRoom[];

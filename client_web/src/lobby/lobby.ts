@@ -4,7 +4,7 @@ import { battleOf, has, isStormKind, proper, t, tn, type MessageKey } from "../i
 import { teamWord } from "../i18n/words";
 import { clear, h } from "../ui/dom";
 import { teamMark } from "../ui/colours";
-import { createCampaign, fetchEngines, fetchLobby, tokenFromLink, type CampaignCreated, type CreateCampaign, type LobbyRoom } from "./api";
+import { createCampaign, fetchEngines, fetchLobby, hasLevels, tokenFromLink, type CampaignCreated, type CreateCampaign, type LobbyRoom } from "./api";
 
 const COLOURS = ["red", "blue", "green", "black"] as const;
 
@@ -60,7 +60,7 @@ export function lobbyPage(open: (token: string, room?: string) => void): HTMLEle
         const row: HTMLElement = h("li", { "data-room": r.room },
           h("div", { class: "room-main" },
             h("b", {}, battles ? battleName(r) : proper(r.name || r.id)),
-            h("div", { class: "muted" }, `${scenarioName(r.scenario)} · ${t("lobby.level")} ${r.level}`),
+            h("div", { class: "muted" }, scenarioName(r.scenario), hasLevels(r.scenario) ? ` · ${t("lobby.level")} ${r.level}` : ""),
             h("div", { class: "room-meta" }, ...r.teams.flatMap((tm) => [seatsOf(tm), " "]),
               h("span", { class: "counts" }, `${tn("n.players", r.players_online)} · ${tn("n.spectators", r.spectators_online)}`))),
           h("span", { class: "buttons" },
