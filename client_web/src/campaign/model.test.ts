@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { ContinentalView, DrillView, NapoleonicView, ReconAnswerView } from "../net/protocol";
 import { cheapestPath } from "./geometry";
-import { readCampaign, stepCost } from "./model";
+import { maySplit, moves, readCampaign, stepCost } from "./model";
+import { placesToName } from "./paint";
 
 // Views in the protocol's shapes (shared/protocol/campaign_views.py) of a 6×3 map whose origin is [40, 20]: cells
 // are [longitude, latitude], latitude growing north, so the north row (grid row 0) is latitude 22.
@@ -115,5 +116,28 @@ describe("the foundation's drill view", () => {
     const path = cheapestPath(m.metric, m.forces[0]!.cell, { x: 2, y: 1 }, stepCost(m), m.diagonal);
     expect(path?.cells).toHaveLength(2);
     expect(moveOrder(m, m.forces[0]!, path!.cells)).toEqual({ type: "move", counter: "r1", to: [2, 1] });
+  });
+});
+
+describe("a fortress on the Continental map", () => {
+  // the fortress of Brest with its garrison's counter, named after it (server/continental/deployment.py)
+  const view = continental("team:red");
+  view.map.places.push({ name: "Brest", cell: [42, 22], kind: "fortress", state: "red" });
+  view.units!.push({ id: "fort-brest", team: "red", cell: [42, 22], cover: false, name: "Brest", arm: "FORT", facing: "E", rating: 1, used: 0,
+    regiments: [["artillery", 0.25], ["artillery", 0.25], ["sapper", 0.25], ["rifle", 0.25]], status: "ready" });
+  view.units!.push({ id: "r17RD.1", team: "red", cell: [40, 20], cover: false, name: "17 RD/1 rifle", arm: "rifle", parent: "r17RD", rating: 0.2,
+    regiments: [["rifle", 0.2], ["artillery", 0.1]], status: "ready" });
+  const m = readCampaign(view);
+  const force = (id: string) => m.forces.find((f) => f.id === id)!;
+
+  it("neither moves nor splits (C-3.6); a division splits into its regiments, a regiment no further (C-4.9, C-4.10)", () => {
+    expect([moves(force("fort-brest")), maySplit(force("fort-brest"))]).toEqual([false, false]);
+    expect([moves(force("r17RD")), maySplit(force("r17RD"))]).toEqual([true, true]);
+    expect(maySplit(force("r17RD.1"))).toBe(false);
+  });
+
+  it("is named once, by its garrison's counter standing on it; a place without its counter by its own name", () => {
+    expect(placesToName(m.cities, m.forces).map((c) => c.name)).toEqual(["Minsk"]);
+    expect(placesToName(m.cities, m.forces.filter((f) => f.id !== "fort-brest")).map((c) => c.name)).toEqual(["Minsk", "Brest"]);
   });
 });

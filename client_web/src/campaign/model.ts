@@ -300,6 +300,16 @@ function segments(lines: Cell[][]): Set<string> {
   return out;
 }
 
+/** Whether a Continental War counter moves and so takes the field's orders (turn, frontage, march, split): a
+ * fortress's garrison stays in its fortress (C-3.6). */
+export const moves = (f: Force): boolean => f.type !== "FORT";
+
+/** Whether a counter may break up into its regiments (C-4.9, C-4.10 [L2]): a division of two regiments or more,
+ * not a regiment already, and not a fortress (C-3.6). */
+export function maySplit(f: Force): boolean {
+  return moves(f) && !f.counter?.parent && (f.counter?.regiments?.length ?? 0) >= 2;
+}
+
 /** D-GEN-2: an orthogonal step is 10 km, a diagonal one 15 km. */
 export function stepKm(a: Cell, b: Cell, kmPerCell = 10): number {
   return a.x !== b.x && a.y !== b.y ? 1.5 * kmPerCell : kmPerCell;

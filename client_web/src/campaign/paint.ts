@@ -288,6 +288,12 @@ function armSymbol(ctx: CanvasRenderingContext2D, kind: string, x: number, y: nu
   ctx.stroke();
 }
 
+/** The places to name on the map: not a fortress whose own garrison's counter stands on it, as that counter is
+ * named after it (server/continental/deployment.py) and its label says the name once. */
+export function placesToName(cities: readonly City[], forces: readonly Force[]): City[] {
+  return cities.filter((c) => !forces.some((f) => f.cell.x === c.cell.x && f.cell.y === c.cell.y && proper(f.name) === proper(c.name)));
+}
+
 /** What every place's name asks of the label pass: a capital first, then fortresses, then cities. */
 export function placeNameRequests(ctx: CanvasRenderingContext2D, cities: readonly City[], v: Viewport): { requests: LabelRequest<{ text: string; font: string }>[]; marks: Rect[] } {
   const requests: LabelRequest<{ text: string; font: string }>[] = [];

@@ -8,11 +8,11 @@ import { placeLabels, type Rect } from "../ui/labels";
 import { Minimap } from "../battle/minimap";
 import { drawSabres } from "../battle/pieces";
 import { campaignLegend } from "./legend";
-import { COMPACT_BELOW, forceLabel, FORCE_FONT, paintCounters, paintGround, paintPlace, placeNameRequests as placeLabelRequests, placeRadius, strokeThrough, type Drawn } from "./paint";
+import { COMPACT_BELOW, forceLabel, FORCE_FONT, paintCounters, paintGround, paintPlace, placeNameRequests as placeLabelRequests, placesToName, placeRadius, strokeThrough, type Drawn } from "./paint";
 import { armWord, facingWord, teamWord, terrainWord } from "../i18n/words";
 import { cellCentre, cellToPixel, cheapestPath, fit, formatCoord, fromCoord, inside, pixelToCell, zoomAt, type Cell, type Viewport } from "./geometry";
 import { bindGestures, markViewport, zoomKey } from "../ui/gestures";
-import { readCampaign, stepCost, type CampaignModel, type CostUnit, type Force } from "./model";
+import { maySplit, moves, readCampaign, stepCost, type CampaignModel, type CostUnit, type Force } from "./model";
 import { appointOrder, armyOffers, napoleonicView, needsGeneral, readNapoleon, retreatOf, retreatOrder, type Army, type NapView, type Retreat } from "./napoleon";
 
 export interface CampaignActions {
@@ -303,13 +303,13 @@ export class CampaignView {
     return h("div", { class: "engine-orders", "data-testid": "unit-orders" },
       h("h4", {}, t("battle.orders")),
       h("div", { class: "buttons" },
-        facing, h("button", { onclick: () => void this.actions.order({ type: "turn", unit: sel.id, facing: facing.value }).catch(() => {}) }, t("order.turn")),
-        h("button", { onclick: send({ type: "frontage", unit: sel.id, width: raw?.wide ? 1 : 2 }) }, raw?.wide ? t("order.narrow") : t("order.wide")),
+        ...(moves(sel) ? [facing, h("button", { onclick: () => void this.actions.order({ type: "turn", unit: sel.id, facing: facing.value }).catch(() => {}) }, t("order.turn")),
+          h("button", { onclick: send({ type: "frontage", unit: sel.id, width: raw?.wide ? 1 : 2 }) }, raw?.wide ? t("order.narrow") : t("order.wide"))] : []),
         h("button", { onclick: send({ type: "formation", unit: sel.id, formation: raw?.formation === "support" ? "line" : "support" }) },
           raw?.formation === "support" ? t("order.line") : t("order.support")),
         h("button", { onclick: send({ type: "cover", unit: sel.id, cover: !raw?.cover }) }, raw?.cover ? t("order.uncover") : t("order.cover")),
-        h("button", { onclick: send({ type: "split", unit: sel.id }) }, t("order.split"))),
-      target && this.path && this.path.cells.length > 1 ? h("div", { class: "buttons" },
+        maySplit(sel) ? h("button", { "data-testid": "order-split", onclick: send({ type: "split", unit: sel.id }) }, t("order.split")) : null),
+      target && this.path && this.path.cells.length > 1 && moves(sel) ? h("div", { class: "buttons" },
         h("button", { onclick: send({ type: "march", unit: sel.id, path: this.path.cells.slice(1).map(coord) }) }, t("order.march"))) : null,
       target && this.model.phase === "planning" ? h("div", { class: "buttons" },
         h("button", { "data-testid": "order-deploy", onclick: () => void this.actions.order({ type: "deploy", unit: sel.id, cell: coord(target), facing: facing.value }).catch(() => {}) },
@@ -438,7 +438,7 @@ export class CampaignView {
     this.drawn = paintCounters(ctx, m.forces, v, this.selected, (f) => (m.napoleonic ? "army" : armKind(f.type)));
     this.drawBattles(ctx, v);
     // names: armies first, then capitals, fortresses and cities; none over another, a counter or the edge
-    const places = placeLabelRequests(ctx, m.cities, v);
+    const places = placeLabelRequests(ctx, placesToName(m.cities, m.forces), v);
     const requests = [...this.drawn.map((d) => forceLabel(ctx, d, v.scale)), ...places.requests];
     // the zoom buttons, the minimap and the coordinates along the edges are no places for names
     const tools: Rect[] = [{ x: w - 56, y: 0, w: 56, h: 150 }, { x: 0, y: 0, w: 30, h: hgt }, { x: 0, y: Math.max(2, v.offsetY - 17), w, h: 17 }];
