@@ -103,3 +103,45 @@ def test_a_skirmish_and_a_continental_campaign_replay_each_in_its_own_view(web_s
 
 def _links(made: dict[str, Any]) -> dict[str, str]:
     return {s["team"]: s["link"] for s in made["seats"]}
+
+
+def test_the_lobby_tells_a_skirmish_by_its_scenario_and_a_campaign_by_its_level(web_server: ServerProcess,
+                                                                                 browser: Any) -> None:
+    skirmish, continental = _skirmish(web_server), _continental(web_server)
+    for lang, size in (("ru", (390, 844)), ("en", (1366, 800))):
+        page = _page(browser, lang, size)
+        page.goto(web_server.url + "/")
+        rows = page.get_by_test_id("lobby-campaigns")
+        row = rows.locator(f"li[data-room='{skirmish['room']}'] .muted")
+        expect(row).to_have_text(re.compile(r"^(Skirmish|Стычка)[^·]*$"))
+        expect(rows.locator(f"li[data-room='{continental['room']}'] .muted")).to_contain_text(
+            re.compile(r" · (Level|Уровень) 2$"))
+        _shot(page, f"lobby-{lang}")
+        page.context.close()
+
+
+def test_on_a_phone_the_skirmish_bar_keeps_each_sides_dice_on_its_line(web_server: ServerProcess,
+                                                                        browser: Any) -> None:
+    made = _skirmish(web_server)
+    for lang in ("ru", "en"):
+        page = _page(browser, lang, (390, 844))
+        open_link(page, _links(made)["blue"], "blue|син")
+        if page.get_by_test_id("sk-deploy").count():
+            page.get_by_test_id("sk-deploy").click()
+        open_link(page, _links(made)["red"], "red|красн")
+        if page.get_by_test_id("sk-deploy").count():
+            page.get_by_test_id("sk-deploy").click()
+        bar = page.get_by_test_id("skirmish-bar")
+        expect(bar).to_contain_text(re.compile(r"(Turn|Ход) 1"))
+        expect(page.get_by_test_id("sk-side-red").locator(".die")).to_have_count(2)
+        _shot(page, f"skirmish-bar-phone-{lang}")
+        for team in ("red", "blue"):
+            side = page.get_by_test_id(f"sk-side-{team}")
+            # the side's name, its orders and its dice on one line: the dice sit level with the name
+            tops = side.evaluate("(s) => [s.firstElementChild, ...s.querySelectorAll('.die')]"
+                                 ".map((e) => Math.round(e.getBoundingClientRect().top + e.getBoundingClientRect().height / 2))")
+            assert max(tops) - min(tops) <= 4, (lang, team, tops)
+        width = bar.evaluate("(b) => [b.scrollWidth, b.clientWidth]")
+        assert width[0] <= width[1], width
+        _shot(page, f"skirmish-bar-phone-{lang}")
+        page.context.close()
