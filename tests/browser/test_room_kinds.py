@@ -145,3 +145,28 @@ def test_on_a_phone_the_skirmish_bar_keeps_each_sides_dice_on_its_line(web_serve
         assert width[0] <= width[1], width
         _shot(page, f"skirmish-bar-phone-{lang}")
         page.context.close()
+
+
+def test_a_fortress_on_the_continental_map_is_offered_no_split_and_named_once_C_3_6_C_4_9(
+        web_server: ServerProcess, browser: Any) -> None:
+    made = _continental(web_server)
+    for lang, size in (("ru", (1366, 800)), ("en", (390, 844))):
+        page = _page(browser, lang, size)
+        open_link(page, _links(made)["red"], "red|красн")
+        page.get_by_test_id("campaign-map").focus()
+        title = page.get_by_test_id("selection").locator("h3")
+        seen: list[str] = []
+        for _ in range(60):  # the counters in turn: the fortress of Fort Rot, then the divisions
+            page.keyboard.press("Tab")
+            name = title.inner_text().strip() if title.count() else ""
+            seen.append(name)
+            orders = page.get_by_test_id("unit-orders")
+            if re.search(r"Fort Rot|Форт Рот", name):
+                # a fortress's garrison stays in it (C-3.6): nothing offered that moves it or breaks it up
+                expect(orders.get_by_test_id("order-split")).to_have_count(0)
+                expect(orders.get_by_test_id("order-facing")).to_have_count(0)
+                _shot(page, f"fortress-{lang}")
+            elif re.search(r"\d+ (RD|с\.д\.)$", name):
+                expect(orders.get_by_test_id("order-split")).to_be_visible()  # a division splits (C-4.9)
+        assert any(re.search(r"Fort Rot|Форт Рот", n) for n in seen), seen
+        page.context.close()
