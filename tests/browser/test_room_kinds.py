@@ -134,12 +134,11 @@ def test_on_a_phone_the_skirmish_bar_keeps_each_sides_dice_on_its_line(web_serve
         bar = page.get_by_test_id("skirmish-bar")
         expect(bar).to_contain_text(re.compile(r"(Turn|Ход) 1"))
         expect(page.get_by_test_id("sk-side-red").locator(".die")).to_have_count(2)
-        _shot(page, f"skirmish-bar-phone-{lang}")
         for team in ("red", "blue"):
             side = page.get_by_test_id(f"sk-side-{team}")
             # the side's name, its orders and its dice on one line: the dice sit level with the name
-            tops = side.evaluate("(s) => [s.firstElementChild, ...s.querySelectorAll('.die')]"
-                                 ".map((e) => Math.round(e.getBoundingClientRect().top + e.getBoundingClientRect().height / 2))")
+            tops = side.evaluate("(s) => [s.firstElementChild, ...s.querySelectorAll('.die')].map((e) => "
+                                 "{ const r = e.getBoundingClientRect(); return Math.round(r.top + r.height / 2) })")
             assert max(tops) - min(tops) <= 4, (lang, team, tops)
         width = bar.evaluate("(b) => [b.scrollWidth, b.clientWidth]")
         assert width[0] <= width[1], width

@@ -80,3 +80,21 @@ def test_a_counter_s_marches_never_end_on_another_and_what_is_refused_says_why_C
     waiting = ENGINE.options(state, "team:blue", b)
     assert waiting is not None and not waiting["active"] and waiting["refused"][0]["rule"] == "C-1.7"
     assert BLUE.team == "blue"
+
+
+def test_a_fortress_is_offered_neither_a_march_nor_a_split_and_refused_both_C_3_6() -> None:
+    """A fortress's garrison stays in its fortress (C-3.6): its options offer no order, saying why, and the orders
+    that would move it or break it into regiments (C-4.9, C-4.10) are refused by the same rule."""
+    state = start(level=2, clear=False)
+    fort = next(u for u in state.units.values() if u.arm == "FORT" and u.team == "red")
+    opts = ENGINE.options(state, "team:red", fort.id)
+    assert opts is not None
+    ArmyOptions.model_validate(opts)
+    assert opts["orders"] == [] and opts["marches"] == []
+    assert [(r["order"], r["rule"]) for r in opts["refused"]] == [("*", "C-3.6")]
+    whole = ENGINE.options(state, "team:red", None)
+    assert whole is not None and fort.id not in whole["armies"]
+    for o in ({"type": "split", "unit": fort.id}, {"type": "turn", "unit": fort.id, "facing": "E"}):
+        with pytest.raises(RuleError) as refused:
+            ENGINE.apply(state, RED, o)
+        assert refused.value.rule == "C-3.6", o
