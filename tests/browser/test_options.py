@@ -17,8 +17,10 @@ from tests.conftest import ServerProcess
 expect = sync_api.expect
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-OFFERED = ("[data-testid^=wheel-]:not([disabled]), [data-testid=about-face]:not([disabled]), "
-           "[data-testid^=formation-]:not([disabled])")
+# the order buttons enabled (a refused order's wrapper, `wheel--90-refused`, also starts with `wheel-` and has no
+# `disabled` of its own: clicking it orders nothing)
+OFFERED = ("button[data-testid^=wheel-]:not([disabled]), button[data-testid=about-face]:not([disabled]), "
+           "button[data-testid^=formation-]:not([disabled])")
 
 
 def orders_logged(web_server: ServerProcess, room: str) -> int:
