@@ -1,5 +1,5 @@
 """Frames written during one turn of the event loop leave together at its end: one send() per socket per turn;
-and a socket that was just written to waits out the node's write interval before its next write.
+and on a busy node a socket just written to waits out a short write interval before its next write.
 
 A command's events, the views they release and its `ack` reach a socket in one write; so do the events of every
 command a turn runs (a burst of orders read in one go, a batch from the bus). The flush is a `call_soon` scheduled

@@ -92,3 +92,15 @@ def shot(page: Any, name: str) -> Path:
     path = ARTIFACTS / f"{name}.png"
     page.screenshot(path=str(path))
     return path
+
+
+def page_in(browser: Any, lang: str, size: tuple[int, int]) -> Any:
+    """A page of its own context in the interface language `lang` at `size` (width, height); narrower than 500 px
+    it is a phone: touch, mobile, twice the pixels."""
+    small = size[0] < 500
+    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, locale="en-GB",
+                              has_touch=small, is_mobile=small, device_scale_factor=2 if small else 1)
+    ctx.add_init_script(f"try {{ localStorage.setItem('lang', '{lang}') }} catch (e) {{}}")
+    page = ctx.new_page()
+    page.set_default_timeout(20_000)
+    return page

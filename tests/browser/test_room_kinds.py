@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import sync_api
+from tests.browser.conftest import page_in, sync_api
 from tests.browser.test_client import open_link
 from tests.conftest import ServerProcess
 from tests.net.client import signed_in
@@ -25,16 +25,6 @@ SHOTS = Path("/tmp/polish2")
 def _shot(page: Any, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"))
-
-
-def _page(browser: Any, lang: str, size: tuple[int, int]) -> Any:
-    small = size[0] < 500
-    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, locale="en-GB",
-                              has_touch=small, is_mobile=small, device_scale_factor=2 if small else 1)
-    ctx.add_init_script(f"try {{ localStorage.setItem('lang', '{lang}') }} catch (e) {{}}")
-    page = ctx.new_page()
-    page.set_default_timeout(20_000)
-    return page
 
 
 def _skirmish(web_server: ServerProcess) -> dict[str, Any]:
@@ -78,12 +68,12 @@ def _replay(page: Any, made: dict[str, Any]) -> None:
 def test_a_skirmish_and_a_continental_campaign_replay_each_in_its_own_view(web_server: ServerProcess,
                                                                             browser: Any) -> None:
     made = _skirmish(web_server)
-    blue = _page(browser, "en", (1366, 800))
+    blue = page_in(browser, "en", (1366, 800))
     open_link(blue, _links(made)["blue"], "blue")
     blue.get_by_test_id("sk-deploy").click()
     expect(blue.get_by_test_id("sk-deploy")).to_have_count(0)
     _rule(web_server, made, {"type": "end_game", "winner": "blue", "reason": "ruling"})
-    page = _page(browser, "ru", (1366, 800))
+    page = page_in(browser, "ru", (1366, 800))
     _replay(page, made)
     expect(page.get_by_test_id("skirmish-table")).to_be_visible()
     expect(page.get_by_test_id("campaign-map")).to_have_count(0)
@@ -92,7 +82,7 @@ def test_a_skirmish_and_a_continental_campaign_replay_each_in_its_own_view(web_s
     page.get_by_test_id("replay-seek").fill("1000")  # the last event: the umpire's ruling
     expect(page.get_by_test_id("sk-whose")).to_have_text("Победа: Синие")
     _shot(page, "replay-skirmish-ru")
-    page = _page(browser, "en", (390, 844))
+    page = page_in(browser, "en", (390, 844))
     made = _continental(web_server)
     _rule(web_server, made, {"type": "end_campaign", "winner": "red"})
     _replay(page, made)
@@ -109,7 +99,7 @@ def test_the_lobby_tells_a_skirmish_by_its_scenario_and_a_campaign_by_its_level(
                                                                                  browser: Any) -> None:
     skirmish, continental = _skirmish(web_server), _continental(web_server)
     for lang, size in (("ru", (390, 844)), ("en", (1366, 800))):
-        page = _page(browser, lang, size)
+        page = page_in(browser, lang, size)
         page.goto(web_server.url + "/")
         rows = page.get_by_test_id("lobby-campaigns")
         row = rows.locator(f"li[data-room='{skirmish['room']}'] .muted")
@@ -124,7 +114,7 @@ def test_on_a_phone_the_skirmish_bar_keeps_each_sides_dice_on_its_line(web_serve
                                                                         browser: Any) -> None:
     made = _skirmish(web_server)
     for lang in ("ru", "en"):
-        page = _page(browser, lang, (390, 844))
+        page = page_in(browser, lang, (390, 844))
         open_link(page, _links(made)["blue"], "blue|син")
         if page.get_by_test_id("sk-deploy").count():
             page.get_by_test_id("sk-deploy").click()
@@ -150,7 +140,7 @@ def test_a_fortress_on_the_continental_map_is_offered_no_split_and_named_once_C_
         web_server: ServerProcess, browser: Any) -> None:
     made = _continental(web_server)
     for lang, size in (("ru", (1366, 800)), ("en", (390, 844))):
-        page = _page(browser, lang, size)
+        page = page_in(browser, lang, size)
         open_link(page, _links(made)["red"], "red|красн")
         page.get_by_test_id("campaign-map").focus()
         title = page.get_by_test_id("selection").locator("h3")

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import shot, sync_api
+from tests.browser.conftest import page_in, shot, sync_api
 from tests.browser.test_client import open_link
 from tests.conftest import ServerProcess
 
@@ -227,12 +227,7 @@ def test_the_skirmish_on_a_phone_and_in_russian_fits_and_shows_the_dice_and_the_
     open_link(blue, links["blue"], "blue")
     blue.get_by_test_id("sk-deploy").click()
     for lang, size in (("en", (1400, 860)), ("ru", (1400, 860)), ("en", (390, 844)), ("ru", (390, 844))):
-        small = size[0] < 500
-        ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, locale="en-GB",
-                                  has_touch=small, is_mobile=small, device_scale_factor=2 if small else 1)
-        ctx.add_init_script(f"try {{ localStorage.setItem('lang', '{lang}') }} catch (e) {{}}")
-        page = ctx.new_page()
-        page.set_default_timeout(20_000)
+        page = page_in(browser, lang, size)
         try:
             open_link(page, links["red"], "red|красн")
             expect(page.get_by_test_id("sk-turn")).to_be_visible()  # the view is drawn: bar and panel in one pass
@@ -273,7 +268,7 @@ def test_the_skirmish_on_a_phone_and_in_russian_fits_and_shows_the_dice_and_the_
                 assert latin == [], latin
             shot(page, name)
         finally:
-            ctx.close()
+            page.context.close()
 
 
 def test_a_skirmish_is_created_from_the_lobby_and_the_umpire_rules_from_the_desk_S_5_2_D_S_15(
