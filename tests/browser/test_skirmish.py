@@ -276,8 +276,10 @@ def test_a_skirmish_is_created_from_the_lobby_and_the_umpire_rules_from_the_desk
     lobby = new_page()
     lobby.goto(web_server.url + "/")
     lobby.get_by_test_id("create-name").fill("squad against squad")
+    expect(lobby.get_by_test_id("create-level")).to_be_visible()  # the Napoleonic campaign first: it has levels
     lobby.get_by_test_id("create-scenario").select_option("skirmish")
     expect(lobby.get_by_test_id("create-scenario")).to_contain_text("Skirmish: squad against squad")
+    expect(lobby.get_by_test_id("create-level")).to_be_hidden()  # the squad game has none to choose
     lobby.get_by_test_id("create-clock").select_option("per_turn")
     lobby.get_by_test_id("create-minutes").fill("3")
     lobby.get_by_test_id("create-submit").click()

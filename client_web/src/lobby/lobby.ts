@@ -99,8 +99,12 @@ export function lobbyPage(open: (token: string, room?: string) => void): HTMLEle
     const order = [...names].sort((a, b) => Number(b === "napoleonic") - Number(a === "napoleonic"));
     if (order.length) scenario.replaceChildren(...order.map((n) => h("option", { value: n }, scenarioName(n))));
     scenario.value = order.includes("napoleonic") ? "napoleonic" : order[0] ?? "";
+    showLevel();
   }).catch(() => {});
   const level = h("select", { "data-testid": "create-level" }, ...[1, 2, 3].map((l) => h("option", { value: String(l), ...(l === 2 ? { selected: "" } : {}) }, t(`lobby.level.${l}` as MessageKey))));
+  const levelRow = h("label", {}, t("lobby.level"), level, h("p", { class: "help" }, t("lobby.level.help")));
+  const showLevel = () => { levelRow.style.display = hasLevels(scenario.value) ? "" : "none"; }; // the squad game has none
+  scenario.addEventListener("change", showLevel);
   const mode = h("select", { "data-testid": "create-clock" },
     h("option", { value: "" }, t("lobby.clock.default")),
     ...(["per_turn", "fischer", "per_turn_reserve"] as const).map((m) => h("option", { value: m }, t(`lobby.clock.${m}`))));
@@ -133,7 +137,7 @@ export function lobbyPage(open: (token: string, room?: string) => void): HTMLEle
     h("h2", {}, t("lobby.create")),
     h("label", {}, t("lobby.name"), name),
     h("label", {}, t("lobby.scenario"), scenario),
-    h("label", {}, t("lobby.level"), level, h("p", { class: "help" }, t("lobby.level.help"))),
+    levelRow,
     h("div", { class: "row" },
       h("label", {}, t("lobby.clock"), mode),
       h("label", {}, t("lobby.turn_minutes"), turnMin),
