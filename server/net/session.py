@@ -277,8 +277,7 @@ class Session:
         room, kind, body = ROUTES[type(msg)](self, msg)
         if room is not None and room not in self.rooms:
             raise RoomError("not_joined", f"join {room} first")
-        # cid 0 opts out of exactly-once (requests.py): no digest, and no dump of the message to take it from
-        request = Request.of_rest(msg.cid, msg.model_dump(by_alias=True, exclude={"cid"})) if msg.cid else None
+        request = Request.of_message(msg)  # None for cid 0, which opts out of exactly-once (requests.py)
         seq = await self.hub.command(member, room, kind, body, request)
         self.send(ack_message(msg.cid, seq))
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import ormsgpack
+from pydantic import BaseModel
 
 from server.rooms.errors import RoomError
 from server.rooms.members import SERVER
@@ -55,6 +56,18 @@ class Request:
         # 3 KB ruling: 14 us against 101 us, once per command)
         packed = ormsgpack.packb(rest, option=ormsgpack.OPT_SORT_KEYS)
         return cls(cid, hashlib.sha256(packed).hexdigest()[:32])
+
+    @classmethod
+    def of_message(cls, message: BaseModel) -> Request | None:
+        """The request of a validated client message: `of_rest` of its fields less the cid, read as validated
+        instead of dumped (a client message has no nested model and no alias, so its dump is a copy of the same
+        values: the same digest, and a 3 KB ruling's dump cost 23 µs of its command's ~250; issue 20). None for
+        cid 0."""
+        fields = vars(message)
+        cid = fields["cid"]
+        if not cid:
+            return None
+        return cls.of_rest(cid, {name: value for name, value in fields.items() if name != "cid"})
 
     def pair(self) -> tuple[int, str]:
         return self.cid, self.digest

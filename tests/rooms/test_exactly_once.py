@@ -119,15 +119,28 @@ def test_the_window_keeps_each_seats_last_requests() -> None:
     {"t": "mod_ruling", "room": "c-0001", "ruling": {"type": "emit", "kind": "bench", "data": {"pad": "x" * 40}}},
     {"t": "order", "room": "c-0001", "order": {"unit": "u1", "type": "move", "to": [3, 4]}},
     {"t": "end_turn", "room": "c-0001"},
+    {"t": "mod_ruling", "room": "c-0001", "ruling": {"list": [1, 2.5, None, True, b"\x00raw", {"deep": [[{}]]}]}},
+    {"t": "mod_secret_module", "player": "p-2", "minutes": 5},  # an int read as a float; `reason` by default
+    {"t": "mod_clock", "room": "c-0001", "action": "pause"},
+    {"t": "mod_mute", "room": "c-0001", "who": "spectators"},
+    {"t": "mod_ai", "player": "red", "on": False},
+    {"t": "leave", "room": "c-0001"},
 ])
 def test_the_sessions_digest_is_the_one_logged_records_keep(message: dict[str, Any]) -> None:
-    """Issue 12 §9 across an upgrade: the session digests a command from its dump without the cid
-    (`Request.of_rest`), and a retry must match the digest a record logged before kept (`Request.of` of the whole
-    dump)."""
+    """Issue 12 §9 across an upgrade: the session digests a command from its validated fields less the cid
+    (`Request.of_message`, no dump), and a retry must match the digest a record logged before kept (`Request.of` of
+    the whole dump, defaults filled in)."""
     from shared.protocol.codec import decode_client, encode
 
     msg = decode_client(encode({"cid": 41, **message}))
     whole = Request.of(msg.model_dump(by_alias=True))
     assert whole is not None
+    assert Request.of_message(msg) == whole
     assert Request.of_rest(41, msg.model_dump(by_alias=True, exclude={"cid"})) == whole
     assert whole.digest == _request(41, msg.model_dump(by_alias=True, exclude={"cid"})).digest
+
+
+def test_a_message_with_cid_0_has_no_request() -> None:
+    from shared.protocol.codec import decode_client, encode
+
+    assert Request.of_message(decode_client(encode({"cid": 0, "t": "end_turn", "room": "c-0001"}))) is None
