@@ -8,7 +8,8 @@ shared machine, and each server's best step comes at its own rate). Typical: thi
 One room of `--n` spectators, or with `--rooms R` R rooms of 2 players + 10 spectators (bench/rooms.py); every
 room fed `--rate` events/s for `--seconds`, `--repeat` times per server, the order reversed each round. Printed per
 server: the median and the least CPU µs per frame (the least is the run other work disturbed least) and ÷ the
-first server's.
+first server's, and the median of the runs' p99 latency and of the server's share of a core (a change that saves
+CPU by holding frames, server/net/outbox.py, shows its cost there).
 """
 
 from __future__ import annotations
@@ -39,22 +40,30 @@ async def amain(args: argparse.Namespace) -> dict[str, Any]:
     async with contextlib.AsyncExitStack() as stack:
         served = [(kind, *await _serve(kind, args, stack)) for kind in kinds]
         runs: dict[str, list[float]] = {kind: [] for kind in kinds}
+        p99s: dict[str, list[float]] = {kind: [] for kind in kinds}
+        busy: dict[str, list[float]] = {kind: [] for kind in kinds}
         for r in range(args.repeat):
             for kind, target, clients, publishers in (served if r % 2 == 0 else served[::-1]):
                 s = await step([target.pid], clients, publishers, args.rate, args.seconds)
                 runs[kind].append(s.cpu_us_per_frame)
-                print(f"  {kind:<14} {s.cpu_us_per_frame:7.2f} µs/frame (delivered {s.delivered_ratio:.4f})",
-                      flush=True)
+                p99s[kind].append(s.p99_ms)
+                busy[kind].append(s.server_cpu_util)
+                print(f"  {kind:<14} {s.cpu_us_per_frame:7.2f} µs/frame (delivered {s.delivered_ratio:.4f})  "
+                      f"p50/p99 {s.p50_ms:.2f}/{s.p99_ms:.2f} ms  server {s.server_cpu_util:.2f} core", flush=True)
     first = statistics.median(runs[kinds[0]])
     rows = [{"server": kind, "cpu_us_per_frame": v, "median": statistics.median(v), "least": min(v),
-             "median_vs_first": 1.0 if kind == kinds[0] else round(statistics.median(v) / first, 3) if first else None}
+             "median_vs_first": 1.0 if kind == kinds[0] else round(statistics.median(v) / first, 3) if first else None,
+             "p99_ms": p99s[kind], "median_p99_ms": statistics.median(p99s[kind]),
+             "median_server_cpu_util": round(statistics.median(busy[kind]), 3)}
             for kind, v in runs.items()]
     return {"settings": cli.settings(args), "rows": rows}
 
 
 def table(result: dict[str, Any]) -> str:
+    nan = float("nan")  # results written before these columns
     return "\n".join(f"{r['server']:<14} median {r['median']:7.2f}  least {r['least']:7.2f} µs/frame  "
-                     f"÷ first {r['median_vs_first']}" for r in result["rows"])
+                     f"÷ first {r['median_vs_first']}  p99 (median of runs) {r.get('median_p99_ms', nan):.2f} ms  "
+                     f"server {r.get('median_server_cpu_util', nan):.2f} core" for r in result["rows"])
 
 
 def main(argv: list[str] | None = None) -> int:
