@@ -29,5 +29,11 @@ def test_durable_benchmark_runs_both_modes_on_both_stores(tmp_path: Path) -> Non
             assert m["paced"]["loadgen_stall_max_ms"] >= 0 and row["paced_ack_p99_vs_one_p99"][mode] is not None
         assert row["one_per_command"]["mean_group"] == 1.0  # grouping off: one fsync / round trip per command
         assert row["acked_ratio_grouped_vs_one_per_command"] is not None
+        floor = row["not_durable"]  # the same server with nothing to wait for, paced at the same rate
+        assert floor["acked_per_s"] > 0 and floor["paced"]["rate"] == row["grouped"]["paced"]["rate"]
+        assert floor["paced"]["ack_ms"]["samples"] > 0
+        p50, p99 = row["floor_paced_ack_p50_p99_vs_one_p50"]
+        assert 0 < p50 <= p99
     shown = report.figures(tmp_path)
     assert "### Durable commands" in shown and "durable (embedded): acked cmds/s ≥ 5 ×" in shown
+    assert "| not durable |" in shown and "durable (embedded): the floor" in shown

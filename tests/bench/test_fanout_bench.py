@@ -41,4 +41,5 @@ def test_fixed_rate_ab_runs_every_server_at_the_same_rate(tmp_path: Path) -> Non
     assert [r["server"] for r in doc["rows"]] == ["ours", "bare"]
     for row in doc["rows"]:
         assert len(row["cpu_us_per_frame"]) == 2 and row["least"] <= row["median"]
+        assert len(row["p99_ms"]) == 2 and row["median_p99_ms"] > 0 and 0 <= row["median_server_cpu_util"] < 2
     assert doc["rows"][0]["median_vs_first"] == 1.0
