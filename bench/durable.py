@@ -263,6 +263,8 @@ async def measure(store: str, args: argparse.Namespace, redis_url: str | None) -
         "one_p99_vs_its_p50": round(one["p99"] / one["p50"], 2) if one["p50"] else None,
         "floor_paced_ack_p50_p99_vs_one_p50": [round(floor["p50"] / one["p50"], 2), round(floor["p99"] / one["p50"], 2)]
         if one["p50"] else None,
+        "floor_acked_vs_one_per_command": round(modes[FLOOR]["acked_per_s"] / single["acked_per_s"], 2)
+        if single["acked_per_s"] else None,
         "verdicts": {"acked_ratio": ratio is not None and ratio >= TARGET_RATIO,
                      "ack_p99": p99_times is not None and p99_times <= TARGET_P99_TIMES},
     }
@@ -319,6 +321,8 @@ def table(result: dict[str, Any]) -> str:
             p50, p99 = r["floor_paced_ack_p50_p99_vs_one_p50"]
             lines.append(f"  the floor (the same server, no fsync, no Redis: nothing to wait for): paced ack p50 "
                          f"{p50}, p99 {p99} × {what} p50 — a store adding nothing would score the p99 here")
+            lines.append(f"  the floor's acked/s ÷ one per command {r['floor_acked_vs_one_per_command']}: the most any "
+                         "grouping could give on this machine")
     return "\n".join(lines)
 
 

@@ -205,6 +205,8 @@ def _durable_targets(doc: dict[str, Any]) -> list[tuple[str, str, str]]:
             rows.append((f"durable ({r['store']}): the floor, nothing durable to wait for: paced ack p99 ÷ {one} (no "
                          "target: what a store adding nothing would score)",
                          _f(r["floor_paced_ack_p50_p99_vs_one_p50"][1], 2), "—"))
+            rows.append((f"durable ({r['store']}): the floor's acked cmds/s ÷ one {per} per command (no target: the "
+                         "most any grouping could give)", _ratio(r.get("floor_acked_vs_one_per_command")), "—"))
     return rows
 
 
