@@ -32,13 +32,29 @@ export interface CreateCampaign {
   scenario: string;
   level: 1 | 2 | 3;
   teams: { colour: string; seats: number; ai?: boolean }[];
-  clock: { mode: "per_turn" | "fischer" | "per_turn_reserve"; turn_ms?: number; initial_ms?: number; increment_ms?: number; reserve_ms?: number } | null;
+  /** null: no clocks; fields left out take the level's C-1.9 defaults (`{}`: the level's usual clock) */
+  clock: { mode?: ClockMode; turn_ms?: number; initial_ms?: number; increment_ms?: number; reserve_ms?: number } | null;
   house_rules: string[];
   public: boolean;
   /** the lobby hands out the spectators' link: anyone may watch the campaign and its battles */
   open_spectating?: boolean;
   /** minutes after a team's turn begins with none of its seats connected before the computer stands in (issue 18) */
   ai_stand_in?: number;
+}
+
+export type ClockMode = "per_turn" | "fischer" | "per_turn_reserve";
+
+/** The lobby's clock choice as the request's `clock`: "" the level's usual clock (C-1.9: `{}`, the server fills in
+ * the level's defaults; null would be no clocks at all), "none" no clocks, else the mode with the minutes (per turn,
+ * or initial) and the seconds (increment or reserve) the form gives. */
+export function clockSpec(mode: "" | "none" | ClockMode, minutes: number, seconds: number): CreateCampaign["clock"] {
+  const ms = Math.round(minutes * 60_000);
+  const extra = Math.round(seconds * 1000);
+  if (mode === "") return {};
+  if (mode === "none") return null;
+  if (mode === "fischer") return { mode, initial_ms: ms, increment_ms: extra };
+  if (mode === "per_turn_reserve") return { mode, turn_ms: ms, reserve_ms: extra };
+  return { mode, turn_ms: ms };
 }
 
 export interface CampaignCreated {

@@ -4,7 +4,7 @@ import { battleOf, has, isStormKind, proper, t, tn, type MessageKey } from "../i
 import { teamWord } from "../i18n/words";
 import { clear, h } from "../ui/dom";
 import { teamMark } from "../ui/colours";
-import { createCampaign, fetchEngines, fetchLobby, hasLevels, tokenFromLink, type CampaignCreated, type CreateCampaign, type LobbyRoom } from "./api";
+import { clockSpec, createCampaign, fetchEngines, fetchLobby, hasLevels, tokenFromLink, type CampaignCreated, type CreateCampaign, type LobbyRoom } from "./api";
 
 const COLOURS = ["red", "blue", "green", "black"] as const;
 
@@ -107,7 +107,8 @@ export function lobbyPage(open: (token: string, room?: string) => void): HTMLEle
   scenario.addEventListener("change", showLevel);
   const mode = h("select", { "data-testid": "create-clock" },
     h("option", { value: "" }, t("lobby.clock.default")),
-    ...(["per_turn", "fischer", "per_turn_reserve"] as const).map((m) => h("option", { value: m }, t(`lobby.clock.${m}`))));
+    ...(["per_turn", "fischer", "per_turn_reserve"] as const).map((m) => h("option", { value: m }, t(`lobby.clock.${m}`))),
+    h("option", { value: "none" }, t("lobby.clock.none")));
   const turnMin = h("input", { type: "number", min: "0.5", step: "0.5", value: "5", style: "width:5em", "data-testid": "create-minutes" });
   const extraS = h("input", { type: "number", min: "0", step: "5", value: "0", style: "width:5em" });
   const seats = COLOURS.map((c, i) => h("input", { type: "number", min: "0", max: "3", value: i < 2 ? "1" : "0", style: "width:3em", "data-testid": `create-seats-${c}` }));
@@ -158,18 +159,12 @@ export function lobbyPage(open: (token: string, room?: string) => void): HTMLEle
   form.addEventListener("submit", (e) => {
     e.preventDefault();
     error.textContent = "";
-    const m = mode.value as "" | "per_turn" | "fischer" | "per_turn_reserve";
-    const minutes = Math.round(Number(turnMin.value) * 60_000);
-    const extra = Math.round(Number(extraS.value) * 1000);
     const spec: CreateCampaign = {
       name: name.value.trim(), scenario: scenario.value, level: Number(level.value) as 1 | 2 | 3,
       teams: COLOURS.map((c, i) => ({ colour: c, seats: Number(seats[i]!.value), ...(computer[i]!.checked ? { ai: true } : {}) }))
         .filter((x) => x.seats > 0),
       ...(standIn.value.trim() !== "" ? { ai_stand_in: Number(standIn.value) } : {}),
-      clock: m === "" ? null
-        : m === "fischer" ? { mode: m, initial_ms: minutes, increment_ms: extra }
-        : m === "per_turn_reserve" ? { mode: m, turn_ms: minutes, reserve_ms: extra }
-        : { mode: m, turn_ms: minutes },
+      clock: clockSpec(mode.value as Parameters<typeof clockSpec>[0], Number(turnMin.value), Number(extraS.value)),
       house_rules: house.value.split("\n").map((s) => s.trim()).filter(Boolean),
       public: pub.checked,
       open_spectating: openSpectating.checked,
