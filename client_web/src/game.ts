@@ -990,6 +990,7 @@ export class GamePage {
           battles: () => readCampaign(this.session.room(id).state).battles.filter((b) => b.status === "running")
             .map((b): [string, string] => [b.id, this.names(id).battle(b.id)]),
           engine: () => engineOf(this.session.room(id).kind, this.session.room(id).state),
+          clocked: () => Object.keys(this.session.room(id).clocks).length > 0,
           audit: () => {
             const log = this.session.room(id).log;
             const names = this.names(id);

@@ -818,3 +818,31 @@ def test_a_page_reloaded_mid_game_shows_the_turn_log_it_had(web_server: ServerPr
     expect(blue.get_by_test_id("end-turn")).to_be_visible()
     expect(blue.get_by_test_id("turn-log").locator("li").first).to_be_visible()  # its log came back too...
     expect(blue.get_by_test_id("turn-log").locator(MOVED)).to_have_count(0)  # ...without red's hidden move
+
+
+def test_the_lobby_default_clock_runs_and_the_desk_offers_clocks_only_with_them_C_1_9(
+        web_server: ServerProcess, new_page: Any) -> None:
+    """A campaign created from the lobby with its default clock ("the level's usual clock") plays under the level's
+    C-1.9 clock, 5 minutes a turn at level 2, which the moderator's desk pauses; a campaign made without clocks shows
+    the desk without clock controls, which the server would refuse there ("this room plays without clocks")."""
+    creator = new_page()
+    creator.goto(web_server.url + "/")
+    creator.get_by_test_id("create-name").fill("Default clock")
+    creator.get_by_test_id("create-submit").click()
+    moderator = new_page()
+    open_link(moderator, creator.get_by_test_id("link-moderator").locator("input").input_value(), "Moderator")
+    expect(moderator.get_by_test_id("clocks")).to_contain_text(re.compile(r"[45]:\d\d"))
+    desk = moderator.get_by_test_id("moderator-desk")
+    expect(desk.get_by_test_id("mod-pause")).to_be_visible()
+    expect(desk.get_by_test_id("mod-adjust")).to_be_visible()
+
+    made = web_server.http("POST", "/api/campaigns", {
+        "name": "Untimed", "scenario": "napoleonic", "level": 2, "clock": None,
+        "teams": [{"colour": "red", "seats": 1}, {"colour": "blue", "seats": 1}]})
+    untimed = new_page()
+    open_link(untimed, made["moderator_link"], "Moderator")
+    desk = untimed.get_by_test_id("moderator-desk")
+    expect(desk.get_by_test_id("mod-view-as")).to_be_visible()
+    expect(desk.get_by_test_id("mod-pause")).to_be_hidden()
+    expect(desk.get_by_test_id("mod-resume")).to_be_hidden()
+    expect(desk.get_by_test_id("mod-adjust")).to_be_hidden()

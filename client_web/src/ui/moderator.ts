@@ -17,6 +17,8 @@ export interface DeskContext {
   battles: () => [string, string][];
   /** the room's engine, for its rulings (./rulings.ts) */
   engine: () => string;
+  /** whether the room plays with clocks (C-1.9): without, the desk offers no clock controls the server would refuse */
+  clocked: () => boolean;
   /** the false reconnaissance answers (C-8.3, D-GEN-1): who asked, what, what they were told, and the truth */
   falseAnswers: () => { team: string; question: string; answer: string; truth: string | null }[];
   send: (cmd: Command) => Promise<unknown>;
@@ -112,6 +114,7 @@ export function moderatorDesk(ctx: DeskContext): HTMLElement {
       drawFields();
     }
     liesRow.hidden = ctx.engine() !== "continental";
+    clockButtons.style.display = clockRow.style.display = ctx.clocked() ? "" : "none";
     const lies = ctx.falseAnswers();
     answers.replaceChildren(...(lies.length ? lies.map((a) => h("li", {},
       a.team ? `${teamWord(a.team)}: ` : "", `${a.question} → `, h("s", {}, a.answer), a.truth !== null ? ` (${t("mod.truth")}: ${a.truth})` : ""))
@@ -135,16 +138,18 @@ export function moderatorDesk(ctx: DeskContext): HTMLElement {
     a.click();
     setTimeout(() => URL.revokeObjectURL(a.href), 1000);
   };
+  const clockButtons = h("div", { class: "buttons" },
+    h("button", { "data-testid": "mod-pause", onclick: run({ t: "mod_clock", room: ctx.room, action: "pause" }) }, t("mod.pause")),
+    h("button", { "data-testid": "mod-resume", onclick: run({ t: "mod_clock", room: ctx.room, action: "resume" }) }, t("mod.resume")));
+  const clockRow = h("div", { class: "row" }, t("mod.adjust"), " ", team, " ", minutes, " ", t("mod.minutes"), " ",
+    h("button", { "data-testid": "mod-adjust", onclick: () => void ctx.send({
+      t: "mod_clock", room: ctx.room, action: "adjust", team: team.value, delta_ms: Math.round(Number(minutes.value) * 60_000),
+    }).catch(() => {}) }, t("mod.apply")));
   const root = h("details", { class: "desk", open: true, "data-testid": "moderator-desk", ontoggle: refresh },
     h("summary", {}, t("mod.desk")),
     h("div", { class: "row" }, t("mod.view"), " ", seeAs),
-    h("div", { class: "buttons" },
-      h("button", { "data-testid": "mod-pause", onclick: run({ t: "mod_clock", room: ctx.room, action: "pause" }) }, t("mod.pause")),
-      h("button", { "data-testid": "mod-resume", onclick: run({ t: "mod_clock", room: ctx.room, action: "resume" }) }, t("mod.resume"))),
-    h("div", { class: "row" }, t("mod.adjust"), " ", team, " ", minutes, " ", t("mod.minutes"), " ",
-      h("button", { "data-testid": "mod-adjust", onclick: () => void ctx.send({
-        t: "mod_clock", room: ctx.room, action: "adjust", team: team.value, delta_ms: Math.round(Number(minutes.value) * 60_000),
-      }).catch(() => {}) }, t("mod.apply"))),
+    clockButtons,
+    clockRow,
     h("div", { class: "row" }, h("b", {}, t("mod.secret")), h("div", {}, player, " ", lockMinutes, " ", t("mod.lock.minutes")), reason, " ",
       h("button", { "data-testid": "mod-lock", onclick: () => {
         if (player.value) void ctx.send({ t: "mod_secret_module", player: player.value, minutes: Number(lockMinutes.value) || 20, reason: reason.value }).catch(() => {});
