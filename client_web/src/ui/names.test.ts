@@ -37,3 +37,21 @@ describe("a room's title says what kind of room it is", () => {
     expect(namesFor(s, "b-3-2").room("b-3-2")).toBe("Штурм Дрездена");
   });
 });
+
+describe("a battle's units seen without their army", () => {
+  afterEach(() => setLang("en"));
+
+  it("are told by their short name, not by the army's id, when the campaign hides the army (the public view)", () => {
+    // the spectators' link and a player in the secret module see the battle, but not the campaign's armies
+    const s = session({ "c-9": { armies: [] }, "b-9-1": { units: [{ id: "bulow-1", type: "infantry", side: "red" }] } });
+    expect(namesFor(s, "b-9-1").unit("bulow-1")).toBe("1st inf.");
+    setLang("ru");
+    expect(namesFor(s, "b-9-1").unit("bulow-1")).not.toContain("bulow");
+  });
+
+  it("keep their full name when the army is known", () => {
+    const s = session({ "c-9": { armies: [{ id: "bulow", name: "III Prussian Corps", units: [{ id: "bulow-1", type: "infantry" }] }] },
+      "b-9-1": { units: [{ id: "bulow-1", type: "infantry", side: "red" }] } });
+    expect(namesFor(s, "b-9-1").unit("bulow-1")).toBe("1st infantry (III Prussian Corps)");
+  });
+});

@@ -61,6 +61,8 @@ export function namesFor(session: Session, roomId: string, campaignName: string 
     if (armies.has(key)) return army(key);
     // a unit of no army, numbered by the engine ("fortress-gun-3", N-SIEGE-11): its kind and number, not its id
     if (m && has(`unit.numbered.${type}`)) return t(`unit.numbered.${type}` as never, { n: Number(m[2]) });
+    // an army this viewer does not see (the public view of a battle): the unit's short name, never the army's id
+    if (m && has(`unit.short.${type}`)) return t(`unit.short.${type}` as never, { ord: ordinal(Number(m[2])), n: Number(m[2]) });
     return type ? `${armWord(type)} ${key}` : key;
   };
   const short = (id: unknown): string => {
