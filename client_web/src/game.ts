@@ -15,7 +15,7 @@ import { kindWord, lockoutReason, phaseWord, playerWord, statusWord, teamWord } 
 import { fetchLobby } from "./lobby/api";
 import { CommandError, Connection, websocketUrl, type Command, type ConnectionState } from "./net/connection";
 import { OrderGate } from "./net/lockout";
-import { fetchSteps, ReplayRefused, ReplayUnavailable, Timeline, type Frame, type ReplayAs, type ReplayEvent } from "./net/replay";
+import { fetchSteps, replayChoices, ReplayRefused, ReplayUnavailable, Timeline, type Frame, type ReplayAs, type ReplayEvent } from "./net/replay";
 import { battleRoom, campaignRoom, compareRooms, isBattleRoom, isSecretRoom, parseRoom, secretRoom } from "./net/room-id";
 import { Session, type RoomView } from "./net/session";
 import { readBattle } from "./battle/model";
@@ -841,7 +841,8 @@ export class GamePage {
       this.current = room;
     } catch (exc) {
       this.replayNote = exc instanceof ReplayUnavailable ? t("replay.unavailable")
-        : exc instanceof ReplayRefused && exc.status === 409 ? t("replay.running") : String((exc as Error).message);
+        : exc instanceof ReplayRefused && exc.status === 409 ? t("replay.running")
+        : exc instanceof ReplayRefused && exc.status === 403 ? t("replay.forbidden") : String((exc as Error).message);
     }
     this.renderAll();
   }
@@ -852,7 +853,7 @@ export class GamePage {
   }
 
   private asWord(as: ReplayAs): string {
-    return as === "full" ? t("replay.full") : as === "spectator" ? t("mod.view.spectator") : teamWord(as.slice(5));
+    return as === "full" ? t("replay.full") : as === "spectator" ? t("mod.view.spectator") : as === "public" ? t("mod.view.public") : teamWord(as.slice(5));
   }
 
   /** The after-action report of a battle room (issue 17 item 5), from the events this viewer may see: the server's
@@ -897,8 +898,8 @@ export class GamePage {
       this.renderStage();
       this.renderSide();
     };
-    // A player replays its own side; spectators and the moderator the full view or any side's.
-    const options: ReplayAs[] = w?.role === "player" ? [`team:${w.team ?? ""}`] : ["full", "spectator", ...this.teamsOf(room).map((s): ReplayAs => `team:${s}`)];
+    // The moderator replays any view; a player its own side's, a spectator what it sees (or, either, the public's).
+    const options = replayChoices(w?.role, this.defaultReplayAs(), this.teamsOf(room));
     const chosen = this.replayChoice && options.includes(this.replayChoice) ? this.replayChoice : null;
     const loaded = chosen ?? (this.serverReplay?.room === room.id ? this.serverReplay.as : this.defaultReplayAs());
     const as = h("select", { "data-testid": "replay-as", onchange: () => { this.replayChoice = as.value as ReplayAs; } }, ...options.map((o) => h("option", { value: o, ...(o === loaded ? { selected: "" } : {}) }, this.asWord(o))));

@@ -890,6 +890,7 @@ export const en = {
   "replay.empty": "The server has no events of this room for this viewer",
   "replay.as": "Replay of {room}: {as}",
   "replay.loaded_events": "{n} from the server: {as}",
+  "replay.forbidden": "Until the campaign is over you replay this room as you see it, or as the public does.",
   "replay.running": "The battle is still being fought: its replay comes when it is over. Meanwhile step through the turns seen here.",
   "replay.play": "Play (space)",
   "replay.pause": "Pause (space)",

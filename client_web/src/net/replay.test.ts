@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readReplay } from "./replay";
+import { readReplay, replayChoices } from "./replay";
 
 describe("readReplay", () => {
   it("reads the server's per-turn views oldest first", () => {
@@ -29,5 +29,17 @@ describe("readReplay", () => {
     expect(readReplay([{ state: {} }, 3, null])).toEqual([{ turn: 1, seq: 0, state: {} }]);
     expect(readReplay("nope")).toEqual([]);
     expect(readReplay({ frames: "x" })).toEqual([]);
+  });
+});
+
+describe("the replay classes offered while the campaign is played", () => {
+  it("offer a spectator on the link the public's view only, never the full one the server refuses (403)", () => {
+    expect(replayChoices("spectator", "public", ["red", "blue"])).toEqual(["public"]);
+    expect(replayChoices("spectator", "spectator", ["red", "blue"])).toEqual(["spectator", "public"]);
+  });
+
+  it("offer a player its side's view or the public's, and the moderator every view", () => {
+    expect(replayChoices("player", "team:red", ["red", "blue"])).toEqual(["team:red", "public"]);
+    expect(replayChoices("moderator", "full", ["red", "blue"])).toEqual(["full", "spectator", "team:red", "team:blue", "public"]);
   });
 });

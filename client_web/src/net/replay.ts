@@ -17,6 +17,14 @@ export type ReplayAs = "full" | "spectator" | "public" | `team:${string}`;
 
 export class ReplayUnavailable extends Error {}
 
+/** The viewer classes a replay may be asked for while the campaign is played (docs/protocol.md, replays): the
+ * moderator any; anyone else the class it sees the room as (`own`: a player its side, the spectators' link
+ * `public`, a named spectator `spectator`) or the public's — the server refuses the others (403). */
+export function replayChoices(role: string | undefined, own: ReplayAs, teams: string[]): ReplayAs[] {
+  if (role === "moderator") return ["full", "spectator", ...teams.map((s): ReplayAs => `team:${s}`), "public"];
+  return own === "public" ? ["public"] : [own, "public"];
+}
+
 /** The frames of a replay answer, oldest first: the server's `{turns: [{turn, seq, at_ms, state}], final}` (the
  * view after each completed turn, then at the end; docs/protocol.md), also `frames`/`views` or a bare list;
  * entries without a view are skipped. */
