@@ -11,7 +11,7 @@ from typing import Any
 import msgpack
 import pytest
 
-from tests.browser.conftest import shot, sync_api
+from tests.browser.conftest import page_in, shot, sync_api
 from tests.conftest import ROOT, HttpStatus, ServerProcess
 
 expect = sync_api.expect
@@ -846,3 +846,28 @@ def test_the_lobby_default_clock_runs_and_the_desk_offers_clocks_only_with_them_
     expect(desk.get_by_test_id("mod-pause")).to_be_hidden()
     expect(desk.get_by_test_id("mod-resume")).to_be_hidden()
     expect(desk.get_by_test_id("mod-adjust")).to_be_hidden()
+
+
+def test_the_links_of_a_new_campaign_fit_a_phone_and_copy_with_a_word(web_server: ServerProcess, browser: Any) -> None:
+    """Made on a phone (390 px, in Russian), the new campaign's links keep their Copy and Open in the screen (they
+    ran off its right edge); Copy says it copied the link."""
+    page = page_in(browser, "ru", (390, 844))
+    try:
+        page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=web_server.url)
+        page.goto(web_server.url + "/")
+        page.get_by_test_id("create-name").fill("Телефон")
+        page.get_by_test_id("create-submit").click()
+        row = page.get_by_test_id("link-moderator")
+        expect(row).to_be_visible()
+        width = page.evaluate("document.documentElement.clientWidth")
+        assert page.evaluate("document.documentElement.scrollWidth") <= width, "the page scrolls sideways"
+        for item in page.get_by_test_id("created").locator("li").all():
+            for control in (item.get_by_test_id("copy"), item.get_by_role("link")):
+                box = control.bounding_box()
+                assert box is not None and box["x"] + box["width"] <= width, (item.inner_text(), box, width)
+        row.get_by_test_id("copy").click()
+        expect(row.get_by_test_id("copy")).to_have_text("Скопировано ✓")
+        assert page.evaluate("navigator.clipboard.readText()") == row.locator("input").input_value()
+        shot(page, "lobby-created-phone-ru")
+    finally:
+        page.context.close()

@@ -38,6 +38,7 @@ export const en = {
   "lobby.link.spectators": "Spectators",
   "lobby.link.seat": "{team}, seat {seat}",
   "lobby.open": "Open",
+  "lobby.copied": "Copied ✓",
   "lobby.copy": "Copy",
   "lobby.join": "Join by link",
   "lobby.join.placeholder": "Paste an invite link",

@@ -40,6 +40,7 @@ export const ru: Record<MessageKey, string> = {
   "lobby.link.spectators": "Зрители",
   "lobby.link.seat": "{team}, место {seat}",
   "lobby.open": "Открыть",
+  "lobby.copied": "Скопировано ✓",
   "lobby.copy": "Копировать",
   "lobby.join": "Войти по ссылке",
   "lobby.join.placeholder": "Вставьте ссылку-приглашение",

@@ -122,11 +122,17 @@ export function lobbyPage(open: (token: string, room?: string) => void): HTMLEle
 
   const showCreated = (made: CampaignCreated) => {
     clear(created);
-    const link = (label: string, url: string, testid: string) => h("li", { "data-testid": testid },
-      h("span", { class: "label" }, label), " ",
-      h("input", { type: "text", readonly: true, value: url, class: "link" }), " ",
-      h("button", { onclick: () => void navigator.clipboard?.writeText(url).catch(() => {}) }, t("lobby.copy")), " ",
-      h("a", { href: url, target: "_blank", rel: "noopener" }, t("lobby.open")));
+    const link = (label: string, url: string, testid: string) => {
+      const input = h("input", { type: "text", readonly: true, value: url, class: "link" });
+      // Copied, it says so; where the page may not write the clipboard (plain http off this machine) the link is
+      // selected for the player to copy by hand
+      const copy = h("button", { type: "button", "data-testid": "copy", onclick: () => {
+        (navigator.clipboard?.writeText(url) ?? Promise.reject(new Error("no clipboard")))
+          .then(() => { copy.textContent = t("lobby.copied"); }, () => { input.focus(); input.select(); });
+      } }, t("lobby.copy"));
+      return h("li", { "data-testid": testid }, h("span", { class: "label" }, label), " ", input, " ", copy, " ",
+        h("a", { href: url, target: "_blank", rel: "noopener" }, t("lobby.open")));
+    };
     created.append(h("p", {}, t("lobby.created")), h("ul", { class: "links" },
       ...made.seats.map((s) => link(t("lobby.link.seat", { team: teamWord(s.team), seat: s.seat }), s.link, `link-${s.team}-${s.seat}`)),
       link(t("lobby.link.moderator"), made.moderator_link, "link-moderator"),
