@@ -871,3 +871,46 @@ def test_the_links_of_a_new_campaign_fit_a_phone_and_copy_with_a_word(web_server
         shot(page, "lobby-created-phone-ru")
     finally:
         page.context.close()
+
+
+def test_planning_offers_only_the_orders_the_engine_takes_C_1_5_C_3_6(web_server: ServerProcess, new_page: Any) -> None:
+    """The Continental campaign's planning phase takes deployment orders only (C-1.5), and a fortress does not move
+    (C-3.6): the panel offered a fortress "Deploy at" and every counter "Attack", "Turn" and the front's width,
+    which the engine then refused. Now a fortress is offered no deployment, a division its deployment, and neither
+    an attack nor an order of the turns; an order given from the panel is accepted."""
+    made = web_server.http("POST", "/api/campaigns", {
+        "name": "Planning", "scenario": "continental", "level": 2,
+        "teams": [{"colour": "red", "seats": 1}, {"colour": "blue", "seats": 1}]})
+    red = new_page()
+    open_link(red, made["seats"][0]["link"], "red")
+    red.get_by_test_id("campaign-map").focus()
+    selection = red.get_by_test_id("selection")
+    title = selection.locator("h3")
+
+    def pick(ends: str) -> None:
+        for _ in range(60):
+            red.keyboard.press("Tab")
+            if title.count() and title.inner_text().strip().endswith(ends):
+                return
+        raise AssertionError(f"no counter {ends!r} to select")
+
+    pick("Fort Rot")
+    red.keyboard.press("ArrowDown")
+    orders = red.get_by_test_id("unit-orders")
+    expect(orders).to_be_visible()
+    expect(red.get_by_test_id("order-deploy")).to_have_count(0)
+    expect(orders.get_by_role("button", name=re.compile("^Attack|^Strike"))).to_have_count(0)
+
+    red.keyboard.press("Escape")
+    pick(" 1 RD")
+    red.keyboard.press("ArrowLeft")
+    expect(red.get_by_test_id("order-deploy")).to_be_visible()
+    for name in ("^Attack", "^Turn$", "^Wide front", "^Narrow front", "^Split", "^March"):
+        expect(orders.get_by_role("button", name=re.compile(name))).to_have_count(0)
+    shot(red, "continental-planning-orders")
+    orders.get_by_role("button", name=re.compile("formation$")).click()  # support or line: a planning order
+    expect(red.get_by_test_id("turn-log").locator('[data-kind="formation"]')).to_have_count(1)
+    expect(red.get_by_test_id("error-line")).to_be_empty()
+    red.get_by_test_id("order-deploy").click()
+    expect(red.get_by_test_id("turn-log").locator('[data-kind="deployed"]')).to_have_count(1)
+    expect(red.get_by_test_id("error-line")).to_be_empty()

@@ -139,6 +139,14 @@ def test_on_a_phone_the_skirmish_bar_keeps_each_sides_dice_on_its_line(web_serve
 def test_a_fortress_on_the_continental_map_is_offered_no_split_and_named_once_C_3_6_C_4_9(
         web_server: ServerProcess, browser: Any) -> None:
     made = _continental(web_server)
+    # a split is an order of the turns, not of planning (C-1.5): both sides end planning first
+    planners = [page_in(browser, "en", (1366, 800)) for _ in range(2)]
+    for planner, team in zip(planners, ("red", "blue"), strict=True):
+        open_link(planner, _links(made)[team], team)
+        planner.get_by_test_id("end-turn").click()
+    expect(planners[0].get_by_test_id("turn-log")).to_contain_text("The operations phase begins (turn 1)")
+    for planner in planners:
+        planner.context.close()
     for lang, size in (("ru", (1366, 800)), ("en", (390, 844))):
         page = page_in(browser, lang, size)
         open_link(page, _links(made)["red"], "red|красн")

@@ -300,21 +300,24 @@ export class CampaignView {
     const raw = sel.counter;
     const target = this.target;
     const isArtillery = armKind(sel.type) === "artillery";
+    // C-1.5: planning takes deployment orders only (deploy, formation, covering troops); the rest wait for the turns
+    const planning = this.model.phase === "planning";
     return h("div", { class: "engine-orders", "data-testid": "unit-orders" },
       h("h4", {}, t("battle.orders")),
       h("div", { class: "buttons" },
-        ...(moves(sel) ? [facing, h("button", { onclick: () => void this.actions.order({ type: "turn", unit: sel.id, facing: facing.value }).catch(() => {}) }, t("order.turn")),
+        ...(moves(sel) && planning ? [facing] : []), // the facing a deployment stands in (C-6)
+        ...(moves(sel) && !planning ? [facing, h("button", { onclick: () => void this.actions.order({ type: "turn", unit: sel.id, facing: facing.value }).catch(() => {}) }, t("order.turn")),
           h("button", { onclick: send({ type: "frontage", unit: sel.id, width: raw?.wide ? 1 : 2 }) }, raw?.wide ? t("order.narrow") : t("order.wide"))] : []),
         h("button", { onclick: send({ type: "formation", unit: sel.id, formation: raw?.formation === "support" ? "line" : "support" }) },
           raw?.formation === "support" ? t("order.line") : t("order.support")),
         h("button", { onclick: send({ type: "cover", unit: sel.id, cover: !raw?.cover }) }, raw?.cover ? t("order.uncover") : t("order.cover")),
-        maySplit(sel) ? h("button", { "data-testid": "order-split", onclick: send({ type: "split", unit: sel.id }) }, t("order.split")) : null),
-      target && this.path && this.path.cells.length > 1 && moves(sel) ? h("div", { class: "buttons" },
+        maySplit(sel) && !planning ? h("button", { "data-testid": "order-split", onclick: send({ type: "split", unit: sel.id }) }, t("order.split")) : null),
+      target && this.path && this.path.cells.length > 1 && moves(sel) && !planning ? h("div", { class: "buttons" },
         h("button", { onclick: send({ type: "march", unit: sel.id, path: this.path.cells.slice(1).map(coord) }) }, t("order.march"))) : null,
-      target && this.model.phase === "planning" ? h("div", { class: "buttons" },
+      target && planning && moves(sel) ? h("div", { class: "buttons" }, // a fortress does not move (C-3.6)
         h("button", { "data-testid": "order-deploy", onclick: () => void this.actions.order({ type: "deploy", unit: sel.id, cell: coord(target), facing: facing.value }).catch(() => {}) },
           t("order.deploy", { cell: formatCoord(this.model.metric, target) }))) : null,
-      target ? h("div", { class: "buttons" },
+      target && !planning ? h("div", { class: "buttons" },
         isArtillery
           ? h("button", { onclick: send({ type: "strike", unit: sel.id, target: coord(target) }) }, t("order.strike", { cell: formatCoord(this.model.metric, target) }))
           : h("button", { onclick: send({ type: "attack", target: coord(target), echelons: [[sel.id]] }) }, t("order.attack", { cell: formatCoord(this.model.metric, target) }))) : null,
