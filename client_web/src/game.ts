@@ -991,7 +991,10 @@ export class GamePage {
           battles: () => readCampaign(this.session.room(id).state).battles.filter((b) => b.status === "running")
             .map((b): [string, string] => [b.id, this.names(id).battle(b.id)]),
           engine: () => engineOf(this.session.room(id).kind, this.session.room(id).state),
-          clocked: () => Object.keys(this.session.room(id).clocks).length > 0,
+          clocks: () => {
+            const c = this.session.room(id).clocks;
+            return !Object.keys(c).length ? "none" : c.paused === true ? "paused" : "running";
+          },
           audit: () => {
             const log = this.session.room(id).log;
             const names = this.names(id);

@@ -835,6 +835,14 @@ def test_the_lobby_default_clock_runs_and_the_desk_offers_clocks_only_with_them_
     desk = moderator.get_by_test_id("moderator-desk")
     expect(desk.get_by_test_id("mod-pause")).to_be_visible()
     expect(desk.get_by_test_id("mod-adjust")).to_be_visible()
+    # running clocks cannot be resumed, paused ones not paused again: the press the server refuses is not offered
+    expect(desk.get_by_test_id("mod-resume")).to_be_disabled()
+    desk.get_by_test_id("mod-pause").click()
+    expect(desk.get_by_test_id("mod-pause")).to_be_disabled()
+    desk.get_by_test_id("mod-resume").click()
+    expect(desk.get_by_test_id("mod-resume")).to_be_disabled()
+    expect(desk.get_by_test_id("mod-pause")).to_be_enabled()
+    expect(moderator.get_by_test_id("error-line")).to_be_empty()
 
     made = web_server.http("POST", "/api/campaigns", {
         "name": "Untimed", "scenario": "napoleonic", "level": 2, "clock": None,

@@ -17,8 +17,8 @@ export interface DeskContext {
   battles: () => [string, string][];
   /** the room's engine, for its rulings (./rulings.ts) */
   engine: () => string;
-  /** whether the room plays with clocks (C-1.9): without, the desk offers no clock controls the server would refuse */
-  clocked: () => boolean;
+  /** the room's clocks (C-1.9): none (the desk offers no clock controls the server would refuse), running or paused */
+  clocks: () => "none" | "running" | "paused";
   /** the false reconnaissance answers (C-8.3, D-GEN-1): who asked, what, what they were told, and the truth */
   falseAnswers: () => { team: string; question: string; answer: string; truth: string | null }[];
   send: (cmd: Command) => Promise<unknown>;
@@ -114,7 +114,10 @@ export function moderatorDesk(ctx: DeskContext): HTMLElement {
       drawFields();
     }
     liesRow.hidden = ctx.engine() !== "continental";
-    clockButtons.style.display = clockRow.style.display = ctx.clocked() ? "" : "none";
+    const clocks = ctx.clocks();
+    clockButtons.style.display = clockRow.style.display = clocks === "none" ? "none" : "";
+    pause.disabled = clocks === "paused"; // the other press is refused: "already paused", "not paused"
+    resume.disabled = clocks === "running";
     const lies = ctx.falseAnswers();
     answers.replaceChildren(...(lies.length ? lies.map((a) => h("li", {},
       a.team ? `${teamWord(a.team)}: ` : "", `${a.question} → `, h("s", {}, a.answer), a.truth !== null ? ` (${t("mod.truth")}: ${a.truth})` : ""))
@@ -138,9 +141,9 @@ export function moderatorDesk(ctx: DeskContext): HTMLElement {
     a.click();
     setTimeout(() => URL.revokeObjectURL(a.href), 1000);
   };
-  const clockButtons = h("div", { class: "buttons" },
-    h("button", { "data-testid": "mod-pause", onclick: run({ t: "mod_clock", room: ctx.room, action: "pause" }) }, t("mod.pause")),
-    h("button", { "data-testid": "mod-resume", onclick: run({ t: "mod_clock", room: ctx.room, action: "resume" }) }, t("mod.resume")));
+  const pause = h("button", { "data-testid": "mod-pause", onclick: run({ t: "mod_clock", room: ctx.room, action: "pause" }) }, t("mod.pause"));
+  const resume = h("button", { "data-testid": "mod-resume", onclick: run({ t: "mod_clock", room: ctx.room, action: "resume" }) }, t("mod.resume"));
+  const clockButtons = h("div", { class: "buttons" }, pause, resume);
   const clockRow = h("div", { class: "row" }, t("mod.adjust"), " ", team, " ", minutes, " ", t("mod.minutes"), " ",
     h("button", { "data-testid": "mod-adjust", onclick: () => void ctx.send({
       t: "mod_clock", room: ctx.room, action: "adjust", team: team.value, delta_ms: Math.round(Number(minutes.value) * 60_000),
