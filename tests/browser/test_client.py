@@ -496,6 +496,8 @@ def test_a_spectator_watches_a_live_battle_from_the_lobby(web_server: ServerProc
     expect(entry).to_have_count(1)
     expect(entry).to_contain_text("1813")
     expect(entry).to_contain_text(re.compile(r"[12] players? · 0 spectators"))
+    # the campaign's battle, not "A single Napoleonic battle" (the standalone battle scenario's name)
+    expect(entry.locator(".muted")).to_have_text("Level 2")
     shot(watcher, "lobby-live-battle")
     entry.get_by_test_id("watch").click()
 
@@ -922,3 +924,28 @@ def test_planning_offers_only_the_orders_the_engine_takes_C_1_5_C_3_6(web_server
     red.get_by_test_id("order-deploy").click()
     expect(red.get_by_test_id("turn-log").locator('[data-kind="deployed"]')).to_have_count(1)
     expect(red.get_by_test_id("error-line")).to_be_empty()
+
+    # The operations (both sides end planning): the turns' orders come, covering troops are no longer named (C-5.8)
+    blue = new_page()
+    open_link(blue, made["seats"][1]["link"], "blue")
+    red.get_by_test_id("end-turn").click()
+    blue.get_by_test_id("end-turn").click()
+    expect(red.get_by_test_id("turn-log")).to_contain_text("The operations phase begins (turn 1)")
+    red.get_by_test_id("campaign-map").focus()
+    pick(" 1 RD")
+    expect(orders.get_by_test_id("order-split")).to_be_visible()
+    expect(orders.get_by_role("button", name=re.compile("covering", re.I))).to_have_count(0)
+
+    # Level 1 has no formations (C-9.6): none offered there
+    level1 = web_server.http("POST", "/api/campaigns", {
+        "name": "Level one", "scenario": "continental", "level": 1,
+        "teams": [{"colour": "red", "seats": 1}, {"colour": "blue", "seats": 1}]})
+    red = new_page()
+    open_link(red, level1["seats"][0]["link"], "red")
+    red.get_by_test_id("campaign-map").focus()
+    selection = red.get_by_test_id("selection")
+    title = selection.locator("h3")
+    pick(" 1 RD")
+    orders = red.get_by_test_id("unit-orders")
+    expect(orders.get_by_role("button", name=re.compile("covering", re.I))).to_have_count(1)
+    expect(orders.get_by_role("button", name=re.compile("formation$"))).to_have_count(0)

@@ -308,9 +308,10 @@ export class CampaignView {
         ...(moves(sel) && planning ? [facing] : []), // the facing a deployment stands in (C-6)
         ...(moves(sel) && !planning ? [facing, h("button", { onclick: () => void this.actions.order({ type: "turn", unit: sel.id, facing: facing.value }).catch(() => {}) }, t("order.turn")),
           h("button", { onclick: send({ type: "frontage", unit: sel.id, width: raw?.wide ? 1 : 2 }) }, raw?.wide ? t("order.narrow") : t("order.wide"))] : []),
-        h("button", { onclick: send({ type: "formation", unit: sel.id, formation: raw?.formation === "support" ? "line" : "support" }) },
-          raw?.formation === "support" ? t("order.line") : t("order.support")),
-        h("button", { onclick: send({ type: "cover", unit: sel.id, cover: !raw?.cover }) }, raw?.cover ? t("order.uncover") : t("order.cover")),
+        // formations are a level-2 rule (C-9.6); covering troops are named while planning (C-5.8)
+        (this.model.level ?? 2) >= 2 ? h("button", { onclick: send({ type: "formation", unit: sel.id, formation: raw?.formation === "support" ? "line" : "support" }) },
+          raw?.formation === "support" ? t("order.line") : t("order.support")) : null,
+        planning ? h("button", { onclick: send({ type: "cover", unit: sel.id, cover: !raw?.cover }) }, raw?.cover ? t("order.uncover") : t("order.cover")) : null,
         maySplit(sel) && !planning ? h("button", { "data-testid": "order-split", onclick: send({ type: "split", unit: sel.id }) }, t("order.split")) : null),
       target && this.path && this.path.cells.length > 1 && moves(sel) && !planning ? h("div", { class: "buttons" },
         h("button", { onclick: send({ type: "march", unit: sel.id, path: this.path.cells.slice(1).map(coord) }) }, t("order.march"))) : null,

@@ -60,7 +60,9 @@ export function lobbyPage(open: (token: string, room?: string) => void): HTMLEle
         const row: HTMLElement = h("li", { "data-room": r.room },
           h("div", { class: "room-main" },
             h("b", {}, battles ? battleName(r) : proper(r.name || r.id)),
-            h("div", { class: "muted" }, scenarioName(r.scenario), hasLevels(r.scenario) ? ` · ${t("lobby.level")} ${r.level}` : ""),
+            // a live battle is its campaign's (named in its title), not "a single battle": its level only
+            h("div", { class: "muted" }, battles ? `${t("lobby.level")} ${r.level}`
+              : `${scenarioName(r.scenario)}${hasLevels(r.scenario) ? ` · ${t("lobby.level")} ${r.level}` : ""}`),
             h("div", { class: "room-meta" }, ...r.teams.flatMap((tm) => [seatsOf(tm), " "]),
               h("span", { class: "counts" }, `${tn("n.players", r.players_online)} · ${tn("n.spectators", r.spectators_online)}`))),
           h("span", { class: "buttons" },
