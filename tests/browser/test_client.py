@@ -858,6 +858,31 @@ def test_the_lobby_default_clock_runs_and_the_desk_offers_clocks_only_with_them_
     expect(desk.get_by_test_id("mod-adjust")).to_be_hidden()
 
 
+def test_a_campaign_made_to_start_paused_waits_for_the_umpire_to_start_its_clocks_C_1_9(
+        web_server: ServerProcess, new_page: Any) -> None:
+    """"Start paused" in the lobby: the players find the clocks paused (their orders would wait) until the umpire
+    starts them from the desk; with "No clocks" the choice is not offered."""
+    creator = new_page()
+    creator.goto(web_server.url + "/")
+    creator.get_by_test_id("create-clock").select_option("none")
+    expect(creator.get_by_test_id("create-paused")).to_be_hidden()
+    creator.get_by_test_id("create-clock").select_option("per_turn")
+    creator.get_by_test_id("create-name").fill("Waits for the umpire")
+    creator.get_by_test_id("create-paused").check()
+    creator.get_by_test_id("create-submit").click()
+    red = new_page()
+    open_link(red, creator.get_by_test_id("link-red-1").locator("input").input_value(), "Red")
+    expect(red.get_by_test_id("clocks")).to_contain_text("paused")
+    moderator = new_page()
+    open_link(moderator, creator.get_by_test_id("link-moderator").locator("input").input_value(), "Moderator")
+    desk = moderator.get_by_test_id("moderator-desk")
+    expect(desk.get_by_test_id("mod-pause")).to_be_disabled()
+    desk.get_by_test_id("mod-resume").click()
+    expect(desk.get_by_test_id("mod-pause")).to_be_enabled()
+    expect(red.get_by_test_id("clocks")).not_to_contain_text("paused")
+    expect(moderator.get_by_test_id("error-line")).to_be_empty()
+
+
 def test_the_links_of_a_new_campaign_fit_a_phone_and_copy_with_a_word(web_server: ServerProcess, browser: Any) -> None:
     """Made on a phone (390 px, in Russian), the new campaign's links keep their Copy and Open in the screen (they
     ran off its right edge); Copy says it copied the link."""

@@ -34,6 +34,8 @@ export interface CreateCampaign {
   teams: { colour: string; seats: number; ai?: boolean }[];
   /** null: no clocks; fields left out take the level's C-1.9 defaults (`{}`: the level's usual clock) */
   clock: { mode?: ClockMode; turn_ms?: number; initial_ms?: number; increment_ms?: number; reserve_ms?: number } | null;
+  /** the clocks start paused: the moderator starts the game by resuming them (CLK-6) */
+  clocks_paused?: boolean;
   house_rules: string[];
   public: boolean;
   /** the lobby hands out the spectators' link: anyone may watch the campaign and its battles */

@@ -113,6 +113,11 @@ export function lobbyPage(open: (token: string, room?: string) => void): HTMLEle
     h("option", { value: "none" }, t("lobby.clock.none")));
   const turnMin = h("input", { type: "number", min: "0.5", step: "0.5", value: "5", style: "width:5em", "data-testid": "create-minutes" });
   const extraS = h("input", { type: "number", min: "0", step: "5", value: "0", style: "width:5em" });
+  // C-1.9, CLK-6: the clocks wait for the umpire, who starts the game from the desk once the players are in
+  const startPaused = h("input", { type: "checkbox", "data-testid": "create-paused" });
+  const pausedRow = h("label", { class: "check" }, startPaused, t("lobby.clock.paused"));
+  const showPaused = () => { pausedRow.style.display = mode.value === "none" ? "none" : ""; };
+  mode.addEventListener("change", showPaused);
   const seats = COLOURS.map((c, i) => h("input", { type: "number", min: "0", max: "3", value: i < 2 ? "1" : "0", style: "width:3em", "data-testid": `create-seats-${c}` }));
   // issue 18: a team the computer plays from the start ("play against the computer"), and its stand-in for the absent
   const computer = COLOURS.map((c, i) => h("input", { type: "checkbox", "data-testid": `create-ai-${c}` }));
@@ -151,6 +156,7 @@ export function lobbyPage(open: (token: string, room?: string) => void): HTMLEle
       h("label", {}, t("lobby.clock"), mode),
       h("label", {}, t("lobby.turn_minutes"), turnMin),
       h("label", {}, t("lobby.increment"), extraS)),
+    pausedRow,
     h("p", { class: "help" }, t("lobby.clock.help")),
     h("fieldset", {}, h("legend", {}, t("lobby.teams")),
       h("p", { class: "help" }, t("lobby.teams.help")),
@@ -173,6 +179,7 @@ export function lobbyPage(open: (token: string, room?: string) => void): HTMLEle
         .filter((x) => x.seats > 0),
       ...(standIn.value.trim() !== "" ? { ai_stand_in: Number(standIn.value) } : {}),
       clock: clockSpec(mode.value as Parameters<typeof clockSpec>[0], Number(turnMin.value), Number(extraS.value)),
+      ...(startPaused.checked && mode.value !== "none" ? { clocks_paused: true } : {}),
       house_rules: house.value.split("\n").map((s) => s.trim()).filter(Boolean),
       public: pub.checked,
       open_spectating: openSpectating.checked,
