@@ -913,23 +913,26 @@ def test_planning_offers_only_the_orders_the_engine_takes_C_1_5_C_3_6(web_server
     (C-3.6): the panel offered a fortress "Deploy at" and every counter "Attack", "Turn" and the front's width,
     which the engine then refused. Now a fortress is offered no deployment, a division its deployment, and neither
     an attack nor an order of the turns; an order given from the panel is accepted."""
-    made = web_server.http("POST", "/api/campaigns", {
-        "name": "Planning", "scenario": "continental", "level": 2,
-        "teams": [{"colour": "red", "seats": 1}, {"colour": "blue", "seats": 1}]})
-    red = new_page()
-    open_link(red, made["seats"][0]["link"], "red")
-    red.get_by_test_id("campaign-map").focus()
-    selection = red.get_by_test_id("selection")
-    title = selection.locator("h3")
+    def red_of(level: int) -> tuple[dict[str, Any], Any]:
+        """A new Continental campaign at `level` and Red's page on its map."""
+        made = web_server.http("POST", "/api/campaigns", {
+            "name": f"Planning, level {level}", "scenario": "continental", "level": level,
+            "teams": [{"colour": "red", "seats": 1}, {"colour": "blue", "seats": 1}]})
+        page = new_page()
+        open_link(page, made["seats"][0]["link"], "red")
+        page.get_by_test_id("campaign-map").focus()
+        return made, page
 
-    def pick(ends: str) -> None:
+    def pick(page: Any, ends: str) -> None:
+        title = page.get_by_test_id("selection").locator("h3")
         for _ in range(60):
-            red.keyboard.press("Tab")
+            page.keyboard.press("Tab")
             if title.count() and title.inner_text().strip().endswith(ends):
                 return
         raise AssertionError(f"no counter {ends!r} to select")
 
-    pick("Fort Rot")
+    made, red = red_of(2)
+    pick(red, "Fort Rot")
     red.keyboard.press("ArrowDown")
     orders = red.get_by_test_id("unit-orders")
     expect(orders).to_be_visible()
@@ -937,7 +940,7 @@ def test_planning_offers_only_the_orders_the_engine_takes_C_1_5_C_3_6(web_server
     expect(orders.get_by_role("button", name=re.compile("^Attack|^Strike"))).to_have_count(0)
 
     red.keyboard.press("Escape")
-    pick(" 1 RD")
+    pick(red, " 1 RD")
     red.keyboard.press("ArrowLeft")
     expect(red.get_by_test_id("order-deploy")).to_be_visible()
     for name in ("^Attack", "^Turn$", "^Wide front", "^Narrow front", "^Split", "^March"):
@@ -957,20 +960,13 @@ def test_planning_offers_only_the_orders_the_engine_takes_C_1_5_C_3_6(web_server
     blue.get_by_test_id("end-turn").click()
     expect(red.get_by_test_id("turn-log")).to_contain_text("The operations phase begins (turn 1)")
     red.get_by_test_id("campaign-map").focus()
-    pick(" 1 RD")
+    pick(red, " 1 RD")
     expect(orders.get_by_test_id("order-split")).to_be_visible()
     expect(orders.get_by_role("button", name=re.compile("covering", re.I))).to_have_count(0)
 
     # Level 1 has no formations (C-9.6): none offered there
-    level1 = web_server.http("POST", "/api/campaigns", {
-        "name": "Level one", "scenario": "continental", "level": 1,
-        "teams": [{"colour": "red", "seats": 1}, {"colour": "blue", "seats": 1}]})
-    red = new_page()
-    open_link(red, level1["seats"][0]["link"], "red")
-    red.get_by_test_id("campaign-map").focus()
-    selection = red.get_by_test_id("selection")
-    title = selection.locator("h3")
-    pick(" 1 RD")
+    _, red = red_of(1)
+    pick(red, " 1 RD")
     orders = red.get_by_test_id("unit-orders")
     expect(orders.get_by_role("button", name=re.compile("covering", re.I))).to_have_count(1)
     expect(orders.get_by_role("button", name=re.compile("formation$"))).to_have_count(0)
