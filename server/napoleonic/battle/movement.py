@@ -326,12 +326,21 @@ def about_face_target(unit: Unit) -> tuple[int, int, int]:
     return x, y, (unit.facing + 4) % 8
 
 
+_STATES = frozenset({"deployed", "limbered"})
+"""Formations that are a gun's state, said as one ("a deployed unit"), not as a place ("a unit in square")."""
+
+
+def _a_unit_in(formation: str) -> str:
+    """A refusal's subject in plain words: "a deployed unit", "a unit in march column"."""
+    return f"a {formation} unit" if formation in _STATES else f"a unit in {formation.replace('_', ' ')}"
+
+
 def wheel(state: BattleState, log: Log, unit: Unit, eighths: int, *, paid: bool = False) -> None:
     """N-INF-2/3/5, N-CAV-4/5, N-ART-4/5: a wheel of 45° or 90° at the formation's cost; none in square
     (N-INF-4) or in melee (N-MELEE-3)."""
     form = unit.form
     if form.wheel is None:
-        raise IllegalOrder(f"a unit in {unit.formation} cannot turn", rule="N-INF-4", details={"unit": unit.id})
+        raise IllegalOrder(f"{_a_unit_in(unit.formation)} cannot turn", rule="N-INF-4", details={"unit": unit.id})
     if in_melee(state, unit):
         raise IllegalOrder("a unit in melee cannot turn", rule="N-MELEE-3", details={"unit": unit.id})
     x, y, facing = wheel_target(unit, eighths)
@@ -349,7 +358,7 @@ def about_face(state: BattleState, log: Log, unit: Unit, *, paid: bool = False) 
     form = unit.form
     if not form.about_face:
         rule = "N-ART-4" if unit.arm == "artillery" else "N-INF-4"
-        raise IllegalOrder(f"a unit in {unit.formation} cannot about-face", rule=rule, details={"unit": unit.id})
+        raise IllegalOrder(f"{_a_unit_in(unit.formation)} cannot about-face", rule=rule, details={"unit": unit.id})
     x, y, facing = about_face_target(unit)
     state.place_check(unit, x, y, facing, unit.formation)
     if not paid and not pay(log, unit, ABOUT_FACE_COST, {"type": "about_face", "unit": unit.id}):

@@ -142,6 +142,8 @@ def test_square_cannot_move_or_turn_and_loses_its_points_N_INF_4_N_INF_9() -> No
         with pytest.raises(IllegalOrder) as err:
             order(s, o)
         assert err.value.rule == rule
+    with pytest.raises(IllegalOrder, match=r"^a unit in square cannot turn$"):
+        order(s, {"type": "wheel", "unit": "r1", "degrees": 45})
 
 
 def test_about_face_costs_one_point_and_keeps_the_ground_N_INF_10() -> None:
@@ -158,6 +160,8 @@ def test_deployed_guns_cannot_move_or_about_face_N_ART_4() -> None:
         with pytest.raises(IllegalOrder) as err:
             order(s, o)
         assert err.value.rule == "N-ART-4"
+    with pytest.raises(IllegalOrder, match=r"^a deployed unit cannot about-face$"):  # said in words, not "in deployed"
+        order(s, {"type": "about_face", "unit": "a1"})
 
 
 def test_foot_battery_wheel_of_90_takes_two_turns_N_ART_4_D_N_10() -> None:
