@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
@@ -69,9 +70,22 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
+_FAILED = pytest.StashKey[bool]()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """Marks a browser test whose body failed, so that `new_page` leaves a screenshot of each of its pages."""
+    outcome = yield
+    report = outcome.get_result()  # type: ignore[attr-defined]
+    if report.when == "call" and report.failed:
+        item.stash[_FAILED] = True
+
+
 @pytest.fixture
-def new_page(browser: Any) -> Iterator[Any]:
-    """Pages in separate browser contexts (separate storage: separate people)."""
+def new_page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
+    """Pages in separate browser contexts (separate storage: separate people). When the test fails, each page is
+    saved as tests/artifacts/failed-<test>-<n>.png before it closes: what each person saw at the failure."""
     contexts: list[Any] = []
 
     def make(lang: str = "en") -> Any:
@@ -83,7 +97,12 @@ def new_page(browser: Any) -> Iterator[Any]:
         return page
 
     yield make
-    for ctx in contexts:
+    failed = request.node.stash.get(_FAILED, False)
+    for n, ctx in enumerate(contexts):
+        if failed:
+            for page in ctx.pages:
+                with contextlib.suppress(Exception):  # a page that crashed has nothing to show
+                    shot(page, f"failed-{request.node.name[:80]}-{n}")
         ctx.close()
 
 
