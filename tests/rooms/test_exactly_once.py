@@ -140,6 +140,23 @@ def test_the_sessions_digest_is_the_one_logged_records_keep(message: dict[str, A
     assert whole.digest == _request(41, msg.model_dump(by_alias=True, exclude={"cid"})).digest
 
 
+def test_no_client_message_has_a_nested_model_or_an_alias() -> None:
+    """`Request.of_message` digests a message's fields as validated, which is its dump only while no field is a
+    model of its own or renamed by an alias: a message type that breaks this must digest its dump instead."""
+    import typing
+
+    from pydantic import BaseModel
+
+    from shared.protocol.client import ClientMessage
+
+    union = typing.get_args(ClientMessage)[0]
+    for model in typing.get_args(union):
+        for name, field in model.model_fields.items():
+            assert field.alias is None, (model.__name__, name)
+            inner = [field.annotation, *typing.get_args(field.annotation)]
+            assert not any(isinstance(t, type) and issubclass(t, BaseModel) for t in inner), (model.__name__, name)
+
+
 def test_a_message_with_cid_0_has_no_request() -> None:
     from shared.protocol.codec import decode_client, encode
 
